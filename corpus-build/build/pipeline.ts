@@ -1,0 +1,233 @@
+/**
+ * The corpus build: sources → page-aware documents → chunks → summaries,
+ * keywords, cross-references, retrieval strings → embeddings → BM25 → static
+ * index with a manifest of hashes. Written to a temporary folder and renamed
+ * into place, so a failed build never leaves a partial `static-index/`.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { Chunk } from '../../src/core/model/chunk.js';
+import type { Embedder } from '../../src/core/embedding/embedder.js';
+import { buildBm25 } from '../../src/core/index/bm25.js';
+import { ARTIFACTS, INDEX_FORMAT_VERSION, type IndexManifest, type ManifestSource } from '../../src/core/index/manifest.js';
+import { chunkEasaDocument, DEFAULT_CHUNKING, type ChunkDraft } from '../chunking/easa-chunker.js';
+import { chunkParagraphs } from '../chunking/generic-chunker.js';
+import { extractKeywords } from '../enrich/keywords.js';
+import { retrievalString } from '../enrich/retrieval-string.js';
+import { summarize } from '../enrich/summary.js';
+import { resolveCrossReferences } from '../enrich/xrefs.js';
+import { CorpusBuildError } from '../errors.js';
+import { loadCuratedChunks } from '../loaders/curated-json.js';
+import { EASA_AMC_GM_LAYOUT, loadLayoutText } from '../loaders/easa-layout.js';
+import { loadPdf } from '../loaders/pdf.js';
+import { loadQaRules } from '../loaders/qa-rules-json.js';
+import { SOURCES, type SourceEntry } from '../sources/registry.js';
+import { type ResolveOptions, type ResolvedSource, resolveSource } from '../sources/resolve.js';
+import { builderFingerprint } from './fingerprint.js';
+import { type Progress, silentProgress } from './progress.js';
+
+export interface BuildOptions extends ResolveOptions {
+  /** Output folder (default `static-index`). */
+  outDir?: string;
+  /** Source ids to build (default: all registered). */
+  sources?: string[];
+  /** Registry to use (default SOURCES; tests inject their own). */
+  registry?: readonly SourceEntry[];
+  embedder: Embedder;
+  /** Model file whose SHA-256 goes into the manifest. */
+  modelFile: string;
+  modelDtype: string;
+  progress?: Progress;
+  repoRoot?: string;
+}
+
+export interface StageTiming {
+  stage: string;
+  ms: number;
+}
+
+export interface BuildReport {
+  outDir: string;
+  chunkCount: number;
+  perSource: { id: string; chunks: number; via: string; warnings: string[] }[];
+  timings: StageTiming[];
+  artifacts: Record<string, number>;
+  warnings: string[];
+}
+
+export interface ChunkedSource {
+  resolved: ResolvedSource;
+  chunks: Chunk[];
+  warnings: string[];
+}
+
+const decoder = new TextDecoder();
+
+/** Enrich drafts of one source: keywords (TF-IDF within the source), summaries, cross-references, retrieval strings. */
+export function enrichDrafts(drafts: ChunkDraft[]): Chunk[] {
+  const keywords = extractKeywords(drafts.map((d) => ({ title: d.title, text: d.text })));
+  const links = resolveCrossReferences(drafts);
+  return drafts.map((d, i) => ({
+    ...d,
+    summary: summarize(d),
+    keywords: keywords[i]!,
+    links: links[i]!,
+    retrieval: retrievalString(d.title, d.text),
+  }));
+}
+
+/** Load and chunk one resolved source (pure apart from PDF parsing). */
+export async function chunkSource(resolved: ResolvedSource): Promise<ChunkedSource> {
+  const { entry, bytes, format } = resolved;
+  const meta = { docId: entry.id, edition: entry.edition, jurisdiction: entry.jurisdiction, language: entry.language };
+  const warnings = [...resolved.warnings];
+  switch (format) {
+    case 'easa-layout-text': {
+      const doc = loadLayoutText(decoder.decode(bytes), entry.id, EASA_AMC_GM_LAYOUT);
+      warnings.push(...doc.diagnostics.warnings);
+      return { resolved, chunks: enrichDrafts(chunkEasaDocument(doc, meta, DEFAULT_CHUNKING)), warnings };
+    }
+    case 'pdf': {
+      const doc = await loadPdf(bytes, entry.id, { headerFooterPatterns: [EASA_AMC_GM_LAYOUT.footer, ...EASA_AMC_GM_LAYOUT.header] });
+      warnings.push(...doc.diagnostics.warnings);
+      for (const p of doc.diagnostics.unreadablePages) warnings.push(`page ${p.page} unreadable: ${p.reason}`);
+      if (entry.format !== 'pdf') {
+        warnings.push(
+          `${entry.id}: built from the official PDF with paragraph chunking; structure-aware chunking needs the layout text (${entry.file.name}) in CORPUS_DIR.`,
+        );
+      }
+      const drafts = chunkParagraphs(doc, { ...meta, title: entry.title });
+      return { resolved, chunks: enrichDrafts(drafts), warnings };
+    }
+    case 'skysafe-curated-json':
+      return { resolved, chunks: loadCuratedChunks(decoder.decode(bytes), meta), warnings };
+    case 'qa-rules-json': {
+      const chunks = loadQaRules(decoder.decode(bytes), { docId: entry.id, edition: entry.edition, language: entry.language });
+      const enriched = enrichDrafts(chunks);
+      return { resolved, chunks: enriched.map((c, i) => ({ ...c, links: chunks[i]!.links, retrieval: chunks[i]!.retrieval })), warnings };
+    }
+  }
+}
+
+const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
+function packVectors(vs: Float32Array[], dim: number): Uint8Array {
+  const out = new Float32Array(vs.length * dim);
+  vs.forEach((v, i) => out.set(v, i * dim));
+  // Float32Array is platform-endian; every supported platform is little-endian
+  return new Uint8Array(out.buffer);
+}
+
+export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
+  const progress = opts.progress ?? silentProgress;
+  const repoRoot = resolve(opts.repoRoot ?? '.');
+  const outDir = resolve(opts.outDir ?? 'static-index');
+  const registry = opts.registry ?? SOURCES;
+  const wanted = opts.sources ?? registry.map((s) => s.id);
+  const timings: StageTiming[] = [];
+  const timed = async <T>(stage: string, f: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    const r = await f();
+    timings.push({ stage, ms: performance.now() - t0 });
+    return r;
+  };
+
+  const entries = wanted.map((id) => {
+    const e = registry.find((s) => s.id === id);
+    if (!e) throw new CorpusBuildError(`Unknown source id "${id}". Registered: ${registry.map((s) => s.id).join(', ')}.`);
+    return e;
+  });
+  const resolved = await timed('resolve+verify sources', () => Promise.all(entries.map((e) => resolveSource(e, opts))));
+  const chunked = await timed('load+chunk+enrich', async () => {
+    const out: ChunkedSource[] = [];
+    for (const r of resolved) out.push(await chunkSource(r));
+    return out;
+  });
+  const chunks = chunked.flatMap((c) => c.chunks);
+  const ids = new Set<string>();
+  for (const c of chunks) {
+    if (ids.has(c.id)) throw new CorpusBuildError(`Duplicate chunk id ${c.id}: two sources or units produce the same id.`);
+    ids.add(c.id);
+  }
+
+  const dim = opts.embedder.dimension;
+  const vectors = await timed('embed retrieval strings', () => embedAll(opts.embedder, chunks.map((c) => c.retrieval), 'embed retrieval strings', progress));
+  const summaryVectors = await timed('embed summaries', () =>
+    embedAll(opts.embedder, chunks.map((c) => c.summary || c.title), 'embed summaries', progress),
+  );
+  const bm25Json = await timed('BM25 index', async () => JSON.stringify(buildBm25(chunks)));
+
+  const encoder = new TextEncoder();
+  const files: Record<string, Uint8Array> = {
+    [ARTIFACTS.chunks]: encoder.encode(JSON.stringify(chunks)),
+    [ARTIFACTS.vectors]: packVectors(vectors, dim),
+    [ARTIFACTS.summaryVectors]: packVectors(summaryVectors, dim),
+    [ARTIFACTS.bm25]: encoder.encode(bm25Json),
+  };
+  const modelBytes = new Uint8Array(await readFile(opts.modelFile));
+  const sources: ManifestSource[] = chunked.map(({ resolved: r, chunks: cs }) => ({
+    id: r.entry.id,
+    title: r.entry.title,
+    edition: r.entry.edition,
+    jurisdiction: r.entry.jurisdiction,
+    sha256: r.sha256,
+    via: r.via,
+    verbatim: r.entry.verbatim,
+    chunkCount: cs.length,
+    reuseNotice: r.entry.reuseNotice,
+    editionNote: r.entry.editionNote,
+  }));
+  const manifest: IndexManifest = {
+    formatVersion: INDEX_FORMAT_VERSION,
+    builtAt: new Date().toISOString(),
+    builderFingerprint: builderFingerprint(repoRoot),
+    sources,
+    model: { id: opts.embedder.modelId, dtype: opts.modelDtype, sha256: sha256(modelBytes), pooling: 'mean', normalized: true },
+    chunkCount: chunks.length,
+    dimension: dim,
+    endianness: 'little',
+    artifacts: Object.fromEntries(Object.entries(files).map(([n, b]) => [n, { sha256: sha256(b), bytes: b.byteLength }])),
+    parameters: { chunking: DEFAULT_CHUNKING, keywordsPerChunk: 8, retrievalString: 'title title. text' },
+  };
+
+  await timed('write', async () => {
+    const tmp = `${outDir}.tmp-${process.pid}`;
+    await rm(tmp, { recursive: true, force: true });
+    await mkdir(tmp, { recursive: true });
+    try {
+      for (const [name, bytes] of Object.entries(files)) await writeFile(join(tmp, name), bytes);
+      await writeFile(join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2));
+      await writeFile(join(tmp, 'README.md'), '# static-index/\n\nGenerated by `npm run index`; never committed.\n');
+      const old = `${outDir}.old-${process.pid}`;
+      await mkdir(dirname(outDir), { recursive: true });
+      if (existsSync(outDir)) await rename(outDir, old);
+      await rename(tmp, outDir);
+      await rm(old, { recursive: true, force: true });
+    } catch (e) {
+      await rm(tmp, { recursive: true, force: true });
+      throw e;
+    }
+  });
+
+  return {
+    outDir,
+    chunkCount: chunks.length,
+    perSource: chunked.map((c) => ({ id: c.resolved.entry.id, chunks: c.chunks.length, via: c.resolved.via, warnings: c.warnings })),
+    timings,
+    artifacts: Object.fromEntries(Object.entries(files).map(([n, b]) => [n, b.byteLength])),
+    warnings: chunked.flatMap((c) => c.warnings),
+  };
+}
+
+async function embedAll(embedder: Embedder, texts: string[], stage: string, progress: Progress): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  const step = 32;
+  progress(stage, 0, texts.length);
+  for (let i = 0; i < texts.length; i += step) {
+    out.push(...(await embedder.embed(texts.slice(i, i + step))));
+    progress(stage, out.length, texts.length);
+  }
+  return out;
+}

@@ -1,0 +1,40 @@
+/**
+ * `npm run index [-- --sources id,id] [--out dir]`: build the static index.
+ */
+import { parseArgs } from 'node:util';
+import { buildIndex } from '../build/pipeline.js';
+import { consoleProgress } from '../build/progress.js';
+import { INDEX_DTYPE, modelFile, nodeEmbedder } from '../node/model.js';
+
+const { values } = parseArgs({
+  options: {
+    sources: { type: 'string' },
+    out: { type: 'string', default: 'static-index' },
+    offline: { type: 'boolean', default: false },
+  },
+});
+
+const t0 = performance.now();
+try {
+  process.stderr.write('Loading the embedding model…\n');
+  const embedder = await nodeEmbedder();
+  const report = await buildIndex({
+    outDir: values.out,
+    sources: values.sources ? values.sources.split(',').map((s) => s.trim()) : undefined,
+    embedder,
+    modelFile: modelFile(),
+    modelDtype: INDEX_DTYPE,
+    progress: consoleProgress(),
+    allowDownload: values.offline ? false : undefined,
+  });
+  for (const s of report.perSource) console.log(`${s.id}: ${s.chunks} chunks (from ${s.via})`);
+  for (const w of report.warnings) console.log(`warning: ${w}`);
+  for (const t of report.timings) console.log(`${t.stage.padEnd(26)} ${(t.ms / 1000).toFixed(2)} s`);
+  const total = Object.values(report.artifacts).reduce((a, b) => a + b, 0);
+  console.log(`static index: ${report.chunkCount} chunks, ${(total / 1e6).toFixed(2)} MB in ${report.outDir}`);
+  console.log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  await embedder.dispose?.();
+} catch (e) {
+  console.error(`\nIndex build failed: ${(e as Error).message}\nThe previous static-index/ (if any) was left untouched.`);
+  process.exit(1);
+}

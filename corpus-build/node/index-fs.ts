@@ -1,0 +1,52 @@
+/**
+ * Reading the static index from disk (Node: CLI, eval, bench) and deciding
+ * whether it is stale.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { loadIndexFromBytes, type LoadedIndex } from '../../src/core/index/load.js';
+import { INDEX_FORMAT_VERSION, IndexIntegrityError, type IndexManifest } from '../../src/core/index/manifest.js';
+import { builderFingerprint } from '../build/fingerprint.js';
+import { SOURCES } from '../sources/registry.js';
+
+export const DEFAULT_INDEX_DIR = resolve(process.env.SKYCITE_INDEX_DIR ?? 'static-index');
+
+export async function loadIndexFromDir(dir = DEFAULT_INDEX_DIR): Promise<LoadedIndex> {
+  const manifestPath = join(dir, 'manifest.json');
+  if (!existsSync(manifestPath)) {
+    throw new IndexIntegrityError(`No static index at ${dir} (manifest.json missing). Build it with \`npm run index\`.`);
+  }
+  const manifestJson = await readFile(manifestPath, 'utf8');
+  const manifest = JSON.parse(manifestJson) as IndexManifest;
+  const files: Record<string, Uint8Array> = {};
+  for (const name of Object.keys(manifest.artifacts ?? {})) {
+    const p = join(dir, name);
+    if (existsSync(p)) files[name] = new Uint8Array(await readFile(p));
+  }
+  return loadIndexFromBytes(manifestJson, files);
+}
+
+/** Why the index must be rebuilt, or null when it is current. */
+export function staleReason(dir: string, modelFile: string, repoRoot = '.'): string | null {
+  const manifestPath = join(dir, 'manifest.json');
+  if (!existsSync(manifestPath)) return 'no static index yet';
+  let m: IndexManifest;
+  try {
+    m = JSON.parse(readFileSync(manifestPath, 'utf8')) as IndexManifest;
+  } catch {
+    return 'manifest.json is unreadable';
+  }
+  if (m.formatVersion !== INDEX_FORMAT_VERSION) return `format version ${m.formatVersion} ≠ ${INDEX_FORMAT_VERSION}`;
+  for (const s of SOURCES) {
+    const got = m.sources?.find((x) => x.id === s.id);
+    if (!got) return `source ${s.id} is not in the index`;
+    if (got.via !== 'download' && got.sha256 !== s.file.sha256) return `source ${s.id} changed`;
+  }
+  const modelSha = createHash('sha256').update(readFileSync(modelFile)).digest('hex');
+  if (m.model?.sha256 !== modelSha) return 'the embedding model changed';
+  if (m.builderFingerprint !== builderFingerprint(resolve(repoRoot))) return 'the build code changed';
+  for (const name of Object.keys(m.artifacts ?? {})) if (!existsSync(join(dir, name))) return `${name} is missing`;
+  return null;
+}

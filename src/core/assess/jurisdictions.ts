@@ -1,0 +1,59 @@
+/**
+ * Jurisdiction extraction for the router: country names and adjectives (EASA member states, the
+ * EU itself, and a few neighbours users commonly ask about) → ISO 3166-1 alpha-2 codes, or "EU".
+ * An empty list means "no jurisdiction filter".
+ */
+
+/** Code → names/adjectives that designate it. Matched case-sensitively as whole words. */
+const JURISDICTION_TERMS: Readonly<Record<string, readonly string[]>> = {
+  EU: ['EU', 'European Union', 'EASA', 'Union-wide', 'European'],
+  AT: ['Austria', 'Austrian'],
+  BE: ['Belgium', 'Belgian'],
+  BG: ['Bulgaria', 'Bulgarian'],
+  HR: ['Croatia', 'Croatian'],
+  CY: ['Cyprus', 'Cypriot'],
+  CZ: ['Czech Republic', 'Czechia', 'Czech'],
+  DK: ['Denmark', 'Danish'],
+  EE: ['Estonia', 'Estonian'],
+  FI: ['Finland', 'Finnish'],
+  FR: ['France', 'French'],
+  DE: ['Germany', 'German'],
+  GR: ['Greece', 'Greek', 'Hellenic'],
+  HU: ['Hungary', 'Hungarian'],
+  IE: ['Ireland', 'Irish'],
+  IT: ['Italy', 'Italian'],
+  LV: ['Latvia', 'Latvian'],
+  LT: ['Lithuania', 'Lithuanian'],
+  LU: ['Luxembourg', 'Luxembourgish'],
+  MT: ['Malta', 'Maltese'],
+  NL: ['Netherlands', 'Dutch', 'Holland'],
+  PL: ['Poland', 'Polish'],
+  PT: ['Portugal', 'Portuguese'],
+  RO: ['Romania', 'Romanian'],
+  SK: ['Slovakia', 'Slovak', 'Slovakian'],
+  SI: ['Slovenia', 'Slovenian', 'Slovene'],
+  ES: ['Spain', 'Spanish'],
+  SE: ['Sweden', 'Swedish'],
+  NO: ['Norway', 'Norwegian'],
+  IS: ['Iceland', 'Icelandic'],
+  LI: ['Liechtenstein'],
+  CH: ['Switzerland', 'Swiss'],
+  GB: ['United Kingdom', 'UK', 'Great Britain', 'Britain', 'British', 'England', 'English CAA', 'Scotland', 'Wales'],
+};
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const MATCHERS: readonly { code: string; re: RegExp }[] = Object.entries(JURISDICTION_TERMS).map(([code, terms]) => ({
+  code,
+  re: new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...terms].sort((a, b) => b.length - a.length).map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'u'),
+}));
+
+/**
+ * Codes of the jurisdictions a text names, sorted, without duplicates ("in France" → ["FR"],
+ * "French and German rules" → ["DE", "FR"]). "European" alone maps to EU.
+ */
+export function extractJurisdictions(text: string): string[] {
+  const found = new Set<string>();
+  for (const { code, re } of MATCHERS) if (re.test(text)) found.add(code);
+  return [...found].sort();
+}

@@ -1,0 +1,35 @@
+/**
+ * The embedding interface shared by the build, the CLI, the evaluation harness
+ * and the browser worker. Vectors are float32, L2-normalised (mean pooling).
+ */
+export interface Embedder {
+  readonly modelId: string;
+  readonly dimension: number;
+  /** Sentence embeddings, one L2-normalised vector per text. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Contextual token embeddings of one text (L2-normalised per token), for
+   * late-interaction (MaxSim) reranking. Special tokens ([CLS], [SEP]) excluded.
+   */
+  embedTokens(text: string): Promise<Float32Array[]>;
+  dispose?(): Promise<void>;
+}
+
+export interface EmbeddingModelConfig {
+  /** Model id as laid out under the models folder. Default 'sentence-transformers/all-MiniLM-L6-v2'. */
+  modelId: string;
+  /** transformers.js dtype: 'fp32' (onnx/model.onnx) or 'q8' (onnx/model_quantized.onnx). */
+  dtype: 'fp32' | 'q8';
+  /**
+   * Where the model folder lives: an absolute filesystem path in Node, or a URL
+   * path on the app's own origin in the browser ('/models/'). Never a hub.
+   */
+  localModelPath: string;
+  /** 'cpu' in Node; 'webgpu' or 'wasm' in the browser. */
+  device: 'cpu' | 'wasm' | 'webgpu';
+  /** Batch size for embedding many texts (build time). Default 16. */
+  batchSize: number;
+}
+
+export const MINILM_ID = 'sentence-transformers/all-MiniLM-L6-v2';
+export const MINILM_DIM = 384;

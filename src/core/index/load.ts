@@ -1,0 +1,58 @@
+/**
+ * Turn verified static-index bytes into the in-memory index the retrieval core
+ * uses. Works on bytes, so the same code runs in Node (files) and in the browser
+ * worker (fetch responses).
+ */
+import type MiniSearch from 'minisearch';
+import type { Chunk } from '../model/chunk.js';
+import { type Bm25Doc, loadBm25 } from './bm25.js';
+import { ARTIFACTS, IndexIntegrityError, type IndexManifest, parseManifest, verifyArtifacts } from './manifest.js';
+
+export interface LoadedIndex {
+  manifest: IndexManifest;
+  chunks: Chunk[];
+  /** Row-major N × dimension, L2-normalised embeddings of the retrieval strings. */
+  vectors: Float32Array;
+  /** Row-major N × dimension, embeddings of the chunk summaries (post-scoring). */
+  summaryVectors: Float32Array;
+  bm25: MiniSearch<Bm25Doc>;
+  /** chunk id → row. */
+  rowOf: Map<string, number>;
+}
+
+const decoder = new TextDecoder();
+
+function asFloat32(bytes: Uint8Array, name: string, rows: number, dim: number): Float32Array {
+  if (bytes.byteLength !== rows * dim * 4) {
+    throw new IndexIntegrityError(
+      `${name} holds ${bytes.byteLength} bytes; ${rows} chunks × ${dim} dimensions need ${rows * dim * 4}. Rebuild it with \`npm run index\`.`,
+    );
+  }
+  // copy to an aligned buffer (little-endian as written by the build)
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer);
+}
+
+/** Verify and parse. `files` maps artifact file names to their bytes. */
+export async function loadIndexFromBytes(manifestJson: string, files: Record<string, Uint8Array>): Promise<LoadedIndex> {
+  const manifest = parseManifest(manifestJson);
+  await verifyArtifacts(manifest, files);
+  let chunks: Chunk[];
+  try {
+    chunks = JSON.parse(decoder.decode(files[ARTIFACTS.chunks])) as Chunk[];
+  } catch (e) {
+    throw new IndexIntegrityError(`chunks.json is not valid JSON (${(e as Error).message}). Rebuild it with \`npm run index\`.`);
+  }
+  if (chunks.length !== manifest.chunkCount) {
+    throw new IndexIntegrityError(
+      `chunks.json holds ${chunks.length} chunks; the manifest says ${manifest.chunkCount}. Rebuild it with \`npm run index\`.`,
+    );
+  }
+  const dim = manifest.dimension;
+  const vectors = asFloat32(files[ARTIFACTS.vectors]!, ARTIFACTS.vectors, chunks.length, dim);
+  const summaryVectors = asFloat32(files[ARTIFACTS.summaryVectors]!, ARTIFACTS.summaryVectors, chunks.length, dim);
+  const bm25 = loadBm25(decoder.decode(files[ARTIFACTS.bm25]));
+  const rowOf = new Map(chunks.map((c, i) => [c.id, i]));
+  return { manifest, chunks, vectors, summaryVectors, bm25, rowOf };
+}
