@@ -87,6 +87,7 @@ export function detectHeadings(lines: LayoutLine[]): { headings: (Heading | null
       continuation.add(j);
       j++;
     }
+    if (h.type === 'glossary') title = glossaryTerm(title, lines, i);
     headings[i] = { ...h, title };
     if (h.type === 'entry') {
       inSoraBody = h.slug === 'amc1-art11';
@@ -97,6 +98,26 @@ export function detectHeadings(lines: LayoutLine[]): { headings: (Heading | null
     }
   }
   return { headings, continuation };
+}
+
+/**
+ * Glossary terms wrap inside their column ("Beyond visual line of" / "sight"):
+ * append the term-column text of the following lines of the same entry.
+ */
+function glossaryTerm(title: string, lines: LayoutLine[], i: number): string {
+  const m = /^(I\.\d+\.) (.*?)( \([^)]*\))?$/.exec(title);
+  if (!m) return title;
+  let term = m[2]!;
+  for (let j = i + 1; j <= i + 3 && j < lines.length; j++) {
+    const t = lines[j]!.text;
+    if (t.trim() === '' || /^I\.\d+\./.test(t)) break;
+    const lead = /^ */.exec(t)![0].length;
+    if (lead > 12) continue; // definition column only
+    const first = t.trim().split(/\s{3,}/)[0]!;
+    if (first.length > 30) break;
+    term = `${term} ${first}`;
+  }
+  return collapse(`${m[1]} ${term}${m[3] ?? ''}`);
 }
 
 /** Strip the common indentation of non-blank lines and trim blank lines at both ends. */

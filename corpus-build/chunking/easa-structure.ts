@@ -97,9 +97,11 @@ export function detectHeading(line: string, ctx: HeadingContext): Heading | null
 
 /** "I.84.   Involved person      A person directly…" → "I.84. Involved person" (term column only). */
 function glossaryTitle(line: string): string {
-  const cols = line.trim().split(/\s{3,}/);
+  const m = /^\s*(I\.\d+\.)\s+(.*)$/.exec(line);
+  if (!m) return collapse(line);
+  const cols = m[2]!.split(/\s{3,}/);
   const acronym = cols[1] && /^[A-Za-z0-9&/-]{1,8}$/.test(cols[1]) ? ` (${cols[1]})` : '';
-  return collapse(`${cols[0] ?? ''}${acronym}`);
+  return collapse(`${m[1]} ${cols[0] ?? ''}${acronym}`);
 }
 
 /**

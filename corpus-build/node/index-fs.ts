@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { loadIndexFromBytes, type LoadedIndex } from '../../src/core/index/load.js';
-import { INDEX_FORMAT_VERSION, IndexIntegrityError, type IndexManifest } from '../../src/core/index/manifest.js';
+import { INDEX_FORMAT_VERSION, IndexIntegrityError, type IndexManifest, parseManifest } from '../../src/core/index/manifest.js';
 import { builderFingerprint } from '../build/fingerprint.js';
 import { SOURCES } from '../sources/registry.js';
 
@@ -19,7 +19,7 @@ export async function loadIndexFromDir(dir = DEFAULT_INDEX_DIR): Promise<LoadedI
     throw new IndexIntegrityError(`No static index at ${dir} (manifest.json missing). Build it with \`npm run index\`.`);
   }
   const manifestJson = await readFile(manifestPath, 'utf8');
-  const manifest = JSON.parse(manifestJson) as IndexManifest;
+  const manifest = parseManifest(manifestJson);
   const files: Record<string, Uint8Array> = {};
   for (const name of Object.keys(manifest.artifacts ?? {})) {
     const p = join(dir, name);

@@ -1,0 +1,72 @@
+/** Routing of chat messages to rules / database / both. */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  extractJurisdictions,
+  parseJsonl,
+  prefilterRoute,
+  routeMessage,
+  scoreRouter,
+  toRouterCase,
+  type ChatTurn,
+  type RouterClassifier,
+} from '../../src/core/assess/index.js';
+import { EVAL_DIR } from './corpus-text.js';
+
+const FILE = resolve(EVAL_DIR, 'router-dev.jsonl');
+
+describe('router pre-filter', () => {
+  it('reaches path accuracy ≥ 0.9 on router-dev.jsonl without a classifier', () => {
+    const cases = parseJsonl(readFileSync(FILE, 'utf8'), FILE).map((r) => toRouterCase(r, FILE));
+    const report = scoreRouter(cases);
+    expect(report.accuracy, JSON.stringify(report.errors, null, 2)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('keeps a parameter-only follow-up on the database path', async () => {
+    const history: ChatTurn[] = [
+      { role: 'user', content: 'SAIL for GRC 4 and ARC-c?' },
+      { role: 'assistant', content: 'SAIL IV (Table 3, p. 38).' },
+    ];
+    expect(prefilterRoute(history[0]?.content ?? '').decision.path).toBe('database');
+    const d = await routeMessage('and for ARC-d?', history);
+    expect(d.path).toBe('database');
+    expect(d.reasoning).toMatch(/follow-up/);
+    expect((await routeMessage('and for ARC-d?', [])).path).toBe('rules'); // no history: nothing to follow
+    expect((await routeMessage('what about SAIL V?', [{ role: 'user', content: 'Which OSOs need high robustness at SAIL IV?', path: 'database' }])).path).toBe('database');
+  });
+
+  it('routes calculation + explanation questions to both', () => {
+    expect(prefilterRoute('Which SAIL for GRC 5 and ARC-b, and why is it not lower?').decision.path).toBe('both');
+    expect(prefilterRoute('What is the iGRC of a 3 m drone at 30 m/s over < 500 people/km2?').decision.path).toBe('database');
+    expect(prefilterRoute('Explain what the M1(B) operational restrictions mitigation is').decision.path).toBe('rules');
+  });
+
+  it('hands undecided messages to the classifier, and only those', async () => {
+    const classify = vi.fn<RouterClassifier['classify']>(async () => ({ path: 'database' as const, confidence: 0.7, reasoning: 'stub' }));
+    const classifier: RouterClassifier = { classify };
+    const undecided = await routeMessage('ARC?', [], classifier);
+    expect(classify).toHaveBeenCalledTimes(1);
+    expect(undecided).toMatchObject({ path: 'database', confidence: 0.7 });
+    await routeMessage('What SAIL results from a final GRC of 4 and ARC-c?', [], classifier);
+    expect(classify).toHaveBeenCalledTimes(1);
+  });
+
+  it('returns path, confidence, jurisdictions and reasoning', () => {
+    const d = prefilterRoute('What SAIL for GRC 3 and ARC-b in France?').decision;
+    expect(d).toMatchObject({ path: 'database', jurisdictions: ['FR'] });
+    expect(d.confidence).toBeGreaterThan(0.5);
+    expect(d.confidence).toBeLessThanOrEqual(1);
+    expect(d.reasoning).not.toBe('');
+  });
+});
+
+describe('jurisdiction extraction', () => {
+  it('maps country names and adjectives to ISO codes, EU to EU, and nothing to []', () => {
+    expect(extractJurisdictions('Can I fly BVLOS in France?')).toEqual(['FR']);
+    expect(extractJurisdictions('German and Dutch rules compared')).toEqual(['DE', 'NL']);
+    expect(extractJurisdictions('Is this the same across the EU?')).toEqual(['EU']);
+    expect(extractJurisdictions('What is the SAIL for GRC 3 and ARC-b?')).toEqual([]);
+    expect(extractJurisdictions('How do I polish the propellers?')).toEqual([]);
+  });
+});

@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../../corpus-build/build/pipeline.js';
+import { ChecksumMismatchError, SourceMissingError } from '../../corpus-build/errors.js';
+import { loadIndexFromDir } from '../../corpus-build/node/index-fs.js';
+import type { SourceEntry } from '../../corpus-build/sources/registry.js';
+import { resolveSource } from '../../corpus-build/sources/resolve.js';
+import { IndexIntegrityError } from '../../src/core/index/manifest.js';
+import { fakeEmbedder } from '../support/fake-embedder.js';
+import { repoRoot } from '../support/paths.js';
+
+const fixture = path.join(repoRoot, 'tests/fixtures/qa-rules.sample.json');
+const fixtureSha = createHash('sha256').update(readFileSync(fixture)).digest('hex');
+
+const entry = (over: Partial<SourceEntry> = {}): SourceEntry => ({
+  id: 'qa-sample',
+  title: 'Invented Q&A sample',
+  publisher: 'tests',
+  instrument: 'none',
+  edition: 'test edition',
+  date: '2025-01-01',
+  jurisdiction: 'EU',
+  language: 'en',
+  officialUrl: null,
+  officialFormat: null,
+  officialSha256: null,
+  file: { name: 'qa-rules.sample.json', sha256: fixtureSha },
+  format: 'qa-rules-json',
+  verbatim: false,
+  reuseNotice: 'invented',
+  editionNote: 'invented',
+  ...over,
+});
+
+function corpusWithFixture(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'skycite-corpus-'));
+  mkdirSync(path.join(dir, 'qa-sample'));
+  cpSync(fixture, path.join(dir, 'qa-sample', 'qa-rules.sample.json'));
+  return dir;
+}
+
+const build = (corpusDir: string, outDir: string, over: Partial<Parameters<typeof buildIndex>[0]> = {}) =>
+  buildIndex({
+    corpusDir,
+    cacheDir: path.join(corpusDir, '.cache'),
+    allowDownload: false,
+    outDir,
+    registry: [entry()],
+    embedder: fakeEmbedder(),
+    modelFile: fixture,
+    modelDtype: 'fake',
+    repoRoot,
+    ...over,
+  });
+
+describe('source resolution', () => {
+  it('names the source, every place tried and the fix when a source is missing', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'skycite-empty-'));
+    const err = await resolveSource(entry({ id: 'nowhere' }), { corpusDir: empty, cacheDir: path.join(empty, 'cache'), allowDownload: false }).catch((e) => e);
+    expect(err).toBeInstanceOf(SourceMissingError);
+    expect(err.message).toContain('"nowhere"');
+    expect(err.message).toContain(path.join(empty, 'nowhere', 'qa-rules.sample.json'));
+    expect(err.message).toContain(path.join(empty, 'cache', 'nowhere', 'qa-rules.sample.json'));
+    expect(err.message).toContain('official URL: none registered');
+    expect(err.message).toMatch(/Fix: .*CORPUS_DIR/);
+  });
+
+  it('refuses a file whose checksum differs, quoting both hashes', async () => {
+    const dir = corpusWithFixture();
+    const wrong = '0'.repeat(64);
+    const err = await resolveSource(entry({ file: { name: 'qa-rules.sample.json', sha256: wrong } }), { corpusDir: dir, allowDownload: false }).catch((e) => e);
+    expect(err).toBeInstanceOf(ChecksumMismatchError);
+    expect(err.message).toContain(wrong);
+    expect(err.message).toContain(fixtureSha);
+  });
+
+  it('downloads from the official URL into the cache when the mirror lacks the file, verifying the hash', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'skycite-dl-'));
+    const bytes = readFileSync(fixture);
+    const fetchImpl = (async () => new Response(bytes)) as typeof fetch;
+    const e = entry({ officialUrl: 'https://publisher.invalid/qa.json', officialFormat: 'qa-rules-json' });
+    const r = await resolveSource(e, { corpusDir: path.join(empty, 'mirror'), cacheDir: path.join(empty, 'cache'), fetchImpl });
+    expect(r.via).toBe('download');
+    expect(existsSync(path.join(empty, 'cache', 'qa-sample', 'qa-rules.sample.json'))).toBe(true);
+    const again = await resolveSource(e, { corpusDir: path.join(empty, 'mirror'), cacheDir: path.join(empty, 'cache'), allowDownload: false });
+    expect(again.via).toBe('cache');
+    const tampered = (async () => new Response('not the document')) as typeof fetch;
+    const err = await resolveSource(e, { corpusDir: path.join(empty, 'm2'), cacheDir: path.join(empty, 'c2'), fetchImpl: tampered }).catch((x) => x);
+    expect(err).toBeInstanceOf(ChecksumMismatchError);
+  });
+});
+
+describe('static index build', () => {
+  it('writes chunks, vectors, BM25 and a manifest that verifies on load', async () => {
+    const dir = corpusWithFixture();
+    const out = path.join(dir, 'static-index');
+    const report = await build(dir, out);
+    expect(report.chunkCount).toBeGreaterThanOrEqual(4);
+    const idx = await loadIndexFromDir(out);
+    expect(idx.chunks).toHaveLength(report.chunkCount);
+    expect(idx.vectors.length).toBe(report.chunkCount * 32);
+    expect(idx.manifest.sources[0]).toMatchObject({ id: 'qa-sample', sha256: fixtureSha, via: 'mirror' });
+    expect(Object.keys(idx.manifest.artifacts).sort()).toEqual(['bm25.json', 'chunks.json', 'summary-vectors.f32', 'vectors.f32']);
+    expect(idx.bm25.search('logbook').length).toBeGreaterThan(0);
+    for (const c of idx.chunks) expect(c.retrieval.startsWith(`${c.title} ${c.title}. `)).toBe(true);
+  });
+
+  it('refuses a corrupted artifact with the message to rebuild', async () => {
+    const dir = corpusWithFixture();
+    const out = path.join(dir, 'static-index');
+    await build(dir, out);
+    const vec = path.join(out, 'vectors.f32');
+    const bytes = readFileSync(vec);
+    bytes[5] ^= 0xff;
+    writeFileSync(vec, bytes);
+    await expect(loadIndexFromDir(out)).rejects.toThrow(IndexIntegrityError);
+    await expect(loadIndexFromDir(out)).rejects.toThrow(/vectors\.f32 does not match its manifest.*npm run index/);
+  });
+
+  it('refuses a truncated artifact, a missing artifact and a malformed manifest', async () => {
+    const dir = corpusWithFixture();
+    const out = path.join(dir, 'static-index');
+    await build(dir, out);
+    const chunksPath = path.join(out, 'chunks.json');
+    const original = readFileSync(chunksPath);
+    writeFileSync(chunksPath, original.subarray(0, 100));
+    await expect(loadIndexFromDir(out)).rejects.toThrow(/chunks\.json has 100 bytes.*truncated/);
+    writeFileSync(chunksPath, original);
+    const bm = readFileSync(path.join(out, 'bm25.json'));
+    writeFileSync(path.join(out, 'manifest.json'), '{ "formatVersion": 1, ');
+    await expect(loadIndexFromDir(out)).rejects.toThrow(/manifest is not valid JSON.*npm run index/);
+    expect(bm.length).toBeGreaterThan(0);
+  });
+
+  it('never leaves a partial static-index when the build fails midway', async () => {
+    const dir = corpusWithFixture();
+    const out = path.join(dir, 'static-index');
+    mkdirSync(out);
+    writeFileSync(path.join(out, 'manifest.json'), '{"previous":"index"}');
+    await expect(build(dir, out, { embedder: fakeEmbedder(32, 0) })).rejects.toThrow(/injected/);
+    expect(readFileSync(path.join(out, 'manifest.json'), 'utf8')).toBe('{"previous":"index"}');
+    expect(readdirSync(out)).toEqual(['manifest.json']);
+    expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('names the malformed item and field when structured input is bad, and writes nothing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skycite-bad-'));
+    mkdirSync(path.join(dir, 'qa-sample'));
+    const bad = JSON.stringify({ questions: [{ question_id: 'q1', question_text: 'x?', category: 'c', tags: [], answers_by_country: { FR: { answer_html: 42 } } }] });
+    writeFileSync(path.join(dir, 'qa-sample', 'qa-rules.sample.json'), bad);
+    const sha = createHash('sha256').update(bad).digest('hex');
+    const out = path.join(dir, 'static-index');
+    await expect(
+      build(dir, out, { registry: [entry({ file: { name: 'qa-rules.sample.json', sha256: sha } })] }),
+    ).rejects.toThrow(/q1.*answers_by_country\.FR\.answer_html/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
