@@ -8,7 +8,8 @@
  * it embeds the reference `retrieval_doc` strings (mean pooling, L2 norm), prints
  * mean/min cosine against the reference vectors and the throughput, and checks
  * pooling 'none' (token embeddings). Exits 1 if a dtype misses the bar
- * (mean >= 0.99, min >= 0.98) or a check fails.
+ * (mean >= 0.99, min >= 0.98) or a check fails. VERIFY_RUNS (default 3) sets how
+ * many timed passes the throughput figure is the best of.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -30,6 +31,7 @@ const DIM = 384;
 const MAX_TOKENS = 256;
 const BATCH = 16;
 const BAR = { mean: 0.99, min: 0.98 };
+const RUNS = Number(process.env.VERIFY_RUNS ?? 3);
 
 interface ReferenceFile {
   model: string;
@@ -132,17 +134,23 @@ async function main(): Promise<void> {
     const loadMs = performance.now() - t0;
 
     await extractor(docs.slice(0, 2), { pooling: 'mean', normalize: true }); // warm-up
-    const t1 = performance.now();
-    const vecs: Float32Array[] = [];
-    for (let i = 0; i < docs.length; i += BATCH) {
-      const batch = docs.slice(i, i + BATCH);
-      const out = await extractor(batch, { pooling: 'mean', normalize: true });
-      if (out.dims[1] !== DIM) throw new Error(`unexpected output dims ${JSON.stringify(out.dims)}`);
-      const data = out.data as Float32Array;
-      for (let k = 0; k < batch.length; k++) vecs.push(Float32Array.from(data.subarray(k * DIM, (k + 1) * DIM)));
-      out.dispose?.();
+    // Throughput: best of RUNS passes over all strings (the machine may be shared).
+    let vecs: Float32Array[] = [];
+    let secs = Infinity;
+    for (let run = 0; run < RUNS; run++) {
+      const t1 = performance.now();
+      const pass: Float32Array[] = [];
+      for (let i = 0; i < docs.length; i += BATCH) {
+        const batch = docs.slice(i, i + BATCH);
+        const out = await extractor(batch, { pooling: 'mean', normalize: true });
+        if (out.dims[1] !== DIM) throw new Error(`unexpected output dims ${JSON.stringify(out.dims)}`);
+        const data = out.data as Float32Array;
+        for (let k = 0; k < batch.length; k++) pass.push(Float32Array.from(data.subarray(k * DIM, (k + 1) * DIM)));
+        out.dispose?.();
+      }
+      secs = Math.min(secs, (performance.now() - t1) / 1000);
+      vecs = pass;
     }
-    const secs = (performance.now() - t1) / 1000;
     results[dtype] = vecs;
 
     const cos = vecs.map((v, i) => dot(v, refVecs[i]!));
@@ -151,7 +159,7 @@ async function main(): Promise<void> {
     if (!pass) ok = false;
     console.log(
       `[${dtype}] cosine vs reference: mean=${s.mean.toFixed(6)} min=${s.min.toFixed(6)} ${pass ? 'PASS' : 'FAIL'}; ` +
-        `${(docs.length / secs).toFixed(1)} strings/s (${docs.length} strings, batch ${BATCH}, ${secs.toFixed(2)} s); load ${loadMs.toFixed(0)} ms`,
+        `${(docs.length / secs).toFixed(1)} strings/s (${docs.length} strings, batch ${BATCH}, best of ${RUNS}: ${secs.toFixed(2)} s); load ${loadMs.toFixed(0)} ms`,
     );
 
     // Same model, sentence-transformers truncation (keeps [SEP]).

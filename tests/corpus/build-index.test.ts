@@ -114,7 +114,7 @@ describe('static index build', () => {
     await build(dir, out);
     const vec = path.join(out, 'vectors.f32');
     const bytes = readFileSync(vec);
-    bytes[5] ^= 0xff;
+    bytes[5] = (bytes[5] ?? 0) ^ 0xff;
     writeFileSync(vec, bytes);
     await expect(loadIndexFromDir(out)).rejects.toThrow(IndexIntegrityError);
     await expect(loadIndexFromDir(out)).rejects.toThrow(/vectors\.f32 does not match its manifest.*npm run index/);

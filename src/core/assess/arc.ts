@@ -1,6 +1,5 @@
 /** Step #4 — initial ARC. The decision tree is a figure, absent from the text corpus: never guessed. */
-import { EASA_DOC_ID } from './types.js';
-import { notComputable, type NotComputable } from './types.js';
+import { EASA_DOC_ID, notComputable, type NotComputable } from './types.js';
 
 /** Always unavailable: the iARC assignment process is Figure 6 (p. 32), which the text does not contain. */
 export function initialArc(): NotComputable {

@@ -167,7 +167,7 @@ export function finalGrc(input: FinalGrcInput): AssessResult<FinalGrcValue> {
     );
   }
   if (validated.levels.m1a !== 'none' && input.population === '>50000') {
-    notes.push('Annex B, Table B.2 (p. 84–85): the M1(A) sheltering mitigation cannot be claimed when flying over outdoor assemblies of people.');
+    notes.push('Annex B, Table B.2 (p. 85): the M1(A) sheltering mitigation cannot be claimed when flying over outdoor assemblies of people.');
   }
   const withinSora = grc <= 7;
   if (!withinSora) {

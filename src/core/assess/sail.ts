@@ -1,7 +1,6 @@
 /** Step #7 — SAIL from the final GRC and the residual ARC (table captioned "Table 3", p. 38). */
 import { SAIL_TABLE, type ResidualArc, type Sail } from './tables/sail-table.js';
-import { parseResidualArc } from './inputs.js';
-import { collectErrors } from './inputs.js';
+import { collectErrors, parseResidualArc } from './inputs.js';
 import { invalid, notComputable, ok, traceFrom, type AssessResult, type ValidationError } from './types.js';
 
 export interface SailInput {

@@ -1,0 +1,45 @@
+/**
+ * `npm run ask -- "question" [--trace] [--corpus id] [--json]`: top evidence from
+ * the static index (id, title, document, pages, score) through the hybrid
+ * retrieval engine; --trace prints every stage's candidates and timing.
+ */
+import { parseArgs } from 'node:util';
+import { extractJurisdictions } from '../../src/core/assess/jurisdictions.js';
+import { formatPages } from '../../src/core/retrieval/context.js';
+import { nodeEngine } from '../node/engine.js';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { trace: { type: 'boolean', default: false }, corpus: { type: 'string' }, json: { type: 'boolean', default: false } },
+});
+const question = positionals.join(' ').trim();
+if (!question) {
+  console.error('Usage: npm run ask -- "your question" [--trace] [--corpus <source id>] [--json]');
+  process.exit(2);
+}
+try {
+  const { engine, index } = await nodeEngine();
+  const jurisdictions = extractJurisdictions(question);
+  const r = await engine.retrieve(question, {
+    filters: { ...(values.corpus ? { docIds: [values.corpus] } : {}), ...(jurisdictions.length ? { jurisdictions } : {}) },
+  });
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+  } else {
+    if (r.noEvidence) console.log('No evidence in the corpus for this question.');
+    r.evidence.forEach((e, i) => {
+      const c = index.chunks[e.row]!;
+      console.log(`${String(i + 1).padStart(2)}. ${e.score.toFixed(3)}  ${c.title}\n    ${c.id}\n    ${c.docId}, ${formatPages(c)}`);
+    });
+    if (values.trace) {
+      console.log('\nTrace:');
+      for (const s of r.trace) {
+        console.log(`  ${s.stage.padEnd(16)} ${s.ms.toFixed(1).padStart(7)} ms  ${s.note ?? ''}`);
+        for (const c of s.candidates.slice(0, 10)) console.log(`      ${c.score.toFixed(4)}  ${c.id}`);
+      }
+    }
+  }
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(1);
+}

@@ -1,0 +1,93 @@
+/**
+ * `npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json]` and ablation
+ * flags: --dense-only, --bm25-only, --no-mmr, --no-post, --rerank / --no-rerank,
+ * --no-elbow, --voy. Prints Hit@1/3/5/10 and MRR per variant, per corpus and
+ * overall, and the no-evidence rate on unanswerable questions.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { extractJurisdictions } from '../../src/core/assess/jurisdictions.js';
+import { parseJsonl } from '../../src/core/assess/eval.js';
+import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
+import { type Metrics, type QuestionOutcome, firstHitRank, summarise, toQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
+import { nodeEngine } from '../node/engine.js';
+
+const { values } = parseArgs({
+  options: {
+    questions: { type: 'string' },
+    corpus: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    'dense-only': { type: 'boolean', default: false },
+    'bm25-only': { type: 'boolean', default: false },
+    'no-mmr': { type: 'boolean', default: false },
+    'no-post': { type: 'boolean', default: false },
+    rerank: { type: 'boolean', default: false },
+    'no-rerank': { type: 'boolean', default: false },
+    'no-elbow': { type: 'boolean', default: false },
+    'no-threshold': { type: 'boolean', default: false },
+    voy: { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+
+function fail(msg: string): never {
+  console.error(msg);
+  process.exit(2);
+}
+
+if (!values.questions) fail('Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json] [ablation flags]');
+const file = resolve(process.env.INIT_CWD ?? '.', values.questions);
+let text: string;
+try {
+  text = readFileSync(file, 'utf8');
+} catch (e) {
+  fail(`Cannot read the questions file ${file}: ${(e as Error).message}`);
+}
+let questions;
+try {
+  questions = parseJsonl(text, file).map((r) => toQuestion(r.value, `${file}, line ${r.line}`));
+} catch (e) {
+  fail((e as Error).message);
+}
+
+const over: RetrievalConfigOverrides = {};
+if (values['dense-only']) Object.assign(over, { bm25: { enabled: false } });
+if (values['bm25-only']) Object.assign(over, { dense_enabled: false, mmr: { enabled: false } });
+if (values['no-mmr']) Object.assign(over, { mmr: { enabled: false } });
+if (values['no-post']) Object.assign(over, { postScore: { enabled: false } });
+if (values.rerank) Object.assign(over, { rerank: { enabled: true } });
+if (values['no-rerank']) Object.assign(over, { rerank: { enabled: false } });
+if (values['no-elbow']) Object.assign(over, { elbow: { enabled: false } });
+if (values['no-threshold']) Object.assign(over, { minDenseScore: -1 });
+if (values.voy) Object.assign(over, { dense: { pool: 50, backend: 'voy' } });
+
+const { engine, index } = await nodeEngine({ voy: values.voy });
+const known = new Set(index.manifest.sources.map((s) => s.id));
+if (values.corpus && !known.has(values.corpus)) fail(`Unknown corpus "${values.corpus}". The index holds: ${[...known].join(', ')}.`);
+const selected = values.corpus ? questions.filter((q) => q.corpus === values.corpus || q.corpus === 'any') : questions;
+
+const outcomes: QuestionOutcome[] = [];
+for (const q of selected) {
+  const jurisdictions = extractJurisdictions(q.question);
+  const r = await engine.retrieve(q.question, {
+    filters: { ...(values.corpus ? { docIds: [values.corpus] } : {}), ...(jurisdictions.length ? { jurisdictions } : {}) },
+    config: over,
+  });
+  const ranked = r.evidence.map((e) => index.chunks[e.row]!);
+  const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };
+  outcomes.push(o);
+  if (values.verbose) console.error(`${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${o.topIds[0] ?? ''} best=${r.evidence[0]?.parts.dense.toFixed(3) ?? '-'}`);
+}
+const report = summarise(outcomes);
+if (values.json) {
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+} else {
+  const row = (name: string, m: Metrics) =>
+    `${name.padEnd(24)} ${String(m.n).padStart(4)} ${[m['hit@1'], m['hit@3'], m['hit@5'], m['hit@10']].map((x) => x.toFixed(3).padStart(7)).join('')} ${m.mrr.toFixed(3).padStart(7)}`;
+  console.log(`${'set'.padEnd(24)} ${'n'.padStart(4)}   Hit@1  Hit@3  Hit@5 Hit@10     MRR`);
+  console.log(row('overall', report.overall));
+  for (const [k, m] of Object.entries(report.byVariant)) console.log(row(`variant ${k}`, m));
+  for (const [k, m] of Object.entries(report.byCorpus)) console.log(row(`corpus ${k}`, m));
+  console.log(`unanswerable: n=${report.unanswerable.n}, no-evidence rate ${report.unanswerable.noEvidenceRate.toFixed(3)}`);
+}

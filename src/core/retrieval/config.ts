@@ -1,0 +1,94 @@
+/**
+ * The one retrieval configuration. Defaults are the SKYSAFE paper's values
+ * (§2.5–2.7) where it gives them; the others are ours, chosen with the ablation
+ * in `npm run eval` (see docs/retrieval.md).
+ */
+export interface RetrievalConfig {
+  dense: {
+    /** Dense candidate pool (SKYSAFE §2.5.1: 50). */
+    pool: number;
+    /** 'exact' flat inner product (deterministic baseline) or 'voy' (WASM k-d tree). */
+    backend: 'exact' | 'voy';
+  };
+  mmr: {
+    enabled: boolean;
+    /** Relevance/diversity trade-off λ (SKYSAFE §2.5.1: 0.6). */
+    lambda: number;
+  };
+  bm25: {
+    enabled: boolean;
+    /** BM25 candidate pool (ours: same as the dense pool). */
+    pool: number;
+    /** MiniSearch field boosts. */
+    boost: { title: number; text: number; keywords: number };
+  };
+  dense_enabled: boolean;
+  /** Reciprocal rank fusion constant k (SKYSAFE §2.5.3: 60) and fused pool size (10). */
+  rrf: { k: number; pool: number };
+  postScore: {
+    enabled: boolean;
+    /** Weight of the fused score, rescaled to [0, 1] within the pool. */
+    fused: number;
+    /** Weight of cos(query, chunk summary) (SKYSAFE §2.6.1). */
+    summary: number;
+    /** Weight of cos(query, retrieval string). */
+    dense: number;
+    /** Low weight per chunk keyword found in the lower-cased query (SKYSAFE §2.6.1). */
+    keyword: number;
+    /** At most this many keyword hits count. */
+    keywordCap: number;
+  };
+  rerank: {
+    enabled: boolean;
+    /** Weight of the late-interaction score in the final score; the post-score gets 1 − weight. */
+    weight: number;
+  };
+  elbow: {
+    enabled: boolean;
+    /**
+     * Cut after the first drop between consecutive final scores larger than this.
+     * Scale: the final score (a weighted blend of cosines and a [0, 1]-rescaled fusion
+     * score, about 0–1.5). SKYSAFE §2.6.3 uses 0.8 on its reranker's scale, which
+     * does not transfer to ours.
+     */
+    threshold: number;
+  };
+  /**
+   * No-evidence rule: the best candidate's cosine with the query must reach this;
+   * otherwise the result is "no evidence" (never padded with weak chunks).
+   */
+  minDenseScore: number;
+  /** Evidence kept after filtering (SKYSAFE §2.7: 10). */
+  keep: number;
+  /** Context budget in characters (SKYSAFE §2.7: 12,000). */
+  contextChars: number;
+  /** Broadening fallback: pool multiplier when filtered retrieval finds nothing. */
+  broadenPoolFactor: number;
+}
+
+export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
+  dense: { pool: 50, backend: 'exact' },
+  dense_enabled: true,
+  mmr: { enabled: true, lambda: 0.6 },
+  bm25: { enabled: true, pool: 50, boost: { title: 2, text: 1, keywords: 1 } },
+  rrf: { k: 60, pool: 10 },
+  postScore: { enabled: true, fused: 0.5, summary: 0.3, dense: 0.7, keyword: 0.02, keywordCap: 5 },
+  rerank: { enabled: false, weight: 0.3 },
+  elbow: { enabled: true, threshold: 0.25 },
+  minDenseScore: 0.35,
+  keep: 10,
+  contextChars: 12_000,
+  broadenPoolFactor: 2,
+};
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type RetrievalConfigOverrides = DeepPartial<RetrievalConfig>;
+
+export function withConfig(base: RetrievalConfig, over: RetrievalConfigOverrides = {}): RetrievalConfig {
+  const out = structuredClone(base) as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(over)) {
+    if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = { ...(out[k] as object), ...(v as object) };
+    else if (v !== undefined) out[k] = v;
+  }
+  return out as unknown as RetrievalConfig;
+}

@@ -1,0 +1,45 @@
+/**
+ * Context assembly (SKYSAFE §2.7): chunks in rank order, each with an inline
+ * [chunk-id] marker and its source line, until the character budget; the cut is
+ * always at a chunk boundary (a chunk that does not fit is left out, and so are
+ * the ones after it).
+ */
+import type { Chunk } from '../model/chunk.js';
+import { collapseWhitespace } from '../text/sentences.js';
+
+export interface ContextBlock {
+  context: string;
+  /** Ids of the chunks included, in order. */
+  included: string[];
+  /** Ids left out for the budget. */
+  omitted: string[];
+}
+
+export function formatPages(c: Pick<Chunk, 'pageStart' | 'pageEnd'>): string {
+  if (c.pageStart === null) return 'no page';
+  return c.pageEnd !== null && c.pageEnd !== c.pageStart ? `pages ${c.pageStart}–${c.pageEnd}` : `page ${c.pageStart}`;
+}
+
+export function chunkBlock(c: Chunk): string {
+  const text = c.kind === 'table' ? c.text : collapseWhitespace(c.text);
+  return `[${c.id}] ${c.title} — ${c.docId}, ${formatPages(c)}\n${text}`;
+}
+
+export function assembleContext(chunks: Chunk[], budget: number): ContextBlock {
+  const parts: string[] = [];
+  const included: string[] = [];
+  const omitted: string[] = [];
+  let used = 0;
+  for (const c of chunks) {
+    const block = chunkBlock(c);
+    const add = (parts.length ? 2 : 0) + block.length;
+    if (omitted.length || used + add > budget) {
+      omitted.push(c.id);
+      continue;
+    }
+    parts.push(block);
+    included.push(c.id);
+    used += add;
+  }
+  return { context: parts.join('\n\n'), included, omitted };
+}

@@ -1,0 +1,194 @@
+/**
+ * The hybrid retrieval engine: dense (exact | voy) → MMR → BM25 → RRF →
+ * post-score → rerank → elbow → no-evidence rule → context. Filters with one
+ * broadening fallback. Every call returns a full trace with per-stage timings.
+ * Pure TypeScript: the same engine runs in Node (CLI, eval, bench) and in the
+ * browser worker; the embedder, dense backend and reranker are injected.
+ */
+import type { Embedder } from '../embedding/embedder.js';
+import type { LoadedIndex } from '../index/load.js';
+import { bm25Search } from './bm25-search.js';
+import { type RetrievalConfig, DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfigOverrides, withConfig } from './config.js';
+import { assembleContext } from './context.js';
+import { type DenseBackend, exactBackend } from './dense.js';
+import { elbowCut } from './elbow.js';
+import { allowedRows, hasFilters } from './filters.js';
+import { mmr } from './mmr.js';
+import { postScore, type PostScored } from './post-score.js';
+import type { Reranker } from './rerank.js';
+import { rrf } from './rrf.js';
+import type { Evidence, Filters, RetrievalResult, Scored, StageTrace } from './types.js';
+
+export interface RetrieveOptions {
+  filters?: Filters;
+  config?: RetrievalConfigOverrides;
+}
+
+export interface RetrievalEngineDeps {
+  index: LoadedIndex;
+  embedder: Pick<Embedder, 'embed'>;
+  config?: RetrievalConfig;
+  /** Dense backends by name (default: exact). */
+  backends?: Partial<Record<'exact' | 'voy', DenseBackend>>;
+  reranker?: Reranker;
+  now?: () => number;
+}
+
+export interface RetrievalEngine {
+  retrieve(query: string, options?: RetrieveOptions): Promise<RetrievalResult>;
+  /** Retrieval with a query vector already computed (bench, decomposition). */
+  retrieveWithVector(query: string, vector: Float32Array, options?: RetrieveOptions): Promise<RetrievalResult>;
+  readonly config: RetrievalConfig;
+}
+
+export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngine {
+  const { index } = deps;
+  const baseConfig = deps.config ?? DEFAULT_RETRIEVAL_CONFIG;
+  const dim = index.manifest.dimension;
+  const backends = { exact: exactBackend(index.vectors, dim), ...deps.backends };
+  const now = deps.now ?? (() => performance.now());
+  const ids = index.chunks.map((c) => c.id);
+  const keywordsOf = (row: number): string[] => index.chunks[row]!.keywords;
+
+  const traceOf = (stage: string, ms: number, list: Scored[], note?: string): StageTrace => ({
+    stage,
+    ms,
+    candidates: list.map((c) => ({ id: ids[c.row]!, score: c.score })),
+    ...(note ? { note } : {}),
+  });
+
+  async function runOnce(query: string, qv: Float32Array, filters: Filters, cfg: RetrievalConfig, poolFactor: number, trace: StageTrace[]) {
+    let t = now();
+    const allowed = allowedRows(index.chunks, filters);
+    const pool = cfg.dense.pool * poolFactor;
+    let dense: Scored[] = [];
+    if (cfg.dense_enabled) {
+      const backend = backends[cfg.dense.backend];
+      if (!backend) throw new Error(`Dense backend "${cfg.dense.backend}" is not available here; use "exact".`);
+      dense = backend.search(qv, pool, allowed);
+    }
+    trace.push(traceOf(`dense (${cfg.dense.backend})`, now() - t, dense));
+    t = now();
+    const diversified = cfg.mmr.enabled && dense.length ? mmr(dense, index.vectors, dim, cfg.mmr.lambda) : dense;
+    trace.push(traceOf('mmr', now() - t, diversified, cfg.mmr.enabled ? `λ=${cfg.mmr.lambda}` : 'off'));
+    t = now();
+    const lexical = cfg.bm25.enabled ? bm25Search(index.bm25, query, index.rowOf, allowed, cfg.bm25.pool * poolFactor, cfg.bm25.boost) : [];
+    trace.push(traceOf('bm25', now() - t, lexical, cfg.bm25.enabled ? undefined : 'off'));
+    t = now();
+    const fused = rrf([diversified, lexical].filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool * poolFactor);
+    trace.push(traceOf('rrf', now() - t, fused, `k=${cfg.rrf.k}`));
+    t = now();
+    const post = fused.length
+      ? postScore(fused, { query: qv, queryLower: query.toLowerCase(), vectors: index.vectors, summaryVectors: index.summaryVectors, dim, keywordsOf }, cfg.postScore, cfg.postScore.enabled)
+      : [];
+    trace.push(traceOf('post-score', now() - t, post, cfg.postScore.enabled ? undefined : 'off (fused order)'));
+    return post;
+  }
+
+  async function rerankStage(query: string, post: PostScored[], cfg: RetrievalConfig, trace: StageTrace[]) {
+    const t = now();
+    let scored = post.map((p) => ({ ...p, rerank: null as number | null, final: p.score }));
+    if (cfg.rerank.enabled && deps.reranker && scored.length) {
+      const rs = await deps.reranker.score(
+        query,
+        scored.map((p) => ({ key: ids[p.row]!, text: index.chunks[p.row]!.retrieval })),
+      );
+      scored = scored
+        .map((p, i) => ({ ...p, rerank: rs[i]!, final: (1 - cfg.rerank.weight) * p.score + cfg.rerank.weight * rs[i]! }))
+        .sort((a, b) => b.final - a.final || a.row - b.row);
+    }
+    trace.push({
+      stage: 'rerank',
+      ms: now() - t,
+      candidates: scored.map((p) => ({ id: ids[p.row]!, score: p.final })),
+      note: cfg.rerank.enabled && deps.reranker ? deps.reranker.name : 'off',
+    });
+    return scored;
+  }
+
+  async function retrieveWithVector(query: string, qv: Float32Array, options: RetrieveOptions = {}): Promise<RetrievalResult> {
+    const t0 = now();
+    const cfg = withConfig(baseConfig, options.config);
+    const filters = options.filters ?? {};
+    const trace: StageTrace[] = [];
+    let broadened = false;
+
+    const attempt = async (f: Filters, factor: number) => {
+      const post = await runOnce(query, qv, f, cfg, factor, trace);
+      const ranked = await rerankStage(query, post, cfg, trace);
+      const t = now();
+      const best = Math.max(-1, ...ranked.map((r) => r.dense));
+      const passes = ranked.length > 0 && best >= cfg.minDenseScore;
+      let kept = passes ? ranked : [];
+      if (kept.length && cfg.elbow.enabled) kept = kept.slice(0, elbowCut(kept.map((r) => r.final), cfg.elbow.threshold));
+      kept = kept.slice(0, cfg.keep);
+      trace.push({
+        stage: 'filter',
+        ms: now() - t,
+        candidates: kept.map((p) => ({ id: ids[p.row]!, score: p.final })),
+        note: passes ? `elbow ${cfg.elbow.enabled ? cfg.elbow.threshold : 'off'}, keep ≤ ${cfg.keep}` : `best dense cosine ${best.toFixed(3)} < ${cfg.minDenseScore}: no evidence`,
+      });
+      return kept;
+    };
+
+    let kept = await attempt(filters, 1);
+    if (!kept.length && hasFilters(filters)) {
+      broadened = true;
+      const broader: Filters = broaden(filters);
+      trace.push({ stage: 'broaden', ms: 0, candidates: [], note: `filters ${JSON.stringify(filters)} → ${JSON.stringify(broader)}, pool ×${cfg.broadenPoolFactor}` });
+      kept = await attempt(broader, cfg.broadenPoolFactor);
+    }
+    const t = now();
+    const evidence: Evidence[] = kept.map((p) => ({
+      id: ids[p.row]!,
+      row: p.row,
+      score: p.final,
+      parts: { dense: p.dense, summary: p.summary, fused: p.fused, keywordHits: p.keywordHits, rerank: p.rerank },
+    }));
+    const ctx = assembleContext(evidence.map((e) => index.chunks[e.row]!), cfg.contextChars);
+    trace.push({ stage: 'context', ms: now() - t, candidates: ctx.included.map((id) => ({ id, score: 0 })), note: `${ctx.context.length} chars; omitted ${ctx.omitted.length}` });
+    return {
+      query,
+      evidence,
+      noEvidence: evidence.length === 0,
+      context: ctx.context,
+      filters,
+      broadened,
+      trace,
+      totalMs: now() - t0,
+    };
+  }
+
+  return {
+    config: baseConfig,
+    retrieveWithVector,
+    async retrieve(query, options) {
+      const t = now();
+      const [qv] = await deps.embedder.embed([query]);
+      const embedMs = now() - t;
+      const r = await retrieveWithVector(query, qv!, options);
+      r.trace.unshift({ stage: 'embed query', ms: embedMs, candidates: [] });
+      r.totalMs += embedMs;
+      return r;
+    },
+  };
+}
+
+/**
+ * The broadening fallback: document and edition filters are dropped; a
+ * jurisdiction filter is widened to include the EU-level rules (which apply in
+ * every member state), but a non-EU country is not widened to EU rules, which
+ * do not apply there.
+ */
+export const EU_MEMBER_STATES = new Set(
+  'AT BE BG HR CY CZ DK EE FI FR DE GR IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' '),
+);
+// EASA member states outside the EU apply the same drone rules
+const EASA_STATES = new Set([...EU_MEMBER_STATES, 'IS', 'LI', 'NO', 'CH']);
+
+export function broaden(f: Filters): Filters {
+  if (!f.jurisdictions?.length) return {};
+  const j = new Set(f.jurisdictions);
+  if (f.jurisdictions.some((x) => x === 'EU' || EASA_STATES.has(x))) j.add('EU');
+  return { jurisdictions: [...j] };
+}

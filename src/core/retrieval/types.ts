@@ -1,0 +1,46 @@
+/** Typed inputs and outputs of the retrieval stages and the trace. */
+export interface Scored {
+  /** Row of the chunk in the loaded index. */
+  row: number;
+  score: number;
+}
+
+export interface Filters {
+  /** Keep chunks of these documents (source ids). */
+  docIds?: string[];
+  /** Keep chunks of these jurisdictions ('EU', 'FR' ...). */
+  jurisdictions?: string[];
+  /** Keep chunks whose edition contains one of these strings. */
+  editions?: string[];
+}
+
+export interface StageTrace {
+  stage: string;
+  ms: number;
+  /** Candidates after this stage, in order, with their scores. */
+  candidates: { id: string; score: number }[];
+  note?: string;
+}
+
+export interface Evidence {
+  id: string;
+  row: number;
+  /** Final score (the elbow's scale). */
+  score: number;
+  /** Components, for audit. */
+  parts: { dense: number; summary: number; fused: number; keywordHits: number; rerank: number | null };
+}
+
+export interface RetrievalResult {
+  query: string;
+  evidence: Evidence[];
+  /** True when nothing passed the thresholds: answer "no evidence". */
+  noEvidence: boolean;
+  /** The assembled context block with [chunk-id] markers (empty when no evidence). */
+  context: string;
+  /** Filters as requested, and whether the broadening fallback ran. */
+  filters: Filters;
+  broadened: boolean;
+  trace: StageTrace[];
+  totalMs: number;
+}
