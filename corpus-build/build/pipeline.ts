@@ -11,6 +11,9 @@ import { dirname, join, resolve } from 'node:path';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
 import { buildBm25 } from '../../src/core/index/bm25.js';
+import { WINDOW_SCALE } from '../../src/core/index/load.js';
+import { collapseWhitespace } from '../../src/core/text/sentences.js';
+import { passageWindows, DEFAULT_WINDOWS } from '../enrich/windows.js';
 import { ARTIFACTS, INDEX_FORMAT_VERSION, type IndexManifest, type ManifestSource } from '../../src/core/index/manifest.js';
 import { chunkEasaDocument, DEFAULT_CHUNKING, type ChunkDraft } from '../chunking/easa-chunker.js';
 import { chunkParagraphs } from '../chunking/generic-chunker.js';
@@ -113,6 +116,14 @@ export async function chunkSource(resolved: ResolvedSource): Promise<ChunkedSour
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
+function quantizeInt8(vs: Float32Array[], dim: number): Uint8Array {
+  const out = new Int8Array(vs.length * dim);
+  vs.forEach((v, i) => {
+    for (let k = 0; k < dim; k++) out[i * dim + k] = Math.max(-127, Math.min(127, Math.round(v[k]! * WINDOW_SCALE)));
+  });
+  return new Uint8Array(out.buffer);
+}
+
 function packVectors(vs: Float32Array[], dim: number): Uint8Array {
   const out = new Float32Array(vs.length * dim);
   vs.forEach((v, i) => out.set(v, i * dim));
@@ -157,6 +168,10 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
   const summaryVectors = await timed('embed summaries', () =>
     embedAll(opts.embedder, chunks.map((c) => c.summary || c.title), 'embed summaries', progress),
   );
+  const windows = chunks.flatMap((c, row) =>
+    passageWindows(c.text, c.kind).map((w) => ({ row, ...w, text: `${c.title}. ${collapseWhitespace(c.text.slice(w.start, w.end))}` })),
+  );
+  const windowVectors = await timed('embed passage windows', () => embedAll(opts.embedder, windows.map((w) => w.text), 'embed passage windows', progress));
   const bm25Json = await timed('BM25 index', async () => JSON.stringify(buildBm25(chunks)));
 
   const encoder = new TextEncoder();
@@ -165,6 +180,10 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
     [ARTIFACTS.vectors]: packVectors(vectors, dim),
     [ARTIFACTS.summaryVectors]: packVectors(summaryVectors, dim),
     [ARTIFACTS.bm25]: encoder.encode(bm25Json),
+    [ARTIFACTS.windows]: encoder.encode(
+      JSON.stringify({ row: windows.map((w) => w.row), start: windows.map((w) => w.start), end: windows.map((w) => w.end) }),
+    ),
+    [ARTIFACTS.windowVectors]: quantizeInt8(windowVectors, dim),
   };
   const modelBytes = new Uint8Array(await readFile(opts.modelFile));
   const sources: ManifestSource[] = chunked.map(({ resolved: r, chunks: cs }) => ({
@@ -189,7 +208,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
     dimension: dim,
     endianness: 'little',
     artifacts: Object.fromEntries(Object.entries(files).map(([n, b]) => [n, { sha256: sha256(b), bytes: b.byteLength }])),
-    parameters: { chunking: DEFAULT_CHUNKING, keywordsPerChunk: 8, retrievalString: 'title title. text' },
+    parameters: { chunking: DEFAULT_CHUNKING, windows: DEFAULT_WINDOWS, windowQuantization: `int8 × ${WINDOW_SCALE}`, keywordsPerChunk: 8, retrievalString: 'title title. text' },
   };
 
   await timed('write', async () => {

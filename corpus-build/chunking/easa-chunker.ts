@@ -33,7 +33,7 @@ export interface ChunkingOptions {
   minChars: number;
 }
 
-export const DEFAULT_CHUNKING: ChunkingOptions = { maxChars: 1800, minChars: 400 };
+export const DEFAULT_CHUNKING: ChunkingOptions = { maxChars: 900, minChars: 300 };
 
 /** A chunk before enrichment (summary, keywords, links, retrieval added later). */
 export type ChunkDraft = Omit<Chunk, 'summary' | 'keywords' | 'links' | 'retrieval'>;

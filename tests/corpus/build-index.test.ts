@@ -103,7 +103,8 @@ describe('static index build', () => {
     expect(idx.chunks).toHaveLength(report.chunkCount);
     expect(idx.vectors.length).toBe(report.chunkCount * 32);
     expect(idx.manifest.sources[0]).toMatchObject({ id: 'qa-sample', sha256: fixtureSha, via: 'mirror' });
-    expect(Object.keys(idx.manifest.artifacts).sort()).toEqual(['bm25.json', 'chunks.json', 'summary-vectors.f32', 'vectors.f32']);
+    expect(Object.keys(idx.manifest.artifacts).sort()).toEqual(['bm25.json', 'chunks.json', 'summary-vectors.f32', 'vectors.f32', 'window-vectors.i8', 'windows.json']);
+    expect(idx.windows.count).toBeGreaterThanOrEqual(report.chunkCount);
     expect(idx.bm25.search('logbook').length).toBeGreaterThan(0);
     for (const c of idx.chunks) expect(c.retrieval.startsWith(`${c.title} ${c.title}. `)).toBe(true);
   });

@@ -1,6 +1,6 @@
 /**
  * Jurisdiction extraction for the router: country names and adjectives (EASA member states, the
- * EU itself, and a few neighbours users commonly ask about) → ISO 3166-1 alpha-2 codes, or "EU".
+ * EU itself, neighbours and major non-European regulators users ask about) → ISO 3166-1 alpha-2 codes, or "EU".
  * An empty list means "no jurisdiction filter".
  */
 
@@ -39,6 +39,20 @@ const JURISDICTION_TERMS: Readonly<Record<string, readonly string[]>> = {
   LI: ['Liechtenstein'],
   CH: ['Switzerland', 'Swiss'],
   GB: ['United Kingdom', 'UK', 'Great Britain', 'Britain', 'British', 'England', 'English CAA', 'Scotland', 'Wales'],
+  // outside the EASA system: the corpus holds none of their rules, so a question about them finds no evidence
+  US: ['United States', 'USA', 'U.S.', 'US', 'American', 'FAA', 'Part 107'],
+  CA: ['Canada', 'Canadian', 'Transport Canada'],
+  AU: ['Australia', 'Australian', 'CASA'],
+  NZ: ['New Zealand'],
+  JP: ['Japan', 'Japanese', 'JCAB'],
+  CN: ['China', 'Chinese', 'CAAC'],
+  KR: ['South Korea', 'Korea', 'Korean'],
+  IN: ['India', 'Indian', 'DGCA'],
+  BR: ['Brazil', 'Brazilian', 'ANAC'],
+  AE: ['United Arab Emirates', 'UAE', 'Dubai'],
+  SG: ['Singapore'],
+  ZA: ['South Africa'],
+  TR: ['Turkey', 'Türkiye', 'Turkish'],
 };
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

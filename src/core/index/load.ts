@@ -18,7 +18,12 @@ export interface LoadedIndex {
   bm25: MiniSearch<Bm25Doc>;
   /** chunk id → row. */
   rowOf: Map<string, number>;
+  /** Passage windows: chunk row, character span in the chunk text, and embedding (dequantized). */
+  windows: { row: Int32Array; start: Int32Array; end: Int32Array; vectors: Float32Array; count: number };
 }
+
+/** int8 window vectors are stored as round(v × WINDOW_SCALE). */
+export const WINDOW_SCALE = 127;
 
 const decoder = new TextDecoder();
 
@@ -54,5 +59,23 @@ export async function loadIndexFromBytes(manifestJson: string, files: Record<str
   const summaryVectors = asFloat32(files[ARTIFACTS.summaryVectors]!, ARTIFACTS.summaryVectors, chunks.length, dim);
   const bm25 = loadBm25(decoder.decode(files[ARTIFACTS.bm25]));
   const rowOf = new Map(chunks.map((c, i) => [c.id, i]));
-  return { manifest, chunks, vectors, summaryVectors, bm25, rowOf };
+  const windows = parseWindows(files[ARTIFACTS.windows]!, files[ARTIFACTS.windowVectors]!, dim, chunks.length);
+  return { manifest, chunks, vectors, summaryVectors, bm25, rowOf, windows };
+}
+
+function parseWindows(json: Uint8Array, vectorBytes: Uint8Array, dim: number, chunkCount: number): LoadedIndex['windows'] {
+  let w: { row: number[]; start: number[]; end: number[] };
+  try {
+    w = JSON.parse(decoder.decode(json)) as typeof w;
+  } catch (e) {
+    throw new IndexIntegrityError(`windows.json is not valid JSON (${(e as Error).message}). Rebuild it with \`npm run index\`.`);
+  }
+  const count = w.row.length;
+  if (vectorBytes.byteLength !== count * dim || w.start.length !== count || w.end.length !== count || w.row.some((r) => r < 0 || r >= chunkCount)) {
+    throw new IndexIntegrityError(`The passage windows do not match their vectors or the chunks. Rebuild it with \`npm run index\`.`);
+  }
+  const q = new Int8Array(vectorBytes.buffer, vectorBytes.byteOffset, vectorBytes.byteLength);
+  const vectors = new Float32Array(count * dim);
+  for (let i = 0; i < vectors.length; i++) vectors[i] = q[i]! / WINDOW_SCALE;
+  return { row: Int32Array.from(w.row), start: Int32Array.from(w.start), end: Int32Array.from(w.end), vectors, count };
 }

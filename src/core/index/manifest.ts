@@ -3,13 +3,15 @@
  * the SHA-256 of every artifact. Readers refuse an index whose artifacts do not
  * match it.
  */
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
 
 export const ARTIFACTS = {
   chunks: 'chunks.json',
   vectors: 'vectors.f32',
   summaryVectors: 'summary-vectors.f32',
   bm25: 'bm25.json',
+  windows: 'windows.json',
+  windowVectors: 'window-vectors.i8',
 } as const;
 
 export type ArtifactName = (typeof ARTIFACTS)[keyof typeof ARTIFACTS];

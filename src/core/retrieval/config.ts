@@ -23,6 +23,10 @@ export interface RetrievalConfig {
     boost: { title: number; text: number; keywords: number };
   };
   dense_enabled: boolean;
+  /** Dense retrieval over passage windows (best window per chunk) as a further ranked list for fusion. */
+  windows: { enabled: boolean; pool: number };
+  /** Everyday-to-regulatory query expansion (expand.ts): extra BM25 terms and a second dense query. */
+  expansion: { enabled: boolean };
   /** Reciprocal rank fusion constant k (SKYSAFE §2.5.3: 60) and fused pool size (10). */
   rrf: { k: number; pool: number };
   postScore: {
@@ -33,6 +37,8 @@ export interface RetrievalConfig {
     summary: number;
     /** Weight of cos(query, retrieval string). */
     dense: number;
+    /** Weight of the best passage-window cosine. */
+    window: number;
     /** Low weight per chunk keyword found in the lower-cased query (SKYSAFE §2.6.1). */
     keyword: number;
     /** At most this many keyword hits count. */
@@ -69,12 +75,14 @@ export interface RetrievalConfig {
 export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   dense: { pool: 50, backend: 'exact' },
   dense_enabled: true,
-  mmr: { enabled: true, lambda: 0.6 },
+  windows: { enabled: true, pool: 50 },
+  mmr: { enabled: false, lambda: 0.6 },
   bm25: { enabled: true, pool: 50, boost: { title: 2, text: 1, keywords: 1 } },
+  expansion: { enabled: true },
   rrf: { k: 60, pool: 10 },
-  postScore: { enabled: true, fused: 0.5, summary: 0.3, dense: 0.7, keyword: 0.02, keywordCap: 5 },
+  postScore: { enabled: true, fused: 0.5, summary: 0.3, dense: 0.7, window: 0.7, keyword: 0.02, keywordCap: 5 },
   rerank: { enabled: false, weight: 0.3 },
-  elbow: { enabled: true, threshold: 0.25 },
+  elbow: { enabled: false, threshold: 0.25 },
   minDenseScore: 0.35,
   keep: 10,
   contextChars: 12_000,

@@ -17,6 +17,8 @@ import { mmr } from './mmr.js';
 import { postScore, type PostScored } from './post-score.js';
 import type { Reranker } from './rerank.js';
 import { rrf } from './rrf.js';
+import { expansionTerms } from './expand.js';
+import { windowScorer } from './windows.js';
 import type { Evidence, Filters, RetrievalResult, Scored, StageTrace } from './types.js';
 
 export interface RetrieveOptions {
@@ -37,7 +39,7 @@ export interface RetrievalEngineDeps {
 export interface RetrievalEngine {
   retrieve(query: string, options?: RetrieveOptions): Promise<RetrievalResult>;
   /** Retrieval with a query vector already computed (bench, decomposition). */
-  retrieveWithVector(query: string, vector: Float32Array, options?: RetrieveOptions): Promise<RetrievalResult>;
+  retrieveWithVector(query: string, vector: Float32Array, options?: RetrieveOptions, expansionVector?: Float32Array | null): Promise<RetrievalResult>;
   readonly config: RetrievalConfig;
 }
 
@@ -49,6 +51,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   const now = deps.now ?? (() => performance.now());
   const ids = index.chunks.map((c) => c.id);
   const keywordsOf = (row: number): string[] => index.chunks[row]!.keywords;
+  const windows = windowScorer(index.windows, dim, index.chunks.length);
 
   const traceOf = (stage: string, ms: number, list: Scored[], note?: string): StageTrace => ({
     stage,
@@ -57,7 +60,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     ...(note ? { note } : {}),
   });
 
-  async function runOnce(query: string, qv: Float32Array, filters: Filters, cfg: RetrievalConfig, poolFactor: number, trace: StageTrace[]) {
+  async function runOnce(query: string, qv: Float32Array, filters: Filters, cfg: RetrievalConfig, poolFactor: number, trace: StageTrace[], expansion: { terms: string[]; vector: Float32Array | null }) {
     let t = now();
     const allowed = allowedRows(index.chunks, filters);
     const pool = cfg.dense.pool * poolFactor;
@@ -72,14 +75,22 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const diversified = cfg.mmr.enabled && dense.length ? mmr(dense, index.vectors, dim, cfg.mmr.lambda) : dense;
     trace.push(traceOf('mmr', now() - t, diversified, cfg.mmr.enabled ? `λ=${cfg.mmr.lambda}` : 'off'));
     t = now();
-    const lexical = cfg.bm25.enabled ? bm25Search(index.bm25, query, index.rowOf, allowed, cfg.bm25.pool * poolFactor, cfg.bm25.boost) : [];
+    const byWindow = cfg.windows.enabled && cfg.dense_enabled ? windows.search(qv, cfg.windows.pool * poolFactor, allowed) : [];
+    trace.push(traceOf('windows', now() - t, byWindow, cfg.windows.enabled ? undefined : 'off'));
+    t = now();
+    const byExpansion =
+      expansion.vector && cfg.dense_enabled ? windows.search(expansion.vector, cfg.windows.pool * poolFactor, allowed) : [];
+    trace.push(traceOf('expanded query', now() - t, byExpansion, expansion.terms.length ? `+ ${expansion.terms.join('; ')}` : 'no expansion'));
+    t = now();
+    const lexicalQuery = expansion.terms.length ? `${query} ${expansion.terms.join(' ')}` : query;
+    const lexical = cfg.bm25.enabled ? bm25Search(index.bm25, lexicalQuery, index.rowOf, allowed, cfg.bm25.pool * poolFactor, cfg.bm25.boost) : [];
     trace.push(traceOf('bm25', now() - t, lexical, cfg.bm25.enabled ? undefined : 'off'));
     t = now();
-    const fused = rrf([diversified, lexical].filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool * poolFactor);
+    const fused = rrf([diversified, byWindow, byExpansion, lexical].filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool * poolFactor);
     trace.push(traceOf('rrf', now() - t, fused, `k=${cfg.rrf.k}`));
     t = now();
     const post = fused.length
-      ? postScore(fused, { query: qv, queryLower: query.toLowerCase(), vectors: index.vectors, summaryVectors: index.summaryVectors, dim, keywordsOf }, cfg.postScore, cfg.postScore.enabled)
+      ? postScore(fused, { query: qv, queryLower: query.toLowerCase(), vectors: index.vectors, summaryVectors: index.summaryVectors, dim, keywordsOf, windowScore: (row) => windows.best(qv, row).score }, cfg.postScore, cfg.postScore.enabled)
       : [];
     trace.push(traceOf('post-score', now() - t, post, cfg.postScore.enabled ? undefined : 'off (fused order)'));
     return post;
@@ -106,18 +117,25 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     return scored;
   }
 
-  async function retrieveWithVector(query: string, qv: Float32Array, options: RetrieveOptions = {}): Promise<RetrievalResult> {
+  async function retrieveWithVector(
+    query: string,
+    qv: Float32Array,
+    options: RetrieveOptions = {},
+    expansionVector: Float32Array | null = null,
+  ): Promise<RetrievalResult> {
     const t0 = now();
     const cfg = withConfig(baseConfig, options.config);
+    const terms = cfg.expansion.enabled ? expansionTerms(query) : [];
+    const expansion = { terms, vector: terms.length ? expansionVector : null };
     const filters = options.filters ?? {};
     const trace: StageTrace[] = [];
     let broadened = false;
 
     const attempt = async (f: Filters, factor: number) => {
-      const post = await runOnce(query, qv, f, cfg, factor, trace);
+      const post = await runOnce(query, qv, f, cfg, factor, trace, expansion);
       const ranked = await rerankStage(query, post, cfg, trace);
       const t = now();
-      const best = Math.max(-1, ...ranked.map((r) => r.dense));
+      const best = Math.max(-1, ...ranked.map((r) => Math.max(r.dense, r.window)));
       const passes = ranked.length > 0 && best >= cfg.minDenseScore;
       let kept = passes ? ranked : [];
       if (kept.length && cfg.elbow.enabled) kept = kept.slice(0, elbowCut(kept.map((r) => r.final), cfg.elbow.threshold));
@@ -143,7 +161,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       id: ids[p.row]!,
       row: p.row,
       score: p.final,
-      parts: { dense: p.dense, summary: p.summary, fused: p.fused, keywordHits: p.keywordHits, rerank: p.rerank },
+      parts: { dense: p.dense, window: p.window, summary: p.summary, fused: p.fused, keywordHits: p.keywordHits, rerank: p.rerank },
     }));
     const ctx = assembleContext(evidence.map((e) => index.chunks[e.row]!), cfg.contextChars);
     trace.push({ stage: 'context', ms: now() - t, candidates: ctx.included.map((id) => ({ id, score: 0 })), note: `${ctx.context.length} chars; omitted ${ctx.omitted.length}` });
@@ -164,9 +182,12 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     retrieveWithVector,
     async retrieve(query, options) {
       const t = now();
-      const [qv] = await deps.embedder.embed([query]);
+      const cfg = withConfig(baseConfig, options?.config);
+      const terms = cfg.expansion.enabled ? expansionTerms(query) : [];
+      const texts = terms.length ? [query, `${query} ${terms.join('; ')}`] : [query];
+      const [qv, ev] = await deps.embedder.embed(texts);
       const embedMs = now() - t;
-      const r = await retrieveWithVector(query, qv!, options);
+      const r = await retrieveWithVector(query, qv!, options, ev ?? null);
       r.trace.unshift({ stage: 'embed query', ms: embedMs, candidates: [] });
       r.totalMs += embedMs;
       return r;

@@ -14,11 +14,14 @@ export interface PostScoreInput {
   summaryVectors: Float32Array;
   dim: number;
   keywordsOf: (row: number) => string[];
+  /** Best passage-window cosine of a chunk. */
+  windowScore: (row: number) => number;
 }
 
 export interface PostScored extends Scored {
   dense: number;
   summary: number;
+  window: number;
   fused: number;
   keywordHits: number;
 }
@@ -27,6 +30,7 @@ export interface PostScoreWeights {
   fused: number;
   summary: number;
   dense: number;
+  window: number;
   keyword: number;
   keywordCap: number;
 }
@@ -45,9 +49,12 @@ export function postScore(fusedPool: Scored[], input: PostScoreInput, w: PostSco
     const dense = dot(input.query, input.vectors, c.row * input.dim, input.dim);
     const summary = dot(input.query, input.summaryVectors, c.row * input.dim, input.dim);
     const fused = fusedPool.length > 1 ? (c.score - min) / span : 1;
+    const window = input.windowScore(c.row);
     const hits = Math.min(keywordHits(input.keywordsOf(c.row), input.queryLower), w.keywordCap);
-    const score = enabled ? w.fused * fused + w.dense * dense + w.summary * summary + w.keyword * hits : c.score;
-    return { row: c.row, score, dense, summary, fused, keywordHits: hits };
+    const score = enabled
+      ? w.fused * fused + w.dense * dense + w.window * window + w.summary * summary + w.keyword * hits
+      : c.score;
+    return { row: c.row, score, dense, summary, window, fused, keywordHits: hits };
   });
   return out.sort((a, b) => b.score - a.score || a.row - b.row);
 }

@@ -28,7 +28,7 @@ export interface Evidence {
   /** Final score (the elbow's scale). */
   score: number;
   /** Components, for audit. */
-  parts: { dense: number; summary: number; fused: number; keywordHits: number; rerank: number | null };
+  parts: { dense: number; window: number; summary: number; fused: number; keywordHits: number; rerank: number | null };
 }
 
 export interface RetrievalResult {

@@ -1,0 +1,144 @@
+/**
+ * The one answer-stage configuration: generation parameters, message assembly,
+ * retry policy, grounding thresholds, evidence-only composition and query
+ * decomposition. Defaults follow the SKYSAFE paper (§2.7) where it gives a
+ * value; the rest are ours and each default says why it was chosen.
+ */
+
+/** Generation parameters passed to the chat engine (recorded in the audit record). */
+export interface GenerationParams {
+  /** Sampling temperature (SKYSAFE §2.7.2: 0.2). */
+  temperature: number;
+  /** Nucleus sampling (SKYSAFE §2.7.2: 0.9). */
+  top_p: number;
+  /**
+   * Maximum generated tokens. SKYSAFE uses ~56,000 with a 20B server model; the
+   * in-browser models WebLLM runs have 4k-token context windows by default, and
+   * the 12,000-character context plus prompts already take ~3,500 tokens of a
+   * larger window, so 1,024 is what a sectioned, cited answer needs without
+   * overrunning it.
+   */
+  max_tokens: number;
+  /** Presence penalty (SKYSAFE §2.7.2: 0). */
+  presence_penalty: number;
+  /** Frequency penalty (SKYSAFE §2.7.2: 0). */
+  frequency_penalty: number;
+  /**
+   * WebLLM `extra_body.enable_thinking` (Qwen3 models): null = not sent (model
+   * default); false prepends an empty think block so the model answers directly.
+   */
+  enable_thinking: boolean | null;
+}
+
+/**
+ * How the SKYSAFE developer prompt is delivered.
+ * - 'merge' (default): appended to the system prompt under a "Developer
+ *   instructions" heading, in one system message. Required by WebLLM, which
+ *   throws SystemMessageOrderError for a system message that is not the first
+ *   message and UnsupportedRoleError for a 'developer' role
+ *   (checked in @mlc-ai/web-llm 0.2.86, lib/index.js).
+ * - 'system': a second system-role message right after the first, for
+ *   OpenAI-compatible back ends that accept several system messages.
+ */
+export type DeveloperMessageMode = 'merge' | 'system';
+
+export interface AnswerConfig {
+  generation: GenerationParams;
+  developerMessageMode: DeveloperMessageMode;
+  /** The assistant acknowledgement message (SKYSAFE Appendix A.2.5, step 4). */
+  acknowledgement: string;
+  history: {
+    /**
+     * Most recent previous turns kept (a turn = question + answer). Ours: 4 keeps
+     * a short follow-up chain (SKYSAFE §4.1 notes follow-ups benefit from
+     * preserved context) without crowding out the retrieved context.
+     */
+    maxTurns: number;
+    /**
+     * Character budget for all kept history (oldest turns are dropped first;
+     * whole turns only). Ours: 4,000 characters (~1,000 tokens), a third of the
+     * 12,000-character context budget.
+     */
+    maxChars: number;
+  };
+  retry: {
+    /** Extra attempts after a transient engine failure (brief: retry once). */
+    attempts: number;
+    /** Pause before a retry in milliseconds. Ours: 300 ms, long enough for a worker hiccup to settle. */
+    delayMs: number;
+  };
+  grounding: {
+    /**
+     * Minimum cosine between the answer sentence and the best-matching sentence
+     * window of the supporting chunk. Default 0.65: `calibrate()` (false-support
+     * target 5 %) on 314 labelled pairs built from the static index with MiniLM
+     * q8 chose 0.654 / 0.707 (false support 2.3 %, support recall 97.8 %).
+     * Positives: chunk sentences shortened or reworded (synonyms, a framing
+     * phrase) checked against their own chunk; negatives: sentences of the
+     * nearest other chunk (median cosine 0.57) and of an unrelated chunk (0.33).
+     * Real model paraphrases stray further from the source wording than these
+     * positives, so recalibrate on labelled real answers when available.
+     */
+    similarity: number;
+    /** Minimum share of the sentence's content tokens found in the chunk (title + text). Default 0.7 (same calibration, rounded). */
+    overlap: number;
+    /** Largest sentence window (in chunk sentences) compared with an answer sentence; windows of 1..N are tried. Ours: 2. */
+    windowSentences: number;
+    /** Cap on windows embedded per chunk (very long chunks). Ours: 80. */
+    maxWindowsPerChunk: number;
+    /** Every number in a sentence must appear in the supporting chunk. Default true. */
+    requireNumbers: boolean;
+    /** Sentences with fewer content tokens are not treated as claims (e.g. "See below."). Ours: 3. */
+    minClaimTokens: number;
+  };
+  evidenceOnly: {
+    /** Passages shown (brief: up to 5). */
+    maxPassages: number;
+    /** Highlighted sentences per passage. Ours: 2, enough to point at the governing sentence without marking the whole passage. */
+    highlightsPerPassage: number;
+    /** With an embedder: a sentence is highlighted only at or above this cosine to the question. Ours: 0.2 (MiniLM's unrelated-text floor). */
+    minHighlightSimilarity: number;
+  };
+  decomposition: {
+    /** At most N sub-queries (SKYSAFE §2.7.1 "at most n"; ours: 3). */
+    maxQueries: number;
+  };
+}
+
+export const DEFAULT_ANSWER_CONFIG: AnswerConfig = {
+  generation: {
+    temperature: 0.2,
+    top_p: 0.9,
+    max_tokens: 1024,
+    presence_penalty: 0,
+    frequency_penalty: 0,
+    enable_thinking: null,
+  },
+  developerMessageMode: 'merge',
+  acknowledgement: 'Understood. Send the context section and I will answer using only that context, citing each claim.',
+  history: { maxTurns: 4, maxChars: 4000 },
+  retry: { attempts: 1, delayMs: 300 },
+  grounding: {
+    similarity: 0.65,
+    overlap: 0.7,
+    windowSentences: 2,
+    maxWindowsPerChunk: 80,
+    requireNumbers: true,
+    minClaimTokens: 3,
+  },
+  evidenceOnly: { maxPassages: 5, highlightsPerPassage: 2, minHighlightSimilarity: 0.2 },
+  decomposition: { maxQueries: 3 },
+};
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type AnswerConfigOverrides = DeepPartial<AnswerConfig>;
+
+/** Defaults with overrides applied (one level of nesting, like the retrieval config). */
+export function answerConfig(over: AnswerConfigOverrides = {}, base: AnswerConfig = DEFAULT_ANSWER_CONFIG): AnswerConfig {
+  const out = structuredClone(base) as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(over)) {
+    if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = { ...(out[k] as object), ...(v as object) };
+    else if (v !== undefined) out[k] = v;
+  }
+  return out as unknown as AnswerConfig;
+}

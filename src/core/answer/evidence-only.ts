@@ -1,0 +1,135 @@
+/**
+ * Evidence-only mode: an answer without any language model (WebGPU missing,
+ * model not downloaded, or chosen by the user). It lists the top evidence
+ * passages in retrieval order, each with its `[chunk-id]` citation, title,
+ * document and pages, and highlights the sentences most relevant to the
+ * question. Highlights are character offsets into `Chunk.text` as stored, so
+ * the UI can mark them in the passage it shows.
+ *
+ * Sentence ranking: cosine between the question and each sentence when an
+ * embedder is given; otherwise term overlap (share of the question's distinct
+ * content tokens found in the sentence). Ties keep the earlier sentence.
+ * Deterministic: same inputs, same output.
+ */
+import type { Embedder } from '../embedding/embedder.js';
+import type { Chunk } from '../model/chunk.js';
+import { formatPages } from '../retrieval/context.js';
+import type { RetrievalResult } from '../retrieval/types.js';
+import { splitSentenceSpans } from '../text/sentences.js';
+import { contentTokens } from '../text/tokenize.js';
+import { type AnswerConfig, DEFAULT_ANSWER_CONFIG } from './config.js';
+import { hasNoContext } from './no-context.js';
+
+/** The line stating that no generative model was used. */
+export const NO_MODEL_NOTICE = 'No generative model was used: the passages below are quoted from the sources as retrieved.';
+
+/** The reply when the corpus holds no evidence. */
+export const NO_EVIDENCE_TEXT = 'The corpus holds no evidence for this question. No generative model was used.';
+
+export interface Highlight {
+  /** Offsets into the chunk's `text`. */
+  start: number;
+  end: number;
+  /** Similarity (embedder) or term overlap with the question. */
+  score: number;
+}
+
+export interface EvidencePassage {
+  /** Display number [n]. */
+  number: number;
+  /** The chunk id, cited as `[id]`. */
+  id: string;
+  title: string;
+  docId: string;
+  /** "page 12", "pages 12–13" or "no page". */
+  pages: string;
+  /** Retrieval score. */
+  score: number;
+  /** The chunk text the highlight offsets refer to. */
+  text: string;
+  /** Highlighted sentences, in text order. */
+  highlights: Highlight[];
+}
+
+export interface EvidenceOnlyAnswer {
+  /** Markdown text with `[chunk-id]` markers and the notice line. */
+  text: string;
+  passages: EvidencePassage[];
+  noEvidence: boolean;
+  /** 'embedding' when sentences were ranked with the embedder, else 'term-overlap'. */
+  ranking: 'embedding' | 'term-overlap';
+  /** Always false: recorded in the audit entry. */
+  generativeModelUsed: false;
+}
+
+export interface EvidenceOnlyInput {
+  question: string;
+  retrieval: Pick<RetrievalResult, 'evidence' | 'noEvidence' | 'context'>;
+  /** Chunks to resolve evidence ids against (the loaded index's chunks, or just the evidence's). */
+  chunks: readonly Chunk[];
+  embedder?: Pick<Embedder, 'embed'>;
+  config?: AnswerConfig;
+}
+
+const dot = (a: Float32Array, b: Float32Array): number => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+};
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/** Compose the evidence-only answer. */
+export async function composeEvidenceOnlyAnswer(input: EvidenceOnlyInput): Promise<EvidenceOnlyAnswer> {
+  const cfg = (input.config ?? DEFAULT_ANSWER_CONFIG).evidenceOnly;
+  const ranking = input.embedder ? 'embedding' : 'term-overlap';
+  const byId = new Map(input.chunks.map((c) => [c.id, c]));
+  const picked = hasNoContext(input.retrieval)
+    ? []
+    : input.retrieval.evidence
+        .map((e) => ({ e, c: byId.get(e.id) }))
+        .filter((x): x is { e: (typeof input.retrieval.evidence)[number]; c: Chunk } => x.c !== undefined)
+        .slice(0, cfg.maxPassages);
+  if (!picked.length) return { text: NO_EVIDENCE_TEXT, passages: [], noEvidence: true, ranking, generativeModelUsed: false };
+
+  const spansOf = picked.map(({ c }) => splitSentenceSpans(c.text));
+  let scoresOf: number[][];
+  if (input.embedder) {
+    const texts = [input.question, ...spansOf.flat().map((s) => s.text)];
+    const [q, ...vecs] = await input.embedder.embed(texts);
+    let k = 0;
+    scoresOf = spansOf.map((spans) => spans.map(() => dot(q!, vecs[k++]!)));
+  } else {
+    const qTokens = [...new Set(contentTokens(input.question))];
+    scoresOf = spansOf.map((spans) =>
+      spans.map((s) => {
+        if (!qTokens.length) return 0;
+        const sent = new Set(contentTokens(s.text));
+        return qTokens.filter((t) => sent.has(t)).length / qTokens.length;
+      }),
+    );
+  }
+  const minScore = input.embedder ? cfg.minHighlightSimilarity : Number.MIN_VALUE;
+
+  const passages: EvidencePassage[] = picked.map(({ e, c }, i) => {
+    const spans = spansOf[i]!;
+    const scores = scoresOf[i]!;
+    const highlights = spans
+      .map((s, j) => ({ start: s.start, end: s.end, score: round4(scores[j]!), j }))
+      .filter((h) => scores[h.j]! >= minScore)
+      .sort((a, b) => b.score - a.score || a.j - b.j)
+      .slice(0, cfg.highlightsPerPassage)
+      .sort((a, b) => a.start - b.start)
+      .map(({ start, end, score }) => ({ start, end, score }));
+    return { number: i + 1, id: c.id, title: c.title, docId: c.docId, pages: formatPages(c), score: e.score, text: c.text, highlights };
+  });
+
+  const lines = [NO_MODEL_NOTICE, ''];
+  for (const p of passages) {
+    lines.push(`${p.number}. [${p.id}] ${p.title} — ${p.docId}, ${p.pages}`);
+    const quotes = p.highlights.length ? p.highlights.map((h) => p.text.slice(h.start, h.end).replace(/\s+/g, ' ')) : [];
+    for (const q of quotes) lines.push(`   > ${q}`);
+    if (!quotes.length) lines.push('   (no sentence of this passage matches the question closely; read the passage in full)');
+    lines.push('');
+  }
+  return { text: lines.join('\n').trimEnd(), passages, noEvidence: false, ranking, generativeModelUsed: false };
+}

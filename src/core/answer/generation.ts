@@ -1,0 +1,346 @@
+/**
+ * Answer generation with a chat engine (SKYSAFE §2.7): assemble the messages,
+ * stream the completion, separate the reasoning trace from the answer, remove
+ * citations of chunks that were not in the context, optionally run the
+ * sentence-level grounding check, and return everything the audit record
+ * needs (messages, model id, parameters, context ids, attempts).
+ *
+ * `ChatEngine` is the subset of @mlc-ai/web-llm's `MLCEngineInterface` used
+ * here, so a real engine — `await CreateWebWorkerMLCEngine(worker, modelId)` —
+ * and a test double implement the same interface (a type-level test checks
+ * that `MLCEngineInterface` is assignable to it).
+ *
+ * Rules enforced in code, not left to the model:
+ * - no evidence → the reply is exactly NO_ANSWER_TEXT and the engine is never
+ *   called;
+ * - abort (stop button) → `interruptGenerate()`, then `return()` on the stream
+ *   iterator (WebWorkerMLCEngine turns that into "completionStreamReturn", which
+ *   closes the worker-side generator and frees the engine lock), and a partial
+ *   answer with status 'stopped' (not an error);
+ * - transient engine failure → one retry (config.retry), `onRetry` lets the UI
+ *   clear the partial text; a context-window overflow is retried once without
+ *   the conversation history; anything else → a typed AnswerError.
+ */
+import type { RetrievalResult } from '../retrieval/types.js';
+import { citedIds, contextChunkIds, filterCitations, numberCitations, type NumberedCitations, type RemovedCitation } from './citations.js';
+import { type AnswerConfig, DEFAULT_ANSWER_CONFIG, type GenerationParams } from './config.js';
+import { type AnswerError, ContextTooLongError, type EngineErrorContext, mapEngineError } from './errors.js';
+import { checkGrounding, type GroundingChunk, type GroundingInput, type GroundingReport } from './grounding.js';
+import { buildChatMessages, type ChatMessage, type ConversationTurn } from './messages.js';
+import { hasNoContext } from './no-context.js';
+import { NO_ANSWER_TEXT } from './prompts.js';
+import { splitReasoning, ThinkSplitter } from './reasoning.js';
+import { findApprovalWording } from './wording.js';
+
+// ---------------------------------------------------------------------------
+// the engine interface (subset of MLCEngineInterface)
+
+/** A streaming chat completion request, as WebLLM's `chat.completions.create` takes it. */
+export interface StreamingChatRequest {
+  messages: ChatMessage[];
+  stream: true;
+  stream_options?: { include_usage: boolean };
+  temperature: number;
+  top_p: number;
+  max_tokens: number;
+  presence_penalty: number;
+  frequency_penalty: number;
+  extra_body?: { enable_thinking?: boolean | null };
+}
+
+export interface ChatCompletionDelta {
+  content?: string | null;
+  /** Reasoning trace delta of OpenAI-compatible servers (WebLLM puts `<think>` blocks in `content` instead). */
+  reasoning_content?: string | null;
+}
+
+/** One streamed chunk (`ChatCompletionChunk` in WebLLM). */
+export interface ChatCompletionChunkLike {
+  choices: Array<{ delta: ChatCompletionDelta; finish_reason: string | null }>;
+  model?: string;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
+}
+
+/** What the answer stage needs of a chat engine. */
+export interface ChatEngine {
+  chat: {
+    completions: {
+      create(request: StreamingChatRequest): Promise<AsyncIterable<ChatCompletionChunkLike>>;
+    };
+  };
+  /** Stop the current generation (WebLLM ends the stream with finish_reason "abort"). */
+  interruptGenerate(): void;
+}
+
+// ---------------------------------------------------------------------------
+// inputs and outputs
+
+export type StreamChannel = 'answer' | 'reasoning';
+
+export interface AnswerQuestionInput {
+  question: string;
+  /** Previous turns, oldest first (trimmed to config.history). */
+  history?: readonly ConversationTurn[];
+  retrieval: Pick<RetrievalResult, 'evidence' | 'noEvidence' | 'context'>;
+  engine: ChatEngine;
+  /** Model id for the audit record when the stream does not report one. */
+  modelId?: string;
+  config?: AnswerConfig;
+  /** Abort = the stop button. */
+  signal?: AbortSignal;
+  /** Each streamed delta, answer and reasoning separately. */
+  onToken?: (delta: string, channel: StreamChannel) => void;
+  /** Called before a retry: discard the partial text shown so far. */
+  onRetry?: (info: { attempt: number; error: AnswerError }) => void;
+  /** Run the grounding check with this embedder over these chunks (those in the context are used). */
+  grounding?: { embedder: GroundingInput['embedder']; chunks: readonly GroundingChunk[] };
+  /** Connectivity facts for error mapping (e.g. `() => ({ online: navigator.onLine, modelCached })`). */
+  errorContext?: () => EngineErrorContext;
+}
+
+export type AnswerStatus = 'complete' | 'stopped' | 'truncated' | 'no-context';
+
+export interface AnswerResult {
+  status: AnswerStatus;
+  /** True when the user stopped generation: `answer` is partial. */
+  stopped: boolean;
+  /** The answer with `[chunk-id]` markers; unknown citations removed. */
+  answer: string;
+  /** The reasoning trace (audit only, never evidence); '' when none. */
+  reasoning: string;
+  /** Cited chunk ids in order of first appearance (display number = index + 1). */
+  citations: string[];
+  /** The answer with markers numbered [1], [2]… and the mapping. */
+  display: NumberedCitations;
+  /** Citations of chunks that were not in the context, removed from `answer`. */
+  removedCitations: RemovedCitation[];
+  grounding: GroundingReport | null;
+  /** Set when the grounding check itself failed (the answer is still returned). */
+  groundingError: string | null;
+  /** Approval-like wording found in the answer (should be empty). */
+  wordingWarnings: string[];
+  /** The exact messages sent (empty when the engine was not called). */
+  messages: ChatMessage[];
+  modelId: string | null;
+  params: GenerationParams;
+  /** Chunk ids that were in the context, in order. */
+  contextIds: string[];
+  /** Engine calls made (0 when not called; 2 after one retry). */
+  attempts: number;
+  finishReason: string | null;
+  usage: ChatCompletionChunkLike['usage'] | null;
+}
+
+// ---------------------------------------------------------------------------
+
+/** The request sent to the engine. */
+export function buildRequest(messages: ChatMessage[], params: GenerationParams): StreamingChatRequest {
+  const req: StreamingChatRequest = {
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    temperature: params.temperature,
+    top_p: params.top_p,
+    max_tokens: params.max_tokens,
+    presence_penalty: params.presence_penalty,
+    frequency_penalty: params.frequency_penalty,
+  };
+  if (params.enable_thinking !== null) req.extra_body = { enable_thinking: params.enable_thinking };
+  return req;
+}
+
+interface StreamOutcome {
+  raw: string;
+  reasoningField: string;
+  stopped: boolean;
+  finishReason: string | null;
+  model: string | null;
+  usage: ChatCompletionChunkLike['usage'] | null;
+}
+
+const ABORTED = Symbol('aborted');
+
+/** Resolves with ABORTED when the signal aborts (never, without a signal). */
+function abortPromise(signal: AbortSignal | undefined): { promise: Promise<typeof ABORTED>; dispose: () => void } {
+  if (!signal) return { promise: new Promise(() => {}), dispose: () => {} };
+  let onAbort = (): void => {};
+  const promise = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED);
+    if (signal.aborted) resolve(ABORTED);
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
+}
+
+/** One engine call: stream until done, aborted or failed (failures throw). */
+async function streamOnce(
+  engine: ChatEngine,
+  request: StreamingChatRequest,
+  signal: AbortSignal | undefined,
+  onToken: AnswerQuestionInput['onToken'],
+  partial: { raw: string },
+): Promise<StreamOutcome> {
+  const out: StreamOutcome = { raw: '', reasoningField: '', stopped: false, finishReason: null, model: null, usage: null };
+  const abort = abortPromise(signal);
+  const stop = (): StreamOutcome => {
+    out.stopped = true;
+    out.finishReason = out.finishReason ?? 'abort';
+    try {
+      engine.interruptGenerate();
+    } catch {
+      // the stream is being abandoned anyway
+    }
+    return out;
+  };
+  try {
+    const created = engine.chat.completions.create(request);
+    created.catch(() => {}); // a rejection after an abort is not an error
+    const stream = await Promise.race([created, abort.promise]);
+    if (stream === ABORTED) return stop();
+    const it = stream[Symbol.asyncIterator]();
+    const splitter = new ThinkSplitter();
+    const emit = (d: { answer: string; reasoning: string }): void => {
+      if (d.reasoning) onToken?.(d.reasoning, 'reasoning');
+      if (d.answer) onToken?.(d.answer, 'answer');
+    };
+    for (;;) {
+      const next = it.next();
+      next.catch(() => {});
+      const r = await Promise.race([next, abort.promise]);
+      if (r === ABORTED) {
+        void Promise.resolve(it.return?.()).catch(() => {});
+        stop();
+        break;
+      }
+      if (r.done) break;
+      const chunk = r.value;
+      if (chunk.model) out.model = chunk.model;
+      if (chunk.usage) out.usage = chunk.usage;
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      const rc = choice.delta.reasoning_content;
+      if (rc) {
+        out.reasoningField += rc;
+        onToken?.(rc, 'reasoning');
+      }
+      const c = choice.delta.content;
+      if (c) {
+        out.raw += c;
+        partial.raw = out.raw;
+        emit(splitter.push(c));
+      }
+      if (choice.finish_reason) out.finishReason = choice.finish_reason;
+    }
+    emit(splitter.flush());
+    if (out.finishReason === 'abort') out.stopped = true;
+    return out;
+  } finally {
+    abort.dispose();
+  }
+}
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  ms <= 0
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+        const t = setTimeout(resolve, ms);
+        signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      });
+
+/** Answer a question from the retrieval result with the chat engine. */
+export async function answerQuestion(input: AnswerQuestionInput): Promise<AnswerResult> {
+  const config = input.config ?? DEFAULT_ANSWER_CONFIG;
+  const params = { ...config.generation };
+  const contextIds = contextChunkIds(input.retrieval.context).filter((id) => input.retrieval.evidence.some((e) => e.id === id));
+  const base = {
+    reasoning: '',
+    removedCitations: [] as RemovedCitation[],
+    grounding: null,
+    groundingError: null,
+    wordingWarnings: [] as string[],
+    params,
+    contextIds,
+    usage: null,
+  };
+
+  // the no-context rule: the engine is never called
+  if (hasNoContext(input.retrieval)) {
+    return {
+      ...base,
+      status: 'no-context',
+      stopped: false,
+      answer: NO_ANSWER_TEXT,
+      citations: [],
+      display: { text: NO_ANSWER_TEXT, order: [], numberOf: {} },
+      messages: [],
+      modelId: input.modelId ?? null,
+      attempts: 0,
+      finishReason: null,
+    };
+  }
+
+  let history = input.history ?? [];
+  let attempts = 0;
+  let messages: ChatMessage[] = [];
+  let outcome: StreamOutcome;
+  for (;;) {
+    messages = buildChatMessages({ question: input.question, history, context: input.retrieval.context, config });
+    if (input.signal?.aborted) {
+      outcome = { raw: '', reasoningField: '', stopped: true, finishReason: 'abort', model: null, usage: null };
+      break;
+    }
+    attempts++;
+    const partial = { raw: '' };
+    try {
+      outcome = await streamOnce(input.engine, buildRequest(messages, params), input.signal, input.onToken, partial);
+      break;
+    } catch (e) {
+      if (input.signal?.aborted) {
+        outcome = { raw: partial.raw, reasoningField: '', stopped: true, finishReason: 'abort', model: null, usage: null };
+        break;
+      }
+      const error = mapEngineError(e, input.errorContext?.() ?? {});
+      const overflow = error instanceof ContextTooLongError && history.length > 0;
+      if (attempts > config.retry.attempts || !(error.retryable || overflow)) throw error;
+      if (overflow) history = [];
+      input.onRetry?.({ attempt: attempts + 1, error });
+      await sleep(config.retry.delayMs, input.signal);
+    }
+  }
+
+  const split = splitReasoning(outcome.raw);
+  const reasoning = [outcome.reasoningField.trim(), split.reasoning].filter(Boolean).join('\n\n');
+  const filtered = filterCitations(split.answer.trim(), contextIds);
+  const answer = filtered.text;
+  const status: AnswerStatus = outcome.stopped ? 'stopped' : outcome.finishReason === 'length' ? 'truncated' : 'complete';
+
+  let grounding: GroundingReport | null = null;
+  let groundingError: string | null = null;
+  if (input.grounding && answer) {
+    const chunks = input.grounding.chunks.filter((c) => contextIds.includes(c.id));
+    try {
+      grounding = await checkGrounding({ answer, chunks, embedder: input.grounding.embedder, config: config.grounding, incomplete: status !== 'complete' });
+    } catch (e) {
+      groundingError = (e as Error)?.message ?? String(e);
+    }
+  }
+
+  return {
+    ...base,
+    status,
+    stopped: status === 'stopped',
+    answer,
+    reasoning,
+    citations: citedIds(answer),
+    display: numberCitations(answer),
+    removedCitations: filtered.removed,
+    grounding,
+    groundingError,
+    wordingWarnings: findApprovalWording(answer),
+    messages,
+    modelId: outcome.model ?? input.modelId ?? null,
+    attempts,
+    finishReason: outcome.finishReason,
+    usage: outcome.usage ?? null,
+  };
+}

@@ -1,0 +1,13 @@
+/** The answer stage: prompts, messages, generation, grounding, evidence-only mode, citations, errors. */
+export * from './citations.js';
+export * from './config.js';
+export * from './errors.js';
+export * from './evidence-only.js';
+export * from './generation.js';
+export * from './grounding.js';
+export * from './messages.js';
+export { hasNoContext } from './no-context.js';
+export * from './prompts.js';
+export * from './query-generation.js';
+export * from './reasoning.js';
+export * from './wording.js';

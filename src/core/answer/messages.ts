@@ -1,0 +1,88 @@
+/**
+ * Chat message assembly in the SKYSAFE order (Appendix A.2.5):
+ *
+ *   1. system prompt
+ *   2. developer prompt
+ *   (previous turns: user question / assistant answer pairs, oldest first)
+ *   3. user question
+ *   4. assistant acknowledgement
+ *   5. user message with the context wrapper
+ *
+ * Messages are OpenAI-style `{role, content}` with the roles WebLLM accepts
+ * (system, user, assistant). Role mapping for the developer prompt: see
+ * `DeveloperMessageMode` in config.ts — by default it is merged into the single
+ * system message, because WebLLM rejects a second system message
+ * (SystemMessageOrderError) and the 'developer' role (UnsupportedRoleError).
+ * History carries only the previous questions and final answers, never their
+ * contexts or reasoning traces.
+ */
+import type { AnswerConfig } from './config.js';
+import { DEFAULT_ANSWER_CONFIG } from './config.js';
+import { contextMessage, DEVELOPER_HEADING, DEVELOPER_PROMPT, SYSTEM_PROMPT } from './prompts.js';
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+/** One previous exchange of the conversation. */
+export interface ConversationTurn {
+  question: string;
+  /** The final answer shown to the user (no reasoning trace). */
+  answer: string;
+}
+
+export interface BuildMessagesInput {
+  question: string;
+  /** Previous turns, oldest first. */
+  history?: readonly ConversationTurn[];
+  /** The context block from retrieval (`RetrievalResult.context`). */
+  context: string;
+  config?: AnswerConfig;
+}
+
+/**
+ * The most recent turns that fit both `maxTurns` and `maxChars` (question +
+ * answer lengths), oldest first. Whole turns only; a turn that does not fit
+ * ends the scan, so the kept history is always a contiguous recent suffix.
+ */
+export function trimHistory(history: readonly ConversationTurn[], budget: AnswerConfig['history']): ConversationTurn[] {
+  const kept: ConversationTurn[] = [];
+  let used = 0;
+  for (let i = history.length - 1; i >= 0 && kept.length < budget.maxTurns; i--) {
+    const t = history[i]!;
+    const size = t.question.length + t.answer.length;
+    if (used + size > budget.maxChars) break;
+    kept.unshift(t);
+    used += size;
+  }
+  return kept;
+}
+
+/** The system (and, in 'system' mode, developer) messages. */
+export function instructionMessages(config: AnswerConfig = DEFAULT_ANSWER_CONFIG): ChatMessage[] {
+  if (config.developerMessageMode === 'system') {
+    return [
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'system', content: DEVELOPER_PROMPT },
+    ];
+  }
+  return [{ role: 'system', content: `${SYSTEM_PROMPT}\n\n# ${DEVELOPER_HEADING}\n\n${DEVELOPER_PROMPT}` }];
+}
+
+/** The full message list for one answer. */
+export function buildChatMessages(input: BuildMessagesInput): ChatMessage[] {
+  const config = input.config ?? DEFAULT_ANSWER_CONFIG;
+  const messages = instructionMessages(config);
+  for (const turn of trimHistory(input.history ?? [], config.history)) {
+    messages.push({ role: 'user', content: turn.question }, { role: 'assistant', content: turn.answer });
+  }
+  messages.push(
+    { role: 'user', content: input.question },
+    { role: 'assistant', content: config.acknowledgement },
+    { role: 'user', content: contextMessage(input.context) },
+  );
+  return messages;
+}

@@ -1,0 +1,203 @@
+/**
+ * Export of an assessment (UC-CLS-01 step 6): a JSON document (schema version, inputs, results,
+ * sources, coherence flags, disclaimer) and a printable Markdown summary. Writing goes through an
+ * injectable {@link ExportWriter} so the Node CLI (`export-node.ts`) and a browser download share
+ * the same code; any write failure becomes an {@link ExportError} naming the path and the reason
+ * (error flow E4).
+ */
+import { EASA_DOC_ID, formatTraceStep } from '../types.js';
+import { INDICATOR_CATALOG, formatIndicatorValue } from './catalog.js';
+import { FIELD_SPECS, valueLabel } from './inputs.js';
+import type { AssessmentResult, IndicatorResult } from './run.js';
+import type { IndicatorSource } from './sources.js';
+
+export const EXPORT_SCHEMA = 'skycite.indicators' as const;
+export const EXPORT_SCHEMA_VERSION = 1 as const;
+
+export const DISCLAIMER =
+  'Indicative and preliminary decision support, not a legal determination, approval or final classification. ' +
+  'Values read from the regulation\'s tables cite the table cells; model-proposed orientations are majority votes over the retrieved passages and may be wrong. ' +
+  'Responsibility for the assessment remains with the UAS operator and the competent authority. ' +
+  'The source texts are amendment documents and restatements; the consolidated regulation is the reference for legal purposes.';
+
+export interface DocumentInfo {
+  readonly title: string;
+  readonly edition: string;
+  readonly notice: string;
+}
+
+/** Documents the calculator and the index cite (title, edition, reuse notice). */
+export const KNOWN_DOCUMENTS: Readonly<Record<string, DocumentInfo>> = {
+  [EASA_DOC_ID]: {
+    title: 'EASA, AMC & GM to Regulation (EU) 2019/947 — Annex to ED Decision 2025/018/R',
+    edition: 'Issue 1, Amendment 3 (renamed Amendment 4 by the corrigendum of 12 December 2025); SORA 2.5',
+    notice: '© European Union Aviation Safety Agency. Reproduced with acknowledgement of the source, as EASA permits.',
+  },
+  'skysafe-sora-curated': {
+    title: 'SKYSAFE curated SORA chunks (reference implementation corpus)',
+    edition: 'SORA 2.0-era AMC1 Article 11 and Annexes B–E; PDRA-S01, S02, G01, G02, G03 (narrative restatements)',
+    notice: 'Curated by the SKYSAFE project (ZHAW); restates EASA material, © EASA for the underlying text.',
+  },
+};
+
+export interface ExportDocument {
+  readonly schema: typeof EXPORT_SCHEMA;
+  readonly schemaVersion: typeof EXPORT_SCHEMA_VERSION;
+  readonly generatedAt: string;
+  readonly disclaimer: string;
+  readonly inputs: AssessmentResult['input'];
+  readonly model: AssessmentResult['model'];
+  readonly results: Record<string, ReturnType<typeof exportResult>>;
+  readonly coherence: AssessmentResult['coherence'];
+  /** Every chunk cited by any indicator, deduplicated. */
+  readonly sources: readonly IndicatorSource[];
+  readonly documents: Readonly<Record<string, DocumentInfo | { readonly title: string }>>;
+}
+
+function exportResult(r: IndicatorResult) {
+  return {
+    name: r.name,
+    label: r.label,
+    value: r.value,
+    valueLabel: r.valueLabel,
+    explanation: r.explanation,
+    confidence: r.confidence,
+    conditional: r.conditional,
+    conditionalReasons: r.conditionalReasons,
+    consistency: r.consistency,
+    votes: r.votes,
+    runs: r.runs,
+    sources: r.sources.map((s) => s.id),
+    trace: r.trace,
+    calculation: r.calculation,
+    query: r.query,
+    missing: r.missing,
+    clarification: r.clarification,
+    notes: r.notes,
+    error: r.error,
+  };
+}
+
+/** The JSON export document. */
+export function toExportDocument(result: AssessmentResult, documents: Readonly<Record<string, DocumentInfo>> = KNOWN_DOCUMENTS): ExportDocument {
+  const ordered = result.order.map((n) => result.results[n]).filter((r): r is IndicatorResult => r !== undefined);
+  const sources = new Map<string, IndicatorSource>();
+  for (const r of ordered) for (const s of r.sources) if (!sources.has(s.id)) sources.set(s.id, s);
+  const docIds = new Set<string>([...[...sources.values()].map((s) => s.docId), ...ordered.flatMap((r) => r.trace.map((t) => t.docId))]);
+  return {
+    schema: EXPORT_SCHEMA,
+    schemaVersion: EXPORT_SCHEMA_VERSION,
+    generatedAt: result.generatedAt,
+    disclaimer: DISCLAIMER,
+    inputs: result.input,
+    model: result.model,
+    results: Object.fromEntries(ordered.map((r) => [r.name, exportResult(r)])),
+    coherence: result.coherence,
+    sources: [...sources.values()],
+    documents: Object.fromEntries([...docIds].sort().map((id) => [id, documents[id] ?? { title: id }])),
+  };
+}
+
+export function serializeAssessment(result: AssessmentResult, documents?: Readonly<Record<string, DocumentInfo>>): string {
+  return `${JSON.stringify(toExportDocument(result, documents), null, 2)}\n`;
+}
+
+const CONFIDENCE_TEXT: Readonly<Record<IndicatorResult['confidence'], string>> = {
+  calculated: 'calculated from the tables',
+  'model-majority': 'model majority vote',
+  'evidence-only': 'evidence only, no value inferred',
+  low: 'low confidence',
+};
+
+/** Printable Markdown summary (also readable as plain text). */
+export function renderSummary(result: AssessmentResult, documents: Readonly<Record<string, DocumentInfo>> = KNOWN_DOCUMENTS): string {
+  const doc = toExportDocument(result, documents);
+  const out: string[] = ['# SkyCite — initial operation indicators', '', `Generated ${result.generatedAt}${result.model ? ` · model ${result.model.id}, ${result.model.runs} runs per indicator` : ' · no language model (calculator and evidence only)'}`, '', `> ${DISCLAIMER}`, '', '## Operation inputs', ''];
+  for (const f of FIELD_SPECS) {
+    const v = valueLabel(f.field, result.input);
+    if (v !== null) out.push(`- ${f.label}: ${v}`);
+  }
+  out.push('', '## Indicators', '', '| Indicator | Value | Confidence | Consistency |', '|---|---|---|---|');
+  for (const n of result.order) {
+    const r = result.results[n];
+    if (!r) continue;
+    const value = `${r.valueLabel}${r.conditional ? ' (conditional)' : ''}`;
+    out.push(`| ${r.label} | ${value} | ${CONFIDENCE_TEXT[r.confidence]}${r.error ? ' — model error' : ''} | ${r.consistency === null ? '—' : `${Math.round(r.consistency * 100)} %`} |`);
+  }
+  for (const n of result.order) {
+    const r = result.results[n];
+    if (!r) continue;
+    out.push('', `### ${r.label}: ${formatIndicatorValue(n, r.value)}`, '', r.explanation.trim());
+    if (r.conditionalReasons.length) out.push('', ...r.conditionalReasons.map((c) => `- Condition: ${c}`));
+    if (r.calculation && r.calculation !== r.explanation) out.push('', `Computed: ${r.calculation}`);
+    if (r.trace.length) out.push('', 'Table cells:', ...r.trace.map((t) => `- ${formatTraceStep(t)}`));
+    if (r.clarification) out.push('', `Missing information: ${r.clarification}`);
+    if (r.error) out.push('', `Model error (${r.error.kind}): ${r.error.message}`);
+    if (r.sources.length) out.push('', `Sources: ${r.sources.map((s) => `[${s.id}] ${s.title}, ${s.pages}`).join('; ')}`);
+    if (INDICATOR_CATALOG[n].kind === 'model' && r.confidence === 'model-majority') out.push('', '_Model-proposed orientation: check it against the cited passages._');
+  }
+  out.push('', '## Coherence checks', '');
+  if (result.coherence.length === 0) out.push('No contradiction between the indicators was detected.');
+  for (const c of result.coherence) out.push(`- **${c.severity}** (${c.id}): ${c.message}`);
+  out.push('', '## Source documents', '');
+  for (const [id, d] of Object.entries(doc.documents)) out.push(`- ${id}: ${d.title}${'edition' in d ? `, ${d.edition}. ${d.notice}` : ''}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** Writes text to a path (Node file, browser download name, …). */
+export type ExportWriter = (path: string, content: string, mimeType: string) => Promise<void>;
+
+/** Error flow E4: the export could not be written. */
+export class ExportError extends Error {
+  override name = 'ExportError';
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Could not write the export to "${path}": ${reason}. Choose another file name or folder and try again.`, options);
+  }
+}
+
+export type ExportFormat = 'json' | 'markdown';
+
+export interface ExportOptions {
+  readonly path: string;
+  readonly writer: ExportWriter;
+  /** Default: from the extension (.md/.markdown/.txt → markdown), else json. */
+  readonly format?: ExportFormat;
+  readonly documents?: Readonly<Record<string, DocumentInfo>>;
+}
+
+export async function exportAssessment(result: AssessmentResult, options: ExportOptions): Promise<{ path: string; format: ExportFormat; bytes: number }> {
+  const path = options.path;
+  if (typeof path !== 'string' || path.trim() === '') throw new ExportError(String(path), 'the path is empty');
+  if (/[\0]/.test(path)) throw new ExportError(path, 'the path contains a NUL character');
+  const format = options.format ?? (/\.(md|markdown|txt)$/i.test(path) ? 'markdown' : 'json');
+  const content = format === 'json' ? serializeAssessment(result, options.documents) : renderSummary(result, options.documents);
+  try {
+    await options.writer(path, content, format === 'json' ? 'application/json' : 'text/markdown');
+  } catch (e) {
+    const code = typeof e === 'object' && e !== null && 'code' in e ? ` (${String((e as { code: unknown }).code)})` : '';
+    throw new ExportError(path, `${e instanceof Error ? e.message : String(e)}${code}`, { cause: e });
+  }
+  return { path, format, bytes: new TextEncoder().encode(content).length };
+}
+
+/** A browser writer: offers the content as a download named after the path's last segment. */
+export function browserDownloadWriter(doc: Document = globalThis.document): ExportWriter {
+  return async (path, content, mimeType) => {
+    if (!doc) throw new Error('no document to attach the download to');
+    const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
+    try {
+      const a = doc.createElement('a');
+      a.href = url;
+      a.download = path.split(/[\\/]/).pop() || 'skycite-indicators.json';
+      doc.body.appendChild(a);
+      a.click();
+      a.remove();
+    } finally {
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+    }
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * The `InitialOperationInput` of the indicator workflow (SKYSAFE §2.8, A.3.2, UC-CLS-01): five
+ * categorical fields with controlled vocabularies, plus optional SORA inputs that let the
+ * calculator compute iGRC / final GRC / SAIL from the tables.
+ *
+ * Every vocabulary is an `as const` array with a label per value, so a form can render it and the
+ * validator can name the allowed values in its errors (error flow E1).
+ */
+import { validateMitigations, type MitigationClaims } from '../final-grc.js';
+import { parsePopulationBand, parsePositive, parseResidualArc } from '../inputs.js';
+import { POPULATION_BANDS, type PopulationBand } from '../tables/igrc-table.js';
+import { MITIGATION_KEYS, type MitigationKey, type MitigationLevel } from '../tables/grc-mitigations-table.js';
+import { RESIDUAL_ARCS, type ResidualArc } from '../tables/sail-table.js';
+import type { ValidationError } from '../types.js';
+
+export interface VocabularyOption<V extends string> {
+  readonly value: V;
+  readonly label: string;
+}
+
+/** Maximum take-off mass category. */
+export const MTOM_CATEGORIES = ['below_250g', 'below_900g', 'below_4kg', 'below_25kg', '25kg_or_more'] as const;
+export type MtomCategory = (typeof MTOM_CATEGORIES)[number];
+export const MTOM_LABELS: Readonly<Record<MtomCategory, string>> = {
+  below_250g: '< 250 g',
+  below_900g: '250 g to < 900 g',
+  below_4kg: '900 g to < 4 kg',
+  below_25kg: '4 kg to < 25 kg',
+  '25kg_or_more': '25 kg or more',
+};
+
+/** Visual containment mode. */
+export const VISUAL_MODES = ['VLOS', 'BVLOS'] as const;
+export type VisualMode = (typeof VISUAL_MODES)[number];
+export const VISUAL_MODE_LABELS: Readonly<Record<VisualMode, string>> = {
+  VLOS: 'VLOS (visual line of sight)',
+  BVLOS: 'BVLOS (beyond visual line of sight)',
+};
+
+/** Ground environment overflown. */
+export const GROUND_ENVIRONMENTS = ['controlled_ground_area', 'sparsely_populated', 'populated', 'assembly_of_people'] as const;
+export type GroundEnvironment = (typeof GROUND_ENVIRONMENTS)[number];
+export const GROUND_ENVIRONMENT_LABELS: Readonly<Record<GroundEnvironment, string>> = {
+  controlled_ground_area: 'Controlled ground area',
+  sparsely_populated: 'Sparsely populated area',
+  populated: 'Populated area',
+  assembly_of_people: 'Over assemblies of people',
+};
+
+/** Airspace type of the operational volume. */
+export const AIRSPACE_TYPES = ['atypical_segregated', 'uncontrolled', 'controlled', 'airport_environment'] as const;
+export type AirspaceType = (typeof AIRSPACE_TYPES)[number];
+export const AIRSPACE_TYPE_LABELS: Readonly<Record<AirspaceType, string>> = {
+  atypical_segregated: 'Atypical or segregated airspace',
+  uncontrolled: 'Uncontrolled airspace',
+  controlled: 'Controlled airspace',
+  airport_environment: 'Airport / heliport environment',
+};
+
+/** Maximum altitude (height above ground) category. */
+export const ALTITUDE_CATEGORIES = ['up_to_30m', 'up_to_120m', 'up_to_150m', 'above_150m'] as const;
+export type AltitudeCategory = (typeof ALTITUDE_CATEGORIES)[number];
+export const ALTITUDE_LABELS: Readonly<Record<AltitudeCategory, string>> = {
+  up_to_30m: '≤ 30 m above ground',
+  up_to_120m: '30 m to ≤ 120 m above ground',
+  up_to_150m: '120 m to ≤ 150 m above ground (≈ 500 ft)',
+  above_150m: '> 150 m above ground',
+};
+
+export const POPULATION_BAND_LABELS: Readonly<Record<PopulationBand, string>> = {
+  controlled: 'Controlled ground area',
+  '<5': '< 5 people/km²',
+  '<50': '< 50 people/km²',
+  '<500': '< 500 people/km²',
+  '<5000': '< 5 000 people/km²',
+  '<50000': '< 50 000 people/km²',
+  '>50000': '> 50 000 people/km² (assemblies of people)',
+};
+
+export const RESIDUAL_ARC_LABELS: Readonly<Record<ResidualArc, string>> = { a: 'ARC-a', b: 'ARC-b', c: 'ARC-c', d: 'ARC-d' };
+
+/** The operation descriptor of the indicator workflow (field names as in the JSON export). */
+export interface InitialOperationInput {
+  readonly mtom_category: MtomCategory;
+  readonly visual_mode: VisualMode;
+  readonly ground_environment: GroundEnvironment;
+  readonly airspace_type: AirspaceType;
+  readonly max_altitude_category: AltitudeCategory;
+  /** Optional SORA inputs (enable the calculator). */
+  readonly characteristic_dimension_m?: number;
+  readonly max_speed_ms?: number;
+  readonly population_band?: PopulationBand;
+  /** Claimed ground-risk mitigations; a missing key means `none`. */
+  readonly mitigations?: Partial<Record<MitigationKey, MitigationLevel>>;
+  readonly residual_arc?: ResidualArc;
+}
+
+export const CATEGORICAL_FIELDS = ['mtom_category', 'visual_mode', 'ground_environment', 'airspace_type', 'max_altitude_category'] as const;
+export type CategoricalField = (typeof CATEGORICAL_FIELDS)[number];
+export const OPTIONAL_FIELDS = ['characteristic_dimension_m', 'max_speed_ms', 'population_band', 'mitigations', 'residual_arc'] as const;
+export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
+export type OperationField = CategoricalField | OptionalField;
+export const OPERATION_FIELDS: readonly OperationField[] = [...CATEGORICAL_FIELDS, ...OPTIONAL_FIELDS];
+
+/** Form description of one field: label, kind and (for choices) the options. */
+export interface FieldSpec {
+  readonly field: OperationField;
+  readonly label: string;
+  readonly required: boolean;
+  readonly kind: 'choice' | 'number' | 'mitigations';
+  readonly unit?: string;
+  readonly options?: readonly VocabularyOption<string>[];
+  readonly help: string;
+}
+
+const options = <V extends string>(values: readonly V[], labels: Readonly<Record<V, string>>): VocabularyOption<V>[] =>
+  values.map((value) => ({ value, label: labels[value] }));
+
+/** Every field of the form, in display order. */
+export const FIELD_SPECS: readonly FieldSpec[] = [
+  { field: 'mtom_category', label: 'Maximum take-off mass', required: true, kind: 'choice', options: options(MTOM_CATEGORIES, MTOM_LABELS), help: 'Maximum take-off mass of the UA, payload included.' },
+  { field: 'visual_mode', label: 'VLOS / BVLOS', required: true, kind: 'choice', options: options(VISUAL_MODES, VISUAL_MODE_LABELS), help: 'Whether the remote pilot keeps the UA in unaided visual line of sight.' },
+  { field: 'ground_environment', label: 'Ground environment', required: true, kind: 'choice', options: options(GROUND_ENVIRONMENTS, GROUND_ENVIRONMENT_LABELS), help: 'What the operation overflies.' },
+  { field: 'airspace_type', label: 'Airspace type', required: true, kind: 'choice', options: options(AIRSPACE_TYPES, AIRSPACE_TYPE_LABELS), help: 'Airspace of the operational volume.' },
+  { field: 'max_altitude_category', label: 'Maximum altitude', required: true, kind: 'choice', options: options(ALTITUDE_CATEGORIES, ALTITUDE_LABELS), help: 'Maximum height above ground of the flight geography.' },
+  { field: 'characteristic_dimension_m', label: 'Maximum characteristic dimension', required: false, kind: 'number', unit: 'm', help: 'Wingspan, blade diameter or maximum dimension (SORA Step #2).' },
+  { field: 'max_speed_ms', label: 'Maximum speed', required: false, kind: 'number', unit: 'm/s', help: 'Maximum commanded airspeed (SORA Step #2).' },
+  { field: 'population_band', label: 'Population density band', required: false, kind: 'choice', options: options(POPULATION_BANDS, POPULATION_BAND_LABELS), help: 'Highest population density in the iGRC footprint (SORA Table 1 rows).' },
+  { field: 'mitigations', label: 'Claimed ground-risk mitigations', required: false, kind: 'mitigations', help: 'M1(A), M1(B), M1(C), M2 at low / medium / high robustness (SORA Step #3, Table 5).' },
+  { field: 'residual_arc', label: 'Residual ARC', required: false, kind: 'choice', options: options(RESIDUAL_ARCS, RESIDUAL_ARC_LABELS), help: 'Residual air risk class after strategic mitigations (SORA Step #5).' },
+];
+
+export function fieldLabel(field: OperationField): string {
+  return FIELD_SPECS.find((f) => f.field === field)?.label ?? field;
+}
+
+/** Label of a field's value as shown in prompts and summaries. */
+export function valueLabel(field: OperationField, input: InitialOperationInput): string | null {
+  const v = input[field];
+  if (v === undefined) return null;
+  switch (field) {
+    case 'mtom_category':
+      return MTOM_LABELS[input.mtom_category];
+    case 'visual_mode':
+      return VISUAL_MODE_LABELS[input.visual_mode];
+    case 'ground_environment':
+      return GROUND_ENVIRONMENT_LABELS[input.ground_environment];
+    case 'airspace_type':
+      return AIRSPACE_TYPE_LABELS[input.airspace_type];
+    case 'max_altitude_category':
+      return ALTITUDE_LABELS[input.max_altitude_category];
+    case 'characteristic_dimension_m':
+      return `${String(v)} m`;
+    case 'max_speed_ms':
+      return `${String(v)} m/s`;
+    case 'population_band':
+      return input.population_band ? POPULATION_BAND_LABELS[input.population_band] : null;
+    case 'residual_arc':
+      return input.residual_arc ? RESIDUAL_ARC_LABELS[input.residual_arc] : null;
+    case 'mitigations': {
+      const claimed = MITIGATION_KEYS.filter((k) => input.mitigations?.[k] && input.mitigations[k] !== 'none');
+      return claimed.length ? claimed.map((k) => `${k.toUpperCase()} ${input.mitigations?.[k] ?? ''}`).join(', ') : 'none claimed';
+    }
+  }
+}
+
+export type InputValidation = { ok: true; value: InitialOperationInput } | { ok: false; errors: ValidationError[] };
+
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** Matches a raw value to a vocabulary: the value itself or its label, case-insensitive, trimmed. */
+function matchChoice<V extends string>(raw: unknown, values: readonly V[], labels: Readonly<Record<V, string>>): V | null {
+  if (typeof raw !== 'string') return null;
+  const s = raw.trim().toLowerCase();
+  return values.find((v) => v.toLowerCase() === s || labels[v].toLowerCase() === s) ?? null;
+}
+
+/** Numbers from forms may arrive as strings ("2.5", "2,5"). */
+function toNumber(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  const s = raw.trim().replace(',', '.');
+  return /^[+-]?\d+(\.\d+)?$/.test(s) ? Number(s) : raw;
+}
+
+/**
+ * Validates a raw operation descriptor (form values, JSON). Errors name the field, what was given
+ * and the allowed values. Unknown fields are rejected; blank optional fields are treated as absent.
+ */
+export function validateOperationInput(raw: unknown): InputValidation {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return {
+      ok: false,
+      errors: [{ field: '(operation)', got: raw, allowed: [...OPERATION_FIELDS], message: 'The operation must be an object with the fields listed in "allowed".' }],
+    };
+  }
+  const r = raw as Record<string, unknown>;
+  const errors: ValidationError[] = [];
+  for (const key of Object.keys(r)) {
+    if (!(OPERATION_FIELDS as readonly string[]).includes(key)) {
+      errors.push({ field: key, got: r[key], allowed: [...OPERATION_FIELDS], message: `Unknown field "${key}"; the operation fields are ${OPERATION_FIELDS.join(', ')}.` });
+    }
+  }
+  const choice = <V extends string>(field: CategoricalField, values: readonly V[], labels: Readonly<Record<V, string>>): V | null => {
+    const got = r[field];
+    const m = matchChoice(got, values, labels);
+    if (m === null) {
+      errors.push({
+        field,
+        got,
+        allowed: [...values],
+        message: isBlank(got)
+          ? `${fieldLabel(field)} (${field}) is required; allowed: ${values.join(', ')}.`
+          : `${fieldLabel(field)} (${field}) must be one of ${values.join(', ')}; got ${JSON.stringify(got)}.`,
+      });
+    }
+    return m;
+  };
+  const mtom = choice('mtom_category', MTOM_CATEGORIES, MTOM_LABELS);
+  const visual = choice('visual_mode', VISUAL_MODES, VISUAL_MODE_LABELS);
+  const ground = choice('ground_environment', GROUND_ENVIRONMENTS, GROUND_ENVIRONMENT_LABELS);
+  const airspace = choice('airspace_type', AIRSPACE_TYPES, AIRSPACE_TYPE_LABELS);
+  const altitude = choice('max_altitude_category', ALTITUDE_CATEGORIES, ALTITUDE_LABELS);
+
+  const optional: {
+    characteristic_dimension_m?: number;
+    max_speed_ms?: number;
+    population_band?: PopulationBand;
+    mitigations?: Partial<Record<MitigationKey, MitigationLevel>>;
+    residual_arc?: ResidualArc;
+  } = {};
+  if (!isBlank(r.characteristic_dimension_m)) {
+    const p = parsePositive(toNumber(r.characteristic_dimension_m), 'characteristic_dimension_m', 'metres');
+    if (p.ok) optional.characteristic_dimension_m = p.value;
+    else errors.push(p.error);
+  }
+  if (!isBlank(r.max_speed_ms)) {
+    const p = parsePositive(toNumber(r.max_speed_ms), 'max_speed_ms', 'm/s');
+    if (p.ok) optional.max_speed_ms = p.value;
+    else errors.push(p.error);
+  }
+  if (!isBlank(r.population_band)) {
+    const raw = r.population_band;
+    const byLabel = matchChoice(raw, POPULATION_BANDS, POPULATION_BAND_LABELS);
+    const p = byLabel ? ({ ok: true, value: byLabel } as const) : parsePopulationBand(raw, 'population_band');
+    if (p.ok) optional.population_band = p.value;
+    else errors.push(p.error);
+  }
+  if (!isBlank(r.residual_arc)) {
+    const p = parseResidualArc(r.residual_arc, 'residual_arc');
+    if (p.ok) optional.residual_arc = p.value;
+    else errors.push(p.error);
+  }
+  if (!isBlank(r.mitigations)) {
+    const v = validateMitigations(r.mitigations as MitigationClaims);
+    if ('errors' in v) errors.push(...v.errors);
+    else {
+      const claimed = Object.fromEntries(Object.entries(v.levels).filter(([, level]) => level !== 'none')) as Partial<Record<MitigationKey, MitigationLevel>>;
+      if (Object.keys(claimed).length > 0) optional.mitigations = claimed;
+    }
+  }
+  if (errors.length > 0 || !mtom || !visual || !ground || !airspace || !altitude) return { ok: false, errors };
+  return {
+    ok: true,
+    value: { mtom_category: mtom, visual_mode: visual, ground_environment: ground, airspace_type: airspace, max_altitude_category: altitude, ...optional },
+  };
+}
+
+/** Error flow E1: the operation descriptor was rejected. */
+export class OperationInputError extends Error {
+  override name = 'OperationInputError';
+  constructor(readonly errors: readonly ValidationError[]) {
+    super(
+      `Invalid operation inputs: ${errors.map((e) => `${e.field} (got ${JSON.stringify(e.got) ?? 'nothing'}; allowed: ${e.allowed.join(', ')})`).join('; ')}.`,
+    );
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * User settings, validated, with defaults. Stored in the user database (settings store,
+ * one key). A malformed stored value never breaks the app: each bad field falls back to
+ * its default and the problem is reported.
+ */
+import { CURATED_MODEL_IDS } from '../llm/models.js';
+import { lazyDb, openUserDb, SETTINGS_STORE, type UserDbOpener } from './db.js';
+import { mapReadError, mapWriteError } from './errors.js';
+
+export const SETTINGS_KEY = 'user-settings';
+export const SETTINGS_SCHEMA_VERSION = 1;
+
+export interface Settings {
+  schemaVersion: number;
+  /** Chosen WebLLM model id; null = none chosen yet (offer the recommendation). */
+  modelId: string | null;
+  /** Answer from the evidence only, never with the language model. */
+  evidenceOnly: boolean;
+  /** Store null instead of the question (and no sub-queries) in the audit log. */
+  keepQuestionsOutOfLog: boolean;
+  /** Self-hosted model artifacts (https URL or a same-origin path); null = WebLLM's default hosts. */
+  modelBaseUrl: string | null;
+}
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  schemaVersion: SETTINGS_SCHEMA_VERSION,
+  modelId: null,
+  evidenceOnly: false,
+  keepQuestionsOutOfLog: false,
+  modelBaseUrl: null,
+});
+
+export interface SettingsLoad {
+  settings: Settings;
+  /** One line per field that was malformed and replaced by its default. Empty when all was fine. */
+  problems: string[];
+  /** 'stored', 'defaults' (nothing stored yet) or 'unavailable' (IndexedDB cannot be used). */
+  source: 'stored' | 'defaults' | 'unavailable';
+  /** Set when source is 'unavailable': the error to show. */
+  error?: Error;
+}
+
+export class SettingsValidationError extends Error {
+  override readonly name = 'SettingsValidationError';
+  constructor(readonly problems: string[]) {
+    super(`These settings are not valid: ${problems.join('; ')}`);
+  }
+}
+
+/** Null when acceptable; otherwise why not. https anywhere, http only for localhost, or a path on this site. */
+export function modelBaseUrlProblem(value: string): string | null {
+  const v = value.trim();
+  if (v === '') return 'the model base URL is empty';
+  if (v.startsWith('/') && !v.startsWith('//')) return null;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    return `the model base URL "${value}" is not a URL (use https://… or a path such as /llm)`;
+  }
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]')) {
+    return null;
+  }
+  return `the model base URL must use https (got ${url.protocol}//${url.host})`;
+}
+
+/** Validate a whole settings object; returns the cleaned settings and the problems found. */
+export function validateSettings(raw: unknown): { settings: Settings; problems: string[] } {
+  const settings: Settings = { ...DEFAULT_SETTINGS };
+  const problems: string[] = [];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { settings, problems: ['the stored settings are not an object; all settings were reset to their defaults'] };
+  }
+  const r = raw as Record<string, unknown>;
+  const reset = (field: string, why: string) => problems.push(`${field}: ${why}; using the default`);
+
+  if ('modelId' in r) {
+    const v = r['modelId'];
+    if (v === null) settings.modelId = null;
+    else if (typeof v === 'string' && CURATED_MODEL_IDS.includes(v)) settings.modelId = v;
+    else reset('modelId', `"${String(v)}" is not one of the offered models`);
+  }
+  for (const key of ['evidenceOnly', 'keepQuestionsOutOfLog'] as const) {
+    if (key in r) {
+      const v = r[key];
+      if (typeof v === 'boolean') settings[key] = v;
+      else reset(key, `expected true or false, got ${JSON.stringify(v)}`);
+    }
+  }
+  if ('modelBaseUrl' in r) {
+    const v = r['modelBaseUrl'];
+    if (v === null || v === '') settings.modelBaseUrl = null;
+    else if (typeof v !== 'string') reset('modelBaseUrl', 'expected a URL string');
+    else {
+      const problem = modelBaseUrlProblem(v);
+      if (problem === null) settings.modelBaseUrl = v.trim().replace(/\/+$/, '');
+      else reset('modelBaseUrl', problem);
+    }
+  }
+  if ('schemaVersion' in r && r['schemaVersion'] !== SETTINGS_SCHEMA_VERSION) {
+    problems.push(`schemaVersion ${JSON.stringify(r['schemaVersion'])} is not ${SETTINGS_SCHEMA_VERSION}; fields were read as version ${SETTINGS_SCHEMA_VERSION}`);
+  }
+  return { settings, problems };
+}
+
+export interface SettingsStoreOptions {
+  dbName?: string;
+  open?: UserDbOpener;
+}
+
+export interface SettingsStore {
+  /** Never throws: falls back to defaults and reports why. */
+  load(): Promise<SettingsLoad>;
+  /** Validate a change and store the merged settings; throws SettingsValidationError or a storage error. */
+  update(patch: Partial<Omit<Settings, 'schemaVersion'>>): Promise<Settings>;
+  /** Store the defaults. */
+  reset(): Promise<Settings>;
+  close(): void;
+}
+
+export function createSettingsStore(options: SettingsStoreOptions = {}): SettingsStore {
+  const db = lazyDb(options.open ?? (() => openUserDb(options.dbName)));
+
+  async function readRaw(): Promise<unknown> {
+    return (await db.get()).get(SETTINGS_STORE, SETTINGS_KEY);
+  }
+
+  async function write(settings: Settings): Promise<void> {
+    try {
+      await (await db.get()).put(SETTINGS_STORE, settings, SETTINGS_KEY);
+    } catch (e) {
+      throw mapWriteError(e, 'your settings', 'save your settings');
+    }
+  }
+
+  return {
+    async load() {
+      let raw: unknown;
+      try {
+        raw = await readRaw();
+      } catch (e) {
+        const error = mapReadError(e, 'read your settings');
+        return { settings: { ...DEFAULT_SETTINGS }, problems: [], source: 'unavailable', error };
+      }
+      if (raw === undefined) return { settings: { ...DEFAULT_SETTINGS }, problems: [], source: 'defaults' };
+      const { settings, problems } = validateSettings(raw);
+      return { settings, problems, source: 'stored' };
+    },
+
+    async update(patch) {
+      const current = await this.load();
+      if (current.error) throw current.error;
+      const merged = { ...current.settings, ...patch, schemaVersion: SETTINGS_SCHEMA_VERSION };
+      const { settings, problems } = validateSettings(merged);
+      if (problems.length > 0) throw new SettingsValidationError(problems);
+      await write(settings);
+      return settings;
+    },
+
+    async reset() {
+      const settings = { ...DEFAULT_SETTINGS };
+      await write(settings);
+      return settings;
+    },
+
+    close() {
+      db.close();
+    },
+  };
+}

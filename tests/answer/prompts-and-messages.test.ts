@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { answerConfig, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
+import { buildChatMessages, trimHistory } from '../../src/core/answer/messages.js';
+import {
+  contextMessage,
+  DEVELOPER_PROMPT,
+  NO_ANSWER_TEXT,
+  NO_CONTEXT_MARKER,
+  queryGenerationSystemPrompt,
+  queryGenerationUserPrompt,
+  SECTION_LABELS,
+  SYSTEM_PROMPT,
+} from '../../src/core/answer/prompts.js';
+import { buildQueryGenerationMessages, generateQueries, parseGeneratedQueries } from '../../src/core/answer/query-generation.js';
+import { delta, engineDouble, makeChunk, retrievalOf } from './helpers.js';
+
+const context = retrievalOf([makeChunk('skysafe-sora-curated/17', 'iGRC table', 'The iGRC is read from Table 2.')]).context;
+
+describe('prompts adapt the SKYSAFE system and developer prompts', () => {
+  it('keep the SKYSAFE context-only rules and add citation, section, clarification and no-approval rules', () => {
+    expect(SYSTEM_PROMPT).toContain('Use only the information provided in the current context');
+    expect(SYSTEM_PROMPT).toContain('Do not claim approval, certification, validation, or authority decisions');
+    expect(SYSTEM_PROMPT).toMatch(/copied exactly as it appears in the context/);
+    for (const label of SECTION_LABELS) expect(SYSTEM_PROMPT).toContain(`"${label}"`);
+    for (const word of ['approved', 'compliant', 'you are authorised']) expect(SYSTEM_PROMPT).toContain(word);
+    expect(DEVELOPER_PROMPT).toContain(`respond with exactly: \`${NO_ANSWER_TEXT}\``);
+    expect(DEVELOPER_PROMPT).toContain(NO_CONTEXT_MARKER);
+    expect(DEVELOPER_PROMPT).toMatch(/characteristic dimension/);
+    expect(DEVELOPER_PROMPT).toMatch(/VLOS or BVLOS/);
+    expect(DEVELOPER_PROMPT).toMatch(/airspace class/);
+    expect(DEVELOPER_PROMPT).toMatch(/clarification question/);
+    expect(DEVELOPER_PROMPT).not.toMatch(/one indicator at a time/);
+  });
+
+  it('wrap the context, or the [NO CONTEXT] marker when it is empty', () => {
+    expect(contextMessage(context)).toContain('[skysafe-sora-curated/17] iGRC table — skysafe-sora-curated, page 12');
+    expect(contextMessage('  ')).toContain(`<context>\n${NO_CONTEXT_MARKER}\n</context>`);
+  });
+
+  it('query generation prompt limits the number of queries and fixes the JSON format', () => {
+    const p = queryGenerationSystemPrompt(3);
+    expect(p).toContain('Return at most 3 queries');
+    expect(p).toContain('reasoning_level as one of none, low, medium, high');
+    expect(p).toContain('one key named queries');
+    expect(queryGenerationUserPrompt('What is SAIL?')).toContain('"""What is SAIL?"""');
+    expect(buildQueryGenerationMessages('x', 2).map((m) => m.role)).toEqual(['system', 'user']);
+  });
+});
+
+describe('buildChatMessages follows the SKYSAFE interaction order', () => {
+  it('system(+developer), user question, assistant acknowledgement, user context — one system message for WebLLM', () => {
+    const m = buildChatMessages({ question: 'How is the iGRC determined?', context });
+    expect(m.map((x) => x.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(m[0]!.content.startsWith(SYSTEM_PROMPT)).toBe(true);
+    expect(m[0]!.content).toContain('# Developer instructions');
+    expect(m[0]!.content.endsWith(DEVELOPER_PROMPT)).toBe(true);
+    expect(m[1]!.content).toBe('How is the iGRC determined?');
+    expect(m[2]!.content).toBe(DEFAULT_ANSWER_CONFIG.acknowledgement);
+    expect(m[3]!.content).toContain('[skysafe-sora-curated/17]');
+    // WebLLM: only the first message may be a system message; the last must be a user message
+    expect(m.slice(1).some((x) => x.role === 'system')).toBe(false);
+    expect(m[m.length - 1]!.role).toBe('user');
+  });
+
+  it("puts the developer prompt in a second system message in 'system' mode", () => {
+    const m = buildChatMessages({ question: 'q', context, config: answerConfig({ developerMessageMode: 'system' }) });
+    expect(m.map((x) => x.role)).toEqual(['system', 'system', 'user', 'assistant', 'user']);
+    expect(m[0]!.content).toBe(SYSTEM_PROMPT);
+    expect(m[1]!.content).toBe(DEVELOPER_PROMPT);
+  });
+
+  it('places previous turns before the current question, oldest first', () => {
+    const history = [
+      { question: 'Q1', answer: 'A1' },
+      { question: 'Q2', answer: 'A2' },
+    ];
+    const m = buildChatMessages({ question: 'Q3', history, context });
+    expect(m.map((x) => `${x.role}:${x.content.slice(0, 2)}`).slice(1, 6)).toEqual(['user:Q1', 'assistant:A1', 'user:Q2', 'assistant:A2', 'user:Q3']);
+  });
+
+  it('trims history to the turn and character budget, dropping the oldest whole turns', () => {
+    const history = Array.from({ length: 6 }, (_, i) => ({ question: `question ${i}`, answer: 'x'.repeat(100) }));
+    expect(trimHistory(history, { maxTurns: 4, maxChars: 10_000 }).map((t) => t.question)).toEqual(['question 2', 'question 3', 'question 4', 'question 5']);
+    expect(trimHistory(history, { maxTurns: 10, maxChars: 230 }).map((t) => t.question)).toEqual(['question 4', 'question 5']);
+    expect(trimHistory(history, { maxTurns: 10, maxChars: 50 })).toEqual([]);
+    const m = buildChatMessages({ question: 'now', history, context, config: answerConfig({ history: { maxTurns: 1 } }) });
+    expect(m.filter((x) => x.role === 'assistant')).toHaveLength(2); // one history answer + the acknowledgement
+  });
+});
+
+describe('query decomposition output', () => {
+  it('parses at most N queries, drops duplicates and unknown levels become none', () => {
+    const raw = '<think>split it</think>```json\n{"queries":[{"query":"iGRC for 3 m UA","reasoning_level":"low"},{"query":"iGRC for 3 m UA","reasoning_level":"high"},{"query":"ARC in class G","reasoning_level":"extreme"},{"query":"third","reasoning_level":"none"}]}\n```';
+    expect(parseGeneratedQueries(raw, 2)).toEqual([
+      { query: 'iGRC for 3 m UA', reasoning_level: 'low' },
+      { query: 'ARC in class G', reasoning_level: 'none' },
+    ]);
+    expect(parseGeneratedQueries('not json', 3)).toBeNull();
+  });
+
+  it('generateQueries falls back to the question itself on unusable output', async () => {
+    const engine = engineDouble({ streams: [[delta('Sure! Here are queries:', 'stop')]] });
+    const r = await generateQueries('What is the SAIL?', engine);
+    expect(r).toMatchObject({ parsed: false, queries: [{ query: 'What is the SAIL?', reasoning_level: 'none' }] });
+    expect(engine.requests[0]!.messages[0]!.content).toContain('Return at most 3 queries');
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it, vi } from 'vitest';
+import { registerServiceWorker, type WorkboxLike } from '../../src/pwa/register.js';
+
+type Listener = (event: { isUpdate?: boolean; wasWaitingBeforeRegister?: boolean }) => void;
+
+/** A stand-in for workbox-window's Workbox: events are fired by the test. */
+class FakeWorkbox implements WorkboxLike {
+  listeners = new Map<string, Listener[]>();
+  registered = false;
+  skipWaitingMessages = 0;
+  updates = 0;
+  constructor(
+    readonly url: string,
+    readonly options: { scope?: string },
+  ) {}
+  addEventListener(type: string, listener: Listener): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  fire(type: string, event: { isUpdate?: boolean; wasWaitingBeforeRegister?: boolean } = {}): void {
+    for (const l of this.listeners.get(type) ?? []) l(event);
+  }
+  async register() {
+    this.registered = true;
+    return { scope: 'https://skycite.example/' } as ServiceWorkerRegistration;
+  }
+  async update() {
+    this.updates++;
+  }
+  messageSkipWaiting() {
+    this.skipWaitingMessages++;
+  }
+}
+
+function setup(extra: { url?: string; scope?: string } = {}) {
+  let wb: FakeWorkbox | undefined;
+  const reload = vi.fn();
+  const promise = registerServiceWorker({
+    enabled: true,
+    supported: true,
+    reload,
+    createWorkbox: (url, options) => (wb = new FakeWorkbox(url, options)),
+    ...extra,
+  });
+  return { promise, reload, wb: () => wb! };
+}
+
+describe('registerServiceWorker', () => {
+  it('is a no-op when disabled (dev server) or unsupported', async () => {
+    const createWorkbox = vi.fn();
+    expect(await registerServiceWorker({ enabled: false, supported: true, createWorkbox })).toBeNull();
+    expect(await registerServiceWorker({ enabled: true, supported: false, createWorkbox })).toBeNull();
+    // In Node there is no navigator.serviceWorker.
+    expect(await registerServiceWorker({ enabled: true, createWorkbox })).toBeNull();
+    expect(createWorkbox).not.toHaveBeenCalled();
+  });
+
+  it('registers <base>sw.js by default, or the given URL and scope', async () => {
+    const a = setup();
+    const updater = await a.promise;
+    expect(a.wb().url).toBe('/sw.js');
+    expect(a.wb().registered).toBe(true);
+    expect(updater?.registration?.scope).toBe('https://skycite.example/');
+    const b = setup({ url: '/app/sw.js', scope: '/app/' });
+    await b.promise;
+    expect(b.wb().url).toBe('/app/sw.js');
+    expect(b.wb().options).toEqual({ scope: '/app/' });
+  });
+
+  it('signals a waiting new version, then applies it: skip waiting, reload on control', async () => {
+    const { promise, reload, wb } = setup();
+    const updater = (await promise)!;
+    const seen = vi.fn();
+    const unsubscribe = updater.onUpdateAvailable(seen);
+    expect(updater.updateAvailable).toBe(false);
+    // applyUpdate does nothing while nothing waits.
+    await updater.applyUpdate();
+    expect(wb().skipWaitingMessages).toBe(0);
+
+    wb().fire('waiting', { isUpdate: true });
+    expect(seen).toHaveBeenCalledTimes(1);
+    expect(updater.updateAvailable).toBe(true);
+
+    // A late subscriber hears about it at once.
+    const late = vi.fn();
+    updater.onUpdateAvailable(late);
+    expect(late).toHaveBeenCalledTimes(1);
+
+    await updater.applyUpdate();
+    await updater.applyUpdate(); // idempotent
+    expect(wb().skipWaitingMessages).toBe(1);
+    expect(reload).not.toHaveBeenCalled();
+    wb().fire('controlling', { isUpdate: true });
+    expect(reload).toHaveBeenCalledTimes(1);
+
+    unsubscribe();
+    wb().fire('waiting', { isUpdate: true });
+    expect(seen).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not reload when the first install takes control, nor without applyUpdate', async () => {
+    const { promise, reload, wb } = setup();
+    await promise;
+    wb().fire('controlling', { isUpdate: false });
+    wb().fire('waiting', { isUpdate: true });
+    wb().fire('controlling', { isUpdate: true });
+    expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('treats a version already waiting before registration as an update', async () => {
+    const { promise, wb } = setup();
+    const updater = (await promise)!;
+    wb().fire('waiting', { wasWaitingBeforeRegister: true });
+    expect(updater.updateAvailable).toBe(true);
+    await updater.checkForUpdate();
+    expect(wb().updates).toBe(1);
+  });
+});

@@ -1,0 +1,124 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openUserDb, SETTINGS_STORE } from '../../src/storage/db.js';
+import { StorageQuotaError, StorageUnavailableError } from '../../src/storage/errors.js';
+import {
+  createSettingsStore,
+  DEFAULT_SETTINGS,
+  SETTINGS_KEY,
+  SettingsValidationError,
+  validateSettings,
+} from '../../src/storage/settings-store.js';
+
+let n = 0;
+const freshName = () => `skycite-settings-test-${++n}-${Math.random().toString(36).slice(2)}`;
+
+afterEach(() => vi.unstubAllGlobals());
+
+async function storeRaw(dbName: string, value: unknown): Promise<void> {
+  const db = await openUserDb(dbName);
+  await db.put(SETTINGS_STORE, value, SETTINGS_KEY);
+  db.close();
+}
+
+describe('settings store', () => {
+  it('returns the defaults when nothing is stored', async () => {
+    const s = createSettingsStore({ dbName: freshName() });
+    const r = await s.load();
+    expect(r).toEqual({ settings: { ...DEFAULT_SETTINGS }, problems: [], source: 'defaults' });
+    s.close();
+  });
+
+  it('updates, validates and persists', async () => {
+    const dbName = freshName();
+    const s = createSettingsStore({ dbName });
+    const saved = await s.update({
+      modelId: 'Llama-3.2-1B-Instruct-q4f16_1-MLC',
+      evidenceOnly: true,
+      keepQuestionsOutOfLog: true,
+      modelBaseUrl: 'https://models.example.eu/webllm/',
+    });
+    expect(saved.modelBaseUrl).toBe('https://models.example.eu/webllm');
+    s.close();
+    const again = await createSettingsStore({ dbName }).load();
+    expect(again.source).toBe('stored');
+    expect(again.problems).toEqual([]);
+    expect(again.settings).toEqual(saved);
+  });
+
+  it('rejects invalid updates and keeps the stored settings', async () => {
+    const s = createSettingsStore({ dbName: freshName() });
+    await s.update({ evidenceOnly: true });
+    await expect(s.update({ modelId: 'GPT-17-Ultra' })).rejects.toBeInstanceOf(SettingsValidationError);
+    await expect(s.update({ modelBaseUrl: 'http://evil.example.com' })).rejects.toThrow(/https/);
+    await expect(s.update({ modelBaseUrl: 'ftp://x' })).rejects.toThrow(SettingsValidationError);
+    expect((await s.load()).settings.evidenceOnly).toBe(true);
+    expect((await s.load()).settings.modelId).toBeNull();
+    await s.update({ modelBaseUrl: '/llm' });
+    await s.update({ modelBaseUrl: 'http://localhost:8080/m' });
+    expect((await s.reset())).toEqual({ ...DEFAULT_SETTINGS });
+    s.close();
+  });
+
+  it('falls back to defaults per malformed field and reports it', async () => {
+    const dbName = freshName();
+    await storeRaw(dbName, {
+      schemaVersion: 1,
+      modelId: 'no-such-model',
+      evidenceOnly: 'yes',
+      keepQuestionsOutOfLog: true,
+      modelBaseUrl: 42,
+    });
+    const r = await createSettingsStore({ dbName }).load();
+    expect(r.source).toBe('stored');
+    expect(r.settings).toEqual({ ...DEFAULT_SETTINGS, keepQuestionsOutOfLog: true });
+    expect(r.problems).toHaveLength(3);
+    expect(r.problems.join('\n')).toMatch(/modelId/);
+    expect(r.problems.join('\n')).toMatch(/evidenceOnly/);
+    expect(r.problems.join('\n')).toMatch(/modelBaseUrl/);
+  });
+
+  it('falls back entirely when the stored value is not an object', async () => {
+    for (const junk of ['a string', 7, null, [1, 2]]) {
+      const dbName = freshName();
+      await storeRaw(dbName, junk);
+      const r = await createSettingsStore({ dbName }).load();
+      expect(r.settings).toEqual({ ...DEFAULT_SETTINGS });
+      expect(r.problems[0]).toMatch(/not an object/);
+    }
+  });
+
+  it('validateSettings reports an unknown schema version', () => {
+    const r = validateSettings({ schemaVersion: 3, evidenceOnly: true });
+    expect(r.settings.evidenceOnly).toBe(true);
+    expect(r.problems[0]).toMatch(/schemaVersion 3/);
+  });
+
+  it('never throws on load when IndexedDB is unavailable; update reports it', async () => {
+    vi.stubGlobal('indexedDB', undefined);
+    const s = createSettingsStore({ dbName: freshName() });
+    const r = await s.load();
+    expect(r.source).toBe('unavailable');
+    expect(r.settings).toEqual({ ...DEFAULT_SETTINGS });
+    expect(r.error).toBeInstanceOf(StorageUnavailableError);
+    await expect(s.update({ evidenceOnly: true })).rejects.toBeInstanceOf(StorageUnavailableError);
+  });
+
+  it('maps QuotaExceededError on save to StorageQuotaError', async () => {
+    const dbName = freshName();
+    const s = createSettingsStore({
+      open: async () => {
+        const db = await openUserDb(dbName);
+        return new Proxy(db, {
+          get(t, p) {
+            if (p === 'put') return () => Promise.reject(new DOMException('full', 'QuotaExceededError'));
+            const v = Reflect.get(t, p, t);
+            return typeof v === 'function' ? v.bind(t) : v;
+          },
+        });
+      },
+    });
+    await expect(s.update({ evidenceOnly: true })).rejects.toBeInstanceOf(StorageQuotaError);
+    expect((await s.load()).source).toBe('defaults');
+  });
+});
