@@ -1,7 +1,9 @@
-import { cpSync, existsSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, cpSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { skyCitePwaOptions } from './src/pwa/pwa-config.js';
 
 /** Serve and ship the generated static index (static-index/) at /static-index/. */
 function staticIndex(): Plugin {
@@ -11,20 +13,41 @@ function staticIndex(): Plugin {
     configureServer(server) {
       server.middlewares.use('/static-index', (req, res, next) => {
         const file = resolve(dir, `.${decodeURIComponent((req.url ?? '/').split('?')[0]!)}`);
-        if (!file.startsWith(dir) || !existsSync(file)) return next();
+        if (!file.startsWith(dir) || !existsSync(file) || statSync(file).isDirectory()) return next();
         res.setHeader('Cache-Control', 'no-cache');
-        import('node:fs').then(({ createReadStream }) => createReadStream(file).pipe(res));
+        createReadStream(file).pipe(res);
       });
     },
-    closeBundle() {
-      if (existsSync(dir)) cpSync(dir, resolve('dist/static-index'), { recursive: true });
+    writeBundle(options) {
+      const out = resolve(options.dir ?? 'dist');
+      if (existsSync(dir)) cpSync(dir, resolve(out, 'static-index'), { recursive: true });
     },
   };
 }
 
+/**
+ * onnxruntime-web's wasm runtime, served from the app's own origin (transformers.js
+ * would otherwise fetch it from a CDN): copied from node_modules into public/ort/
+ * (git-ignored) so both the dev server and the build serve /ort/.
+ */
+const ORT_FILES = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'];
+function ortAssets(): Plugin {
+  const copy = () => {
+    const to = resolve('public/ort');
+    mkdirSync(to, { recursive: true });
+    for (const f of ORT_FILES) {
+      const src = resolve('node_modules/onnxruntime-web/dist', f);
+      const dst = resolve(to, f);
+      if (!existsSync(dst) || statSync(dst).size !== statSync(src).size) copyFileSync(src, dst);
+    }
+  };
+  return { name: 'skycite-ort-assets', buildStart: copy, configureServer: copy };
+}
+
 export default defineConfig({
-  plugins: [svelte(), staticIndex()],
-  build: { target: 'es2022', sourcemap: false },
+  plugins: [ortAssets(), svelte(), staticIndex(), VitePWA(skyCitePwaOptions())],
+  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 8000 },
   worker: { format: 'es' },
   preview: { port: 4173, strictPort: false },
+  server: { port: 5173 },
 });

@@ -1,7 +1,7 @@
 /**
  * `npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json]` and ablation
- * flags: --dense-only, --bm25-only, --no-mmr, --no-post, --rerank / --no-rerank,
- * --no-elbow, --voy. Prints Hit@1/3/5/10 and MRR per variant, per corpus and
+ * flags: --dense-only, --bm25-only, --mmr / --no-mmr, --no-post, --rerank / --no-rerank,
+ * --elbow / --no-elbow, --no-threshold, --no-windows, --no-expansion, --voy. Prints Hit@1/3/5/10 and MRR per variant, per corpus and
  * overall, and the no-evidence rate on unanswerable questions.
  */
 import { readFileSync } from 'node:fs';
@@ -27,6 +27,10 @@ const { values } = parseArgs({
     'no-elbow': { type: 'boolean', default: false },
     'no-threshold': { type: 'boolean', default: false },
     voy: { type: 'boolean', default: false },
+    mmr: { type: 'boolean', default: false },
+    elbow: { type: 'boolean', default: false },
+    'no-windows': { type: 'boolean', default: false },
+    'no-expansion': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
 });
@@ -60,6 +64,10 @@ if (values.rerank) Object.assign(over, { rerank: { enabled: true } });
 if (values['no-rerank']) Object.assign(over, { rerank: { enabled: false } });
 if (values['no-elbow']) Object.assign(over, { elbow: { enabled: false } });
 if (values['no-threshold']) Object.assign(over, { minDenseScore: -1 });
+if (values.mmr) Object.assign(over, { mmr: { enabled: true } });
+if (values.elbow) Object.assign(over, { elbow: { enabled: true } });
+if (values['no-windows']) Object.assign(over, { windows: { enabled: false } });
+if (values['no-expansion']) Object.assign(over, { expansion: { enabled: false } });
 if (values.voy) Object.assign(over, { dense: { pool: 50, backend: 'voy' } });
 
 const { engine, index } = await nodeEngine({ voy: values.voy });

@@ -34,6 +34,7 @@ export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] 
     // The static regulation index.
     'static-index/*.json',
     'static-index/*.f32',
+    'static-index/*.i8',
     // The embedding model: config and tokenizer files, licence, the ONNX weights it loads.
     'models/**/*.{json,txt}',
     'models/**/LICENSE*',

@@ -29,6 +29,11 @@ export interface EmbeddingModelConfig {
   device: 'cpu' | 'wasm' | 'webgpu';
   /** Batch size for embedding many texts (build time). Default 16. */
   batchSize: number;
+  /**
+   * Browser only: where onnxruntime-web's wasm files are served (the app's own
+   * origin). Without it transformers.js would fetch them from a CDN.
+   */
+  ortWasmPaths?: { mjs: string; wasm: string };
 }
 
 export const MINILM_ID = 'sentence-transformers/all-MiniLM-L6-v2';

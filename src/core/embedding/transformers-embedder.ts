@@ -23,6 +23,12 @@ export async function createTransformersEmbedder(config: EmbeddingModelConfig): 
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
   env.localModelPath = config.localModelPath;
+  const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; proxy?: boolean } } | undefined;
+  if (config.ortWasmPaths && onnx?.wasm) {
+    onnx.wasm.wasmPaths = { ...config.ortWasmPaths };
+    // load the wasm straight from the app's origin (the service worker caches it), no blob: URLs
+    (env as { useWasmCache?: boolean }).useWasmCache = false;
+  }
   let extractor: FeatureExtractionPipeline;
   try {
     extractor = (await pipeline('feature-extraction', config.modelId, {

@@ -1,0 +1,62 @@
+/**
+ * The UI side of the runtime worker: the same SkyCiteRuntime interface as the
+ * in-process runtime, over postMessage.
+ */
+import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
+import type { RuntimeMethod, RuntimeReply, RuntimeRequest, SkyCiteRuntime } from './types.js';
+
+export class RuntimeError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
+  let next = 1;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  worker.onmessage = (ev: MessageEvent<RuntimeReply>) => {
+    const p = pending.get(ev.data.id);
+    if (!p) return;
+    pending.delete(ev.data.id);
+    if (ev.data.ok) p.resolve(ev.data.value);
+    else p.reject(new RuntimeError(ev.data.error.name, ev.data.error.message));
+  };
+  worker.onerror = (ev) => {
+    const err = new RuntimeError('WorkerError', `The retrieval worker failed: ${ev.message || 'unknown error'}. Reload the app.`);
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  const call = <T>(method: RuntimeMethod, ...args: unknown[]): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const id = next++;
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      worker.postMessage({ id, method, args } satisfies RuntimeRequest);
+    });
+  return {
+    // URLs are resolved against the page, so the worker (whose own URL is under assets/) fetches the right files
+    init: (o = {}) => {
+      const base = globalThis.document?.baseURI ?? globalThis.location?.href ?? 'http://localhost/';
+      const d = DEFAULT_RUNTIME_OPTIONS;
+      return call('init', {
+        ...o,
+        indexBaseUrl: new URL(o.indexBaseUrl ?? d.indexBaseUrl, base).href,
+        modelBaseUrl: new URL(o.modelBaseUrl ?? d.modelBaseUrl, base).href,
+        ortBaseUrl: new URL(o.ortBaseUrl ?? d.ortBaseUrl, base).href,
+      });
+    },
+    retrieve: (q, o) => call('retrieve', q, o),
+    evidenceOnly: (q, r) => call('evidenceOnly', q, r),
+    checkGrounding: (a, ids) => call('checkGrounding', a, ids),
+    getChunk: (id) => call('getChunk', id),
+    outline: () => call('outline'),
+    keywordSearch: (t, l) => call('keywordSearch', t, l),
+    dispose: () => worker.terminate(),
+  };
+}
+
+/** The app's runtime: the worker bundled by Vite. */
+export function createWorkerRuntime(): SkyCiteRuntime {
+  const worker = new Worker(new URL('./runtime.worker.ts', import.meta.url), { type: 'module', name: 'skycite-runtime' });
+  return createRuntimeClient(worker);
+}

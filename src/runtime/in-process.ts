@@ -1,0 +1,204 @@
+/**
+ * The runtime in the current thread: fetches the static index, verifies it
+ * against its manifest, loads MiniLM from the app's own files (WebGPU when
+ * available, WASM otherwise) and serves retrieval, evidence-only answers,
+ * grounding checks and the library. The Web Worker hosts exactly this.
+ */
+import { composeEvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
+import { checkGrounding } from '../core/answer/grounding.js';
+import type { Embedder } from '../core/embedding/embedder.js';
+import { MINILM_ID } from '../core/embedding/embedder.js';
+import { createTransformersEmbedder } from '../core/embedding/transformers-embedder.js';
+import { loadIndexFromBytes, type LoadedIndex } from '../core/index/load.js';
+import { IndexIntegrityError, parseManifest } from '../core/index/manifest.js';
+import type { Chunk } from '../core/model/chunk.js';
+import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
+import type { AskResult, DocumentOutline, KeywordHit, OutlineNode, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
+
+import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
+export { DEFAULT_RUNTIME_OPTIONS };
+
+export class RuntimeNotReadyError extends Error {
+  override name = 'RuntimeNotReadyError';
+  constructor() {
+    super('The retrieval runtime is not initialised yet: call init() first (the app does this on start).');
+  }
+}
+
+/** Offline before the first full load, or a missing file: say which and what to do. */
+export class IndexFetchError extends Error {
+  override name = 'IndexFetchError';
+}
+
+export interface InProcessDeps {
+  fetchImpl?: typeof fetch;
+  /** Inject an embedder (tests); default loads MiniLM with transformers.js. */
+  createEmbedder?: (device: 'webgpu' | 'wasm', opts: RuntimeOptions) => Promise<Embedder>;
+  hasWebGpu?: () => Promise<boolean>;
+  baseUrl?: string;
+}
+
+const abs = (path: string, base: string): string => new URL(path, base).href;
+
+async function defaultHasWebGpu(): Promise<boolean> {
+  const gpu = (globalThis.navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } })?.gpu;
+  if (!gpu) return false;
+  try {
+    return (await gpu.requestAdapter()) !== null;
+  } catch {
+    return false;
+  }
+}
+
+export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime {
+  const fetchImpl = deps.fetchImpl ?? globalThis.fetch.bind(globalThis);
+  const base = deps.baseUrl ?? globalThis.location?.href ?? 'http://localhost/';
+  let index: LoadedIndex | null = null;
+  let embedder: Embedder | null = null;
+  let engine: RetrievalEngine | null = null;
+
+  const ready = () => {
+    if (!index || !embedder || !engine) throw new RuntimeNotReadyError();
+    return { index, embedder, engine };
+  };
+
+  async function fetchBytes(url: string): Promise<Uint8Array> {
+    let res: Response;
+    try {
+      res = await fetchImpl(url);
+    } catch (e) {
+      throw new IndexFetchError(
+        `Could not fetch ${url} (${(e as Error).message}). If you are offline, SkyCite needs one complete load while online before it works offline; reconnect and reload.`,
+      );
+    }
+    if (!res.ok) throw new IndexFetchError(`Fetching ${url} failed with HTTP ${res.status}. The deployment is incomplete: redeploy static-index/ as built by npm run index.`);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  const defaultEmbedder = async (device: 'webgpu' | 'wasm', opts: RuntimeOptions): Promise<Embedder> =>
+    createTransformersEmbedder({
+      modelId: MINILM_ID,
+      dtype: 'q8',
+      localModelPath: abs(opts.modelBaseUrl, base),
+      device,
+      batchSize: 8,
+      ortWasmPaths: {
+        mjs: abs(`${opts.ortBaseUrl}ort-wasm-simd-threaded.asyncify.mjs`, base),
+        wasm: abs(`${opts.ortBaseUrl}ort-wasm-simd-threaded.asyncify.wasm`, base),
+      },
+    });
+
+  return {
+    async init(partial = {}): Promise<RuntimeStatus> {
+      const opts = { ...DEFAULT_RUNTIME_OPTIONS, ...partial };
+      const t0 = performance.now();
+      const manifestUrl = abs(`${opts.indexBaseUrl}manifest.json`, base);
+      const manifestJson = new TextDecoder().decode(await fetchBytes(manifestUrl));
+      const manifest = parseManifest(manifestJson);
+      const files: Record<string, Uint8Array> = {};
+      await Promise.all(
+        Object.keys(manifest.artifacts).map(async (name) => {
+          files[name] = await fetchBytes(abs(`${opts.indexBaseUrl}${name}`, base));
+        }),
+      );
+      index = await loadIndexFromBytes(manifestJson, files);
+      const t1 = performance.now();
+      const make = deps.createEmbedder ?? defaultEmbedder;
+      let device: 'webgpu' | 'wasm' = 'wasm';
+      if (opts.device === 'webgpu' || (opts.device === 'auto' && (await (deps.hasWebGpu ?? defaultHasWebGpu)()))) {
+        try {
+          embedder = await make('webgpu', opts);
+          device = 'webgpu';
+        } catch (e) {
+          if (opts.device === 'webgpu') throw e;
+          embedder = null;
+        }
+      }
+      if (!embedder) embedder = await make('wasm', opts);
+      if (embedder.modelId !== index.manifest.model.id) {
+        throw new IndexIntegrityError(
+          `The static index was built with ${index.manifest.model.id} but the app loads ${embedder.modelId}. Rebuild the index with \`npm run index\`.`,
+        );
+      }
+      engine = createRetrievalEngine({ index, embedder });
+      return { manifest: index.manifest, device, chunkCount: index.chunks.length, loadMs: { index: t1 - t0, model: performance.now() - t1 } };
+    },
+
+    async retrieve(query, options = {}): Promise<AskResult> {
+      const { engine: e, index: idx } = ready();
+      const retrieval = await e.retrieve(query, options);
+      return { retrieval, chunks: retrieval.evidence.map((ev) => idx.chunks[ev.row]!) };
+    },
+
+    async evidenceOnly(question, result) {
+      const { embedder: emb } = ready();
+      return composeEvidenceOnlyAnswer({ question, retrieval: result.retrieval, chunks: result.chunks, embedder: emb });
+    },
+
+    async checkGrounding(answer, contextChunkIds) {
+      const { embedder: emb, index: idx } = ready();
+      const chunks = contextChunkIds.map((id) => idx.chunks[idx.rowOf.get(id) ?? -1]).filter((c): c is Chunk => Boolean(c));
+      return checkGrounding({ answer, chunks, embedder: emb });
+    },
+
+    async getChunk(id) {
+      const { index: idx } = ready();
+      const row = idx.rowOf.get(id);
+      return row === undefined ? null : idx.chunks[row]!;
+    },
+
+    async outline(): Promise<DocumentOutline[]> {
+      const { index: idx } = ready();
+      return buildOutline(idx);
+    },
+
+    async keywordSearch(text, limit = 30): Promise<KeywordHit[]> {
+      const { index: idx } = ready();
+      if (!text.trim()) return [];
+      return idx.bm25
+        .search(text, { prefix: true, fuzzy: 0.15, combineWith: 'AND', boost: { title: 2 } })
+        .slice(0, limit)
+        .map((h) => {
+          const c = idx.chunks[idx.rowOf.get(String(h.id))!]!;
+          return { id: c.id, title: c.title, docId: c.docId, pageStart: c.pageStart, pageEnd: c.pageEnd, score: h.score };
+        });
+    },
+
+    dispose() {
+      void embedder?.dispose?.();
+      index = null;
+      embedder = null;
+      engine = null;
+    },
+  };
+}
+
+/** Section tree per document from the chunks' section paths, in document order. */
+export function buildOutline(idx: Pick<LoadedIndex, 'manifest' | 'chunks'>): DocumentOutline[] {
+  return idx.manifest.sources.map((s) => {
+    const root: OutlineNode = { title: s.title, chunkIds: [], children: [] };
+    for (const c of idx.chunks) {
+      if (c.docId !== s.id) continue;
+      let node = root;
+      const path = c.kind === 'table' ? c.sectionPath.slice(0, -1) : c.sectionPath;
+      for (const title of path) {
+        let child = node.children.find((n) => n.title === title);
+        if (!child) {
+          child = { title, chunkIds: [], children: [] };
+          node.children.push(child);
+        }
+        node = child;
+      }
+      node.chunkIds.push(c.id);
+    }
+    return {
+      docId: s.id,
+      title: s.title,
+      edition: s.edition,
+      verbatim: s.verbatim,
+      reuseNotice: s.reuseNotice,
+      editionNote: s.editionNote,
+      sections: root.children,
+    };
+  });
+}

@@ -1,0 +1,23 @@
+/// <reference lib="webworker" />
+/**
+ * The retrieval + embedding Web Worker: hosts the in-process runtime and
+ * answers RuntimeRequest messages. Errors travel as {name, message}.
+ */
+import { createInProcessRuntime } from './in-process.js';
+import type { RuntimeReply, RuntimeRequest } from './types.js';
+
+// the client sends absolute URLs (resolved against the page)
+const runtime = createInProcessRuntime({ baseUrl: self.location.href });
+
+self.onmessage = async (ev: MessageEvent<RuntimeRequest>) => {
+  const { id, method, args } = ev.data;
+  let reply: RuntimeReply;
+  try {
+    const fn = runtime[method] as (...a: unknown[]) => Promise<unknown>;
+    reply = { id, ok: true, value: await fn(...args) };
+  } catch (e) {
+    const err = e as Error;
+    reply = { id, ok: false, error: { name: err.name ?? 'Error', message: err.message ?? String(e) } };
+  }
+  (self as unknown as Worker).postMessage(reply);
+};

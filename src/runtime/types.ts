@@ -1,0 +1,88 @@
+/**
+ * The runtime contract between the UI and the retrieval/embedding worker. The
+ * same interface is implemented in-process (tests, Node) and by the Web Worker
+ * client, so views never know where retrieval runs.
+ */
+import type { Chunk } from '../core/model/chunk.js';
+import type { RetrievalResult, Filters } from '../core/retrieval/types.js';
+import type { RetrievalConfigOverrides } from '../core/retrieval/config.js';
+import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
+import type { GroundingReport } from '../core/answer/grounding.js';
+import type { IndexManifest } from '../core/index/manifest.js';
+
+export interface RuntimeOptions {
+  /** Base URL of the static index (default: 'static-index/' on the app's origin). */
+  indexBaseUrl: string;
+  /** Base URL of the models folder (default: 'models/' on the app's origin). */
+  modelBaseUrl: string;
+  /** Base URL of the onnxruntime-web wasm files (default: 'ort/' on the app's origin). */
+  ortBaseUrl: string;
+  /** 'auto' tries WebGPU first and falls back to WASM. */
+  device: 'auto' | 'webgpu' | 'wasm';
+}
+
+export interface RuntimeStatus {
+  manifest: IndexManifest;
+  /** Device the embedding model actually runs on. */
+  device: 'webgpu' | 'wasm';
+  chunkCount: number;
+  /** Milliseconds spent fetching + verifying the index and loading the model. */
+  loadMs: { index: number; model: number };
+}
+
+export interface DocumentOutline {
+  docId: string;
+  title: string;
+  edition: string;
+  verbatim: boolean;
+  reuseNotice: string;
+  editionNote: string;
+  /** Section tree built from the chunks' section paths, in document order. */
+  sections: OutlineNode[];
+}
+
+export interface OutlineNode {
+  title: string;
+  /** Chunks directly in this section (ids), in order. */
+  chunkIds: string[];
+  children: OutlineNode[];
+}
+
+export interface KeywordHit {
+  id: string;
+  title: string;
+  docId: string;
+  pageStart: number | null;
+  pageEnd: number | null;
+  score: number;
+}
+
+export interface AskResult {
+  retrieval: RetrievalResult;
+  /** The evidence chunks, in rank order (so the UI can render without another round trip). */
+  chunks: Chunk[];
+}
+
+export interface SkyCiteRuntime {
+  init(options?: Partial<RuntimeOptions>): Promise<RuntimeStatus>;
+  retrieve(query: string, options?: { filters?: Filters; config?: RetrievalConfigOverrides }): Promise<AskResult>;
+  evidenceOnly(question: string, result: AskResult): Promise<EvidenceOnlyAnswer>;
+  checkGrounding(answer: string, contextChunkIds: string[]): Promise<GroundingReport>;
+  getChunk(id: string): Promise<Chunk | null>;
+  outline(): Promise<DocumentOutline[]>;
+  keywordSearch(text: string, limit?: number): Promise<KeywordHit[]>;
+  dispose(): void;
+}
+
+/** Messages over postMessage: a request id, a method and its arguments; replies carry the id. */
+export type RuntimeMethod = Exclude<keyof SkyCiteRuntime, 'dispose'>;
+
+export interface RuntimeRequest {
+  id: number;
+  method: RuntimeMethod;
+  args: unknown[];
+}
+
+export type RuntimeReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { name: string; message: string } };

@@ -1,0 +1,65 @@
+/**
+ * A minimal static file server for the production build (dist/), on 127.0.0.1
+ * with a random port. Only for tests and benchmarks.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { extname, join, resolve } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.wasm': 'application/wasm',
+  '.onnx': 'application/octet-stream',
+  '.f32': 'application/octet-stream',
+  '.i8': 'application/octet-stream',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export interface StaticServer {
+  url: string;
+  /** Bytes served per path since start. */
+  served: Map<string, number>;
+  close(): Promise<void>;
+}
+
+export async function serveDist(dir = resolve('dist')): Promise<StaticServer> {
+  const root = resolve(dir);
+  const served = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+    let file = resolve(join(root, path));
+    if (!file.startsWith(root)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const size = statSync(file).size;
+    served.set(path, (served.get(path) ?? 0) + size);
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Length': size,
+      'Cache-Control': 'no-cache',
+    });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    // "localhost" (not 127.0.0.1): a secure context, so service workers and WebGPU are allowed
+    url: `http://localhost:${port}/`,
+    served,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
