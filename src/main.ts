@@ -1,4 +1,23 @@
 import { mount } from 'svelte';
-import IndexStatus from './ui/IndexStatus.svelte';
+import App from './App.svelte';
+import { registerServiceWorker } from './pwa/register';
+import { createWorkerRuntime } from './runtime/client';
+import { AppState } from './ui/app-state.svelte';
+import './styles/app.css';
 
-mount(IndexStatus, { target: document.getElementById('app')! });
+const app = new AppState(createWorkerRuntime());
+
+mount(App, { target: document.getElementById('app')!, props: { app } });
+
+// The update flow: a new version waiting → banner → applyUpdate() reloads into it.
+registerServiceWorker()
+  .then((updater) => {
+    if (!updater) return;
+    app.updater = updater;
+    updater.onUpdateAvailable(() => {
+      app.updateAvailable = true;
+    });
+  })
+  .catch(() => {
+    // No service worker (private mode, unsupported): the app works online only.
+  });

@@ -83,7 +83,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   postScore: { enabled: true, fused: 0.5, summary: 0.3, dense: 0.7, window: 0.7, keyword: 0.02, keywordCap: 5 },
   rerank: { enabled: false, weight: 0.3 },
   elbow: { enabled: false, threshold: 0.25 },
-  minDenseScore: 0.35,
+  minDenseScore: 0.3,
   keep: 10,
   contextChars: 12_000,
   broadenPoolFactor: 2,

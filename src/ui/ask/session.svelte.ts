@@ -1,0 +1,234 @@
+/**
+ * A conversation in the Ask view: its turns and the pipeline of one turn
+ * (route → calculator → retrieval → generative answer or evidence-only → grounding → audit).
+ */
+import { AnswerError, mapEngineError } from '../../core/answer/errors';
+import type { EvidenceOnlyAnswer } from '../../core/answer/evidence-only';
+import { answerQuestion, type AnswerResult, type ChatEngine } from '../../core/answer/generation';
+import type { GroundingReport } from '../../core/answer/grounding';
+import type { ConversationTurn } from '../../core/answer/messages';
+import { hasNoContext } from '../../core/answer/no-context';
+import { prefilterRoute, routeMessage, type ChatTurn, type RouteDecision } from '../../core/assess/router';
+import type { AskResult } from '../../runtime/types';
+import type { AnswerMode } from '../../storage/audit-store';
+import type { AppState } from '../app-state.svelte';
+import { buildAuditRecord, noEvidenceReason } from './audit';
+import { extractCalc, mergeParams, runCalc, type CalcOutcome, type CalcParams, type CalcTarget } from './calc';
+
+export type TurnPhase = 'routing' | 'retrieving' | 'composing' | 'generating' | 'checking' | 'done' | 'stopped' | 'error';
+
+export interface TurnError {
+  summary: string;
+  action: string;
+}
+
+let nextTurnId = 1;
+
+export class Turn {
+  readonly id = nextTurnId++;
+  readonly question: string;
+  phase: TurnPhase = $state('routing');
+  route: RouteDecision | null = $state.raw(null);
+  calc: CalcOutcome | null = $state.raw(null);
+  calcTargets: CalcTarget[] = [];
+  mode: AnswerMode | null = $state(null);
+  ask: AskResult | null = $state.raw(null);
+  retrievalQuery = '';
+  evidence: EvidenceOnlyAnswer | null = $state.raw(null);
+  /** The answer text streamed so far (answer channel only; reasoning is never shown). */
+  stream = $state('');
+  answer: AnswerResult | null = $state.raw(null);
+  grounding: GroundingReport | null = $state.raw(null);
+  groundingError: string | null = $state(null);
+  noEvidence = $state(false);
+  noEvidenceWhy = $state('');
+  error: TurnError | null = $state.raw(null);
+  retryNotice: string | null = $state(null);
+  auditError: string | null = $state(null);
+  audited = $state(false);
+  controller: AbortController | null = null;
+
+  constructor(question: string) {
+    this.question = question;
+  }
+
+  get busy(): boolean {
+    return this.phase !== 'done' && this.phase !== 'stopped' && this.phase !== 'error';
+  }
+}
+
+const describeError = (e: unknown): TurnError => {
+  if (e instanceof AnswerError) return { summary: e.summary, action: e.action };
+  const err = e as { name?: string; message?: string };
+  if (err?.name === 'AbortError') return { summary: 'Stopped.', action: '' };
+  return { summary: err?.message ?? String(e), action: 'Try again; if it persists, reload the app.' };
+};
+
+export class AskSession {
+  turns: Turn[] = $state([]);
+  private lastParams: CalcParams | null = null;
+  private lastTargets: CalcTarget[] = [];
+
+  constructor(private readonly app: AppState) {}
+
+  get busy(): boolean {
+    return this.turns.some((t) => t.busy);
+  }
+
+  clear(): void {
+    if (this.busy) return;
+    this.turns = [];
+    this.lastParams = null;
+    this.lastTargets = [];
+  }
+
+  stop(): void {
+    for (const t of this.turns) if (t.busy) t.controller?.abort();
+  }
+
+  /** Ask a question; resolves when the turn is finished (done, stopped or failed). */
+  async ask(question: string): Promise<Turn> {
+    const q = question.trim();
+    const turn = new Turn(q);
+    turn.controller = new AbortController();
+    const previous = [...this.turns];
+    this.turns.push(turn);
+    const live = this.turns[this.turns.length - 1]!; // the reactive proxy of the turn
+    try {
+      await this.run(live, previous, turn.controller.signal);
+    } catch (e) {
+      if (turn.controller.signal.aborted) live.phase = 'stopped';
+      else {
+        live.error = describeError(e);
+        live.phase = 'error';
+      }
+    }
+    return live;
+  }
+
+  private async run(turn: Turn, previous: Turn[], signal: AbortSignal): Promise<void> {
+    const app = this.app;
+    const stopped = (): boolean => {
+      if (!signal.aborted) return false;
+      turn.phase = 'stopped';
+      return true;
+    };
+
+    // 1. route
+    const history: ChatTurn[] = [];
+    for (const p of previous) {
+      history.push({ role: 'user', content: p.question, ...(p.route ? { path: p.route.path } : {}) });
+      const a = p.answer?.answer ?? p.evidence?.text;
+      if (a) history.push({ role: 'assistant', content: a });
+    }
+    turn.route = await routeMessage(turn.question, history);
+    const pre = prefilterRoute(turn.question, history);
+    const prevQuestion = previous[previous.length - 1]?.question;
+    turn.retrievalQuery = pre.cues.followUpOf && prevQuestion ? `${prevQuestion} ${turn.question}` : turn.question;
+
+    // 2. calculator (database / both)
+    if (turn.route.path !== 'rules') {
+      const ex = extractCalc(turn.question);
+      const followUp = pre.cues.followUpOf !== undefined;
+      const params = followUp ? mergeParams(this.lastParams, ex.params) : ex.params;
+      const targets = ex.targets.length ? ex.targets : followUp ? this.lastTargets : [];
+      turn.calc = runCalc(targets, params, ex.readings);
+      turn.calcTargets = turn.calc.items.map((i) => i.target);
+      this.lastParams = params;
+      this.lastTargets = turn.calcTargets;
+    }
+    if (stopped()) return;
+
+    // 3. retrieval
+    turn.phase = 'retrieving';
+    const filters = turn.route.jurisdictions.length ? { jurisdictions: [...turn.route.jurisdictions] } : undefined;
+    const ask = await app.runtime.retrieve(turn.retrievalQuery, filters ? { filters } : undefined);
+    if (stopped()) return;
+    turn.ask = ask;
+    const engine = app.generative ? app.chatEngine() : null;
+    turn.mode = engine ? 'generative' : 'evidence-only';
+
+    // 4. no evidence: the fixed reply, never a model call
+    if (hasNoContext(ask.retrieval)) {
+      turn.noEvidence = true;
+      turn.noEvidenceWhy = noEvidenceReason(ask.retrieval);
+      turn.phase = 'done';
+      await this.saveAudit(turn);
+      return;
+    }
+
+    if (!engine) {
+      // 5b. evidence-only
+      turn.phase = 'composing';
+      turn.evidence = await app.runtime.evidenceOnly(turn.question, ask);
+      if (stopped()) return;
+      turn.phase = 'done';
+      await this.saveAudit(turn);
+      return;
+    }
+
+    // 5a. generative
+    turn.phase = 'generating';
+    const conversation: ConversationTurn[] = previous
+      .filter((p) => p.answer && p.answer.status !== 'no-context' && p.answer.answer)
+      .map((p) => ({ question: p.question, answer: p.answer!.answer }));
+    const modelId = app.llm.loadedId ?? undefined;
+    let result: AnswerResult;
+    try {
+      result = await answerQuestion({
+        question: turn.question,
+        history: conversation,
+        retrieval: ask.retrieval,
+        engine: engine.engine as unknown as ChatEngine,
+        ...(modelId ? { modelId } : {}),
+        signal,
+        onToken: (delta, channel) => {
+          if (channel === 'answer') turn.stream += delta;
+        },
+        onRetry: ({ error }) => {
+          turn.stream = '';
+          turn.retryNotice = `${error.summary} Retrying once…`;
+        },
+        errorContext: () => ({ online: navigator.onLine, modelCached: true }),
+      });
+    } catch (e) {
+      throw mapEngineError(e);
+    }
+    turn.answer = result;
+    turn.retryNotice = null;
+
+    // 6. grounding (in the worker, with the embedder)
+    if (result.answer && result.status !== 'no-context') {
+      turn.phase = 'checking';
+      try {
+        turn.grounding = await app.runtime.checkGrounding(result.answer, result.contextIds);
+      } catch (e) {
+        turn.groundingError = e instanceof Error ? e.message : String(e);
+      }
+    }
+    turn.phase = result.stopped ? 'stopped' : 'done';
+    await this.saveAudit(turn);
+  }
+
+  private async saveAudit(turn: Turn): Promise<void> {
+    if (!turn.ask || !turn.mode) return;
+    try {
+      await this.app.audit.add(
+        buildAuditRecord({
+          question: turn.question,
+          retrievalQuery: turn.retrievalQuery,
+          retrieval: turn.ask.retrieval,
+          mode: turn.mode,
+          answer: turn.answer,
+          evidence: turn.evidence,
+          grounding: turn.grounding,
+          indexManifestSha: this.app.manifestSha,
+        }),
+        { keepQuestionOutOfLog: this.app.settings.keepQuestionsOutOfLog },
+      );
+      turn.audited = true;
+    } catch (e) {
+      turn.auditError = e instanceof Error ? e.message : String(e);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The sources of one turn, for the sources panel: cited chunks with their display number
+ * and the ranges of the cited passage, then the other retrieved chunks. Pure.
+ */
+import { numberCitations, parseCitations, stripCitations } from '../../core/answer/citations';
+import type { EvidenceOnlyAnswer } from '../../core/answer/evidence-only';
+import type { AnswerResult } from '../../core/answer/generation';
+import type { GroundingReport } from '../../core/answer/grounding';
+import type { Chunk } from '../../core/model/chunk';
+import { splitSentenceSpans } from '../../core/text/sentences';
+import type { AskResult } from '../../runtime/types';
+import { citedPassageRanges, type TextRange } from '../highlight';
+
+export interface SourceItem {
+  /** Display number [n]; null for retrieved chunks that were not cited. */
+  number: number | null;
+  chunk: Chunk;
+  /** Offsets into chunk.text of the cited passage. */
+  ranges: TextRange[];
+}
+
+export interface TurnSources {
+  cited: SourceItem[];
+  other: SourceItem[];
+}
+
+export interface SourceInput {
+  ask: AskResult | null;
+  evidence?: EvidenceOnlyAnswer | null;
+  answer?: AnswerResult | null;
+  /** Answer text streamed so far (with [chunk-id] markers), while generating. */
+  stream?: string;
+  grounding?: GroundingReport | null;
+}
+
+/** Sentences of an answer that cite `id`, markers removed. */
+export function claimsCiting(id: string, answerText: string, grounding: GroundingReport | null | undefined): string[] {
+  if (grounding) return grounding.sentences.filter((s) => s.citations.includes(id)).map((s) => stripCitations(s.text));
+  const out: string[] = [];
+  for (const line of answerText.split(/\n/)) {
+    for (const span of splitSentenceSpans(line)) {
+      if (parseCitations(span.text).some((m) => m.ids.includes(id))) out.push(stripCitations(span.text));
+    }
+  }
+  return out;
+}
+
+export function turnSources(input: SourceInput): TurnSources {
+  const ask = input.ask;
+  if (!ask) return { cited: [], other: [] };
+  const byId = new Map(ask.chunks.map((c) => [c.id, c]));
+  const cited: SourceItem[] = [];
+  if (input.evidence && !input.evidence.noEvidence) {
+    for (const p of input.evidence.passages) {
+      const chunk = byId.get(p.id);
+      if (chunk) cited.push({ number: p.number, chunk, ranges: p.highlights.map((h) => ({ start: h.start, end: h.end })) });
+    }
+  } else if (input.answer || input.stream) {
+    const text = input.answer ? input.answer.answer : (input.stream ?? '');
+    const order = input.answer ? input.answer.display.order : numberCitations(text).order;
+    order.forEach((id, i) => {
+      const chunk = byId.get(id);
+      if (!chunk) return;
+      const claims = claimsCiting(id, text, input.grounding);
+      cited.push({ number: i + 1, chunk, ranges: citedPassageRanges(chunk.text, claims) });
+    });
+  }
+  const citedIds = new Set(cited.map((c) => c.chunk.id));
+  const other = ask.chunks.filter((c) => !citedIds.has(c.id)).map((chunk) => ({ number: null, chunk, ranges: [] }));
+  return { cited, other };
+}
