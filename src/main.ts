@@ -9,6 +9,9 @@ const app = new AppState(createWorkerRuntime());
 
 mount(App, { target: document.getElementById('app')!, props: { app } });
 
+// Development server only: expose the state for manual debugging (not in production builds).
+if (import.meta.env.DEV) (window as unknown as { __skycite?: AppState }).__skycite = app;
+
 // The update flow: a new version waiting → banner → applyUpdate() reloads into it.
 registerServiceWorker()
   .then((updater) => {

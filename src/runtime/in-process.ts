@@ -79,7 +79,8 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     createTransformersEmbedder({
       modelId: MINILM_ID,
       dtype: 'q8',
-      localModelPath: abs(opts.modelBaseUrl, base),
+      // a path, not a full URL: transformers.js only looks up local files (e.g. tokenizer.json) by path
+      localModelPath: new URL(opts.modelBaseUrl, base).pathname,
       device,
       batchSize: 8,
       ortWasmPaths: {

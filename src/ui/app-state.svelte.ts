@@ -9,7 +9,7 @@ import { createLlmEngine, describeLlmError, getDeviceReport, isModelCached, type
 import { buildAppConfig, recommendModel, type Recommendation } from '../llm/models';
 import type { PwaUpdater } from '../pwa/register';
 import { detectOfflineBeforeFirstLoad, watchConnectivity } from '../pwa/offline';
-import type { RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
+import type { RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
 import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
 import type { TextRange } from './highlight';
@@ -35,6 +35,12 @@ export interface LlmState {
   loadingId: string | null;
   progress: LoadProgress | null;
   error: { modelId: string; message: string; kind: LlmError['kind'] } | null;
+}
+
+/** `?device=webgpu|wasm|auto` in the page URL forces the embedding device (diagnosis, e2e tests). */
+export function runtimeOptionsFromUrl(search: string = typeof location === 'undefined' ? '' : location.search): Partial<RuntimeOptions> {
+  const device = new URLSearchParams(search).get('device');
+  return device === 'webgpu' || device === 'wasm' || device === 'auto' ? { device } : {};
 }
 
 export class AppState {
@@ -108,7 +114,7 @@ export class AppState {
     this.indexError = null;
     const early = detectOfflineBeforeFirstLoad();
     try {
-      this.status = await this.runtime.init();
+      this.status = await this.runtime.init(runtimeOptionsFromUrl());
       this.indexState = 'ready';
       this.announce(`Index verified: ${this.status.chunkCount} passages.`);
       void this.computeManifestSha();

@@ -163,6 +163,7 @@ export function createRenderer(win: WindowLike): Renderer {
           current = markSpan();
         } else if (part === MARK_CLOSE) {
           if (current) {
+            current.classList.add('unsupported-end');
             const hidden = doc.createElement('span');
             hidden.className = 'visually-hidden';
             hidden.textContent = ` (${UNSUPPORTED_NOTE})`;

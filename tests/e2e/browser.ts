@@ -23,7 +23,7 @@ export async function launchChromium(opts: { webgpu?: boolean } = {}): Promise<B
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
-      ...(opts.webgpu ? ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-webgpu-adapter=swiftshader'] : []),
+      ...(opts.webgpu ? ['--enable-unsafe-webgpu'] : []),
     ],
   });
 }

@@ -48,23 +48,27 @@ export interface Extraction {
 
 const num = (s: string): number => Number(s.replace(/\s/g, '').replace(',', '.'));
 
-const LENGTH_CONTEXT_EXCLUDE = /(height|altitude|agl|above|buffer|distance|away|radius|range|within|from|ft\b|feet|metres? high|high\b)/i;
+/** Words right after a length that make it a height or a distance, not the UA's size. */
+const AFTER_EXCLUDE = /^\s*(?:height|high|altitude|agl|above|away|buffer|radius|range|distance|from|ft|feet)\b/i;
+/** Words right before a length that make it a height or a distance. */
+const BEFORE_EXCLUDE = /\b(?:at|within|from|above|below|up\s+to|height(?:\s+of)?|altitude(?:\s+of)?|buffer(?:\s+of)?|distance(?:\s+of)?|radius(?:\s+of)?)\s*$/i;
 const DIMENSION_CONTEXT = /(span|dimension|diameter|rotor|size|wide|width|length|characteristic)/i;
 
 function extractDimension(text: string, readings: string[]): number | undefined {
   const re = /(\d+(?:[.,]\d+)?)\s*(mm|cm|m)(?![\p{L}/²2])/giu;
-  const candidates: { value: number; ctx: string; raw: string; keyword: boolean }[] = [];
+  const candidates: { value: number; raw: string; keyword: boolean; excluded: boolean }[] = [];
   for (const m of text.matchAll(re)) {
     const unit = m[2]!.toLowerCase();
     const value = num(m[1]!) / (unit === 'mm' ? 1000 : unit === 'cm' ? 100 : 1);
-    const before = text.slice(Math.max(0, m.index - 25), m.index);
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 25);
-    const ctx = `${before} ${after}`;
-    candidates.push({ value, ctx, raw: m[0], keyword: DIMENSION_CONTEXT.test(ctx) });
+    const before = text.slice(Math.max(0, m.index - 20), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 20);
+    const excluded = AFTER_EXCLUDE.test(after) || BEFORE_EXCLUDE.test(before);
+    const keyword = DIMENSION_CONTEXT.test(before.slice(-14)) || DIMENSION_CONTEXT.test(after.slice(0, 14));
+    candidates.push({ value, raw: m[0], keyword, excluded });
   }
-  const keyed = candidates.filter((c) => c.keyword && !LENGTH_CONTEXT_EXCLUDE.test(c.ctx.replace(DIMENSION_CONTEXT, '')));
-  const plain = candidates.filter((c) => !LENGTH_CONTEXT_EXCLUDE.test(c.ctx));
-  const pick = keyed[0] ?? (plain.length === 1 ? plain[0] : undefined);
+  const usable = candidates.filter((c) => !c.excluded);
+  const keyed = usable.filter((c) => c.keyword);
+  const pick = keyed.length === 1 ? keyed[0] : keyed.length === 0 && usable.length === 1 ? usable[0] : undefined;
   if (pick) readings.push(`UA characteristic dimension ${pick.value} m (from "${pick.raw}")`);
   return pick?.value;
 }

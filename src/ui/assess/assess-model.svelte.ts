@@ -1,0 +1,101 @@
+/**
+ * State of the Assess view, kept across navigation: the form values, the last result and
+ * the run in progress.
+ */
+import { assessIndicators, type AssessmentResult, type ProgressEvent } from '../../core/assess/indicators/run';
+import { OperationInputError } from '../../core/assess/indicators/inputs';
+import type { IndicatorModel } from '../../core/assess/indicators/model';
+import type { Chunk } from '../../core/model/chunk';
+import type { AppState } from '../app-state.svelte';
+import { emptyFormValues, validateForm, type AssessFormValues } from './form';
+import { retrievalAdapter } from './retrieval';
+
+export class AssessModel {
+  values: AssessFormValues = $state(emptyFormValues());
+  errors: Record<string, string[]> = $state({});
+  submitted = $state(false);
+  running = $state(false);
+  progress: string | null = $state(null);
+  result: AssessmentResult | null = $state.raw(null);
+  error: string | null = $state(null);
+  /** Model runs per indicator when a model is used. */
+  runs = $state(5);
+  useModel = $state(true);
+  chunks = new Map<string, Chunk>();
+  private controller: AbortController | null = null;
+
+  constructor(private readonly app: AppState) {}
+
+  /** Re-validate (after the first submit, errors update as the user edits). */
+  validate(): boolean {
+    const v = validateForm(this.values);
+    this.errors = v.errors;
+    return v.result.ok;
+  }
+
+  reset(): void {
+    this.values = emptyFormValues();
+    this.errors = {};
+    this.submitted = false;
+    this.result = null;
+    this.error = null;
+  }
+
+  stop(): void {
+    this.controller?.abort();
+  }
+
+  private model(): IndicatorModel | undefined {
+    const engine = this.app.generative && this.useModel ? this.app.chatEngine() : null;
+    if (!engine) return undefined;
+    const id = this.app.llm.loadedId ?? undefined;
+    return {
+      ...(id ? { id } : {}),
+      async complete(messages, options) {
+        const r = await engine.generate(
+          messages.map((m) => ({ role: m.role, content: m.content })),
+          { temperature: options.temperature, top_p: options.top_p, max_tokens: 512 },
+          options.signal ? { signal: options.signal } : {},
+        );
+        return r.text;
+      },
+    };
+  }
+
+  async run(): Promise<void> {
+    this.submitted = true;
+    if (this.running) return;
+    const checked = validateForm(this.values);
+    this.errors = checked.errors;
+    if (!checked.result.ok) return;
+    const input = checked.result.value;
+    this.running = true;
+    this.error = null;
+    this.progress = 'Starting…';
+    this.controller = new AbortController();
+    const { retrieval, lookup, chunks } = retrievalAdapter(this.app.runtime);
+    this.chunks = chunks;
+    const model = this.model();
+    try {
+      this.result = await assessIndicators(input, {
+        retrieval,
+        chunkLookup: lookup,
+        ...(model ? { model, runs: this.runs } : {}),
+        signal: this.controller.signal,
+        onProgress: (e: ProgressEvent) => {
+          this.progress =
+            e.stage === 'retrieve' ? `${e.indicator}: retrieving passages…` : e.stage === 'run' ? `${e.indicator}: model run ${e.run} of ${e.of}…` : `${e.indicator}: done`;
+        },
+      });
+      this.app.announce('Assessment ready.');
+    } catch (e) {
+      if (e instanceof OperationInputError) this.error = e.message;
+      else if ((e as { name?: string })?.name === 'AbortError') this.error = 'Stopped.';
+      else this.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      this.running = false;
+      this.progress = null;
+      this.controller = null;
+    }
+  }
+}

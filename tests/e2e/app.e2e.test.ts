@@ -1,0 +1,124 @@
+/**
+ * End-to-end: the production build in Debian Chromium (playwright-core).
+ * Query embedding on WebGPU (SwiftShader) and on WASM give the same top
+ * evidence; an evidence-only answer with sources and pages; opening a source
+ * shows the passage; offline reload still answers; every request stays on the
+ * app's origin; HTML typed into the question is inert.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './browser.js';
+import { serveDist, type StaticServer } from './static-server.js';
+
+const QUESTION = 'Annex B principles: can the final GRC be lowered below the controlled ground area value?';
+
+let server: StaticServer;
+let browser: Browser;
+const foreign: string[] = [];
+
+function watchRequests(context: BrowserContext, origin: string): void {
+  context.on('request', (req) => {
+    const url = req.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+  });
+}
+
+async function openApp(context: BrowserContext, query = ''): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error('[page error]', e.message));
+  await page.goto(`${server.url}${query}`);
+  await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+  return page;
+}
+
+async function ask(page: Page, question: string): Promise<void> {
+  await page.getByTestId('question-input').fill(question);
+  await page.getByTestId('ask-submit').click();
+  await page.getByTestId('turn').last().getByTestId('sources-list').waitFor({ timeout: 120_000 });
+}
+
+async function topSourceIds(page: Page): Promise<string[]> {
+  return page.getByTestId('turn').last().getByTestId('source-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-chunk-id') ?? ''));
+}
+
+beforeAll(async () => {
+  server = await serveDist();
+  browser = await launchChromium({ webgpu: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('SkyCite in Chromium (production build)', () => {
+  it('embeds the query on WebGPU and on WASM with the same top evidence', async () => {
+    const ctxGpu = await browser.newContext();
+    watchRequests(ctxGpu, server.url);
+    const gpu = await openApp(ctxGpu, '?device=webgpu');
+    await expect(gpu.getByTestId('device-status').textContent()).resolves.toMatch(/WebGPU/i);
+    await ask(gpu, QUESTION);
+    const gpuIds = await topSourceIds(gpu);
+    await ctxGpu.close();
+
+    const ctxWasm = await browser.newContext();
+    watchRequests(ctxWasm, server.url);
+    const wasm = await openApp(ctxWasm, '?device=wasm');
+    await expect(wasm.getByTestId('device-status').textContent()).resolves.toMatch(/WASM/i);
+    await ask(wasm, QUESTION);
+    const wasmIds = await topSourceIds(wasm);
+    await ctxWasm.close();
+
+    expect(gpuIds.length).toBeGreaterThan(0);
+    expect(wasmIds.slice(0, 5)).toEqual(gpuIds.slice(0, 5));
+  });
+
+  it('answers evidence-only with sources and page numbers, opens the passage, keeps HTML inert and works offline after a reload', async () => {
+    const context = await browser.newContext();
+    watchRequests(context, server.url);
+    const page = await openApp(context, '?device=wasm');
+    await ask(page, QUESTION);
+    const turn = page.getByTestId('turn').last();
+    await expect(turn.getByTestId('no-model-notice').count()).resolves.toBeGreaterThan(0);
+    const sources = turn.getByTestId('source-item');
+    expect(await sources.count()).toBeGreaterThan(0);
+    expect((await sources.allTextContents()).join(' ')).toMatch(/pages? \d+/i);
+    // the S.4.3.4(f) floor rule is among the evidence
+    const texts = (await turn.getByTestId('evidence-passage').allTextContents()).join(' ');
+    expect(texts).toMatch(/controlled\s+ground\s+area/i);
+
+    // opening a source shows the chunk with the cited passage highlighted
+    await turn.getByTestId('open-passage').first().click();
+    await page.getByTestId('chunk-viewer').waitFor();
+    expect(await page.getByTestId('chunk-highlight').count()).toBeGreaterThan(0);
+    await page.getByTestId('chunk-viewer-close').click();
+
+    // HTML and script typed into the question stay text
+    await page.evaluate(() => ((window as unknown as { __xss?: number }).__xss = 0));
+    const evil = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script> SAIL for GRC 4?';
+    await page.getByTestId('question-input').fill(evil);
+    await page.getByTestId('ask-submit').click();
+    await page.getByTestId('turn').nth(1).waitFor();
+    await page.waitForTimeout(1500);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBe(0);
+    expect(await page.locator('[data-testid="turn"] img').count()).toBe(0);
+    await expect(page.getByTestId('turn-question').nth(1).textContent()).resolves.toContain('<img src=x');
+
+    // offline: the service worker serves the app shell, index and model
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
+    await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller), null, { timeout: 60_000 });
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+    await ask(page, QUESTION);
+    expect(await page.getByTestId('turn').last().getByTestId('source-item').count()).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('sent no request to any other origin', () => {
+    expect(foreign).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { assessIndicators } from '../../src/core/assess/indicators/run';
+import { describeError, emptyFormValues, formToRaw, mitigationLabel, mitigationOptions, validateForm } from '../../src/ui/assess/form';
+import { retrievalAdapter } from '../../src/ui/assess/retrieval';
+import { createFakeRuntime } from './fake-runtime';
+
+function filled() {
+  const v = emptyFormValues();
+  v.mtom_category = 'below_25kg';
+  v.visual_mode = 'BVLOS';
+  v.ground_environment = 'sparsely_populated';
+  v.airspace_type = 'uncontrolled';
+  v.max_altitude_category = 'up_to_120m';
+  return v;
+}
+
+describe('Assess form adapter', () => {
+  it('reports every missing required field, naming the field and the allowed values', () => {
+    const { result, errors } = validateForm(emptyFormValues());
+    expect(result.ok).toBe(false);
+    expect(Object.keys(errors).sort()).toEqual(['airspace_type', 'ground_environment', 'max_altitude_category', 'mtom_category', 'visual_mode']);
+    expect(errors.visual_mode![0]).toContain('visual_mode');
+    expect(errors.visual_mode![0]).toContain('VLOS, BVLOS');
+  });
+
+  it('leaves blank optional fields out and converts decimal commas', () => {
+    const v = filled();
+    v.characteristic_dimension_m = '2,5';
+    const raw = formToRaw(v);
+    expect(raw).not.toHaveProperty('max_speed_ms');
+    expect(raw).not.toHaveProperty('mitigations');
+    const { result } = validateForm(v);
+    expect(result.ok && result.value.characteristic_dimension_m).toBe(2.5);
+  });
+
+  it('puts number errors on the number field', () => {
+    const v = filled();
+    v.max_speed_ms = 'fast';
+    const { errors } = validateForm(v);
+    expect(Object.keys(errors)).toEqual(['max_speed_ms']);
+    expect(errors.max_speed_ms![0]).toMatch(/max_speed_ms must be a number greater than 0/);
+  });
+
+  it('passes claimed mitigations and puts mitigation errors on their select', () => {
+    const v = filled();
+    v.mitigations.m2 = 'high';
+    expect(formToRaw(v).mitigations).toEqual({ m2: 'high' });
+    expect(validateForm(v).result.ok).toBe(true);
+    v.mitigations.m1c = 'high'; // n/a in Table 5
+    const { errors } = validateForm(v);
+    expect(Object.keys(errors)).toEqual(['mitigations.m1c']);
+    expect(errors['mitigations.m1c']![0]).toContain('n/a');
+  });
+
+  it('offers only the Table 5 levels that exist', () => {
+    expect(mitigationOptions('m1c')).toEqual(['none', 'low']);
+    expect(mitigationOptions('m2')).toEqual(['none', 'medium', 'high']);
+    expect(mitigationLabel('m1a')).toMatch(/^M1\(A\)/);
+  });
+
+  it('adds the allowed values to a message that lacks them', () => {
+    expect(describeError({ field: 'x', got: 1, allowed: ['a', 'b'], message: 'x is wrong.' })).toBe('x is wrong. Allowed: a, b.');
+  });
+});
+
+describe('retrieval adapter (offline, no model)', () => {
+  it('feeds the indicator workflow from runtime.retrieve and resolves chunk metadata', async () => {
+    const runtime = createFakeRuntime();
+    const { retrieval, lookup, chunks } = retrievalAdapter(runtime);
+    const v = filled();
+    v.characteristic_dimension_m = '1';
+    v.max_speed_ms = '25';
+    v.population_band = '<50';
+    v.residual_arc = 'b';
+    const { result } = validateForm(v);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const out = await assessIndicators(result.value, { retrieval, chunkLookup: lookup });
+    expect(runtime.queries.length).toBeGreaterThan(0);
+    expect(out.model).toBeNull();
+    const igrc = out.results.igrc!;
+    expect(igrc.confidence).toBe('calculated');
+    expect(typeof igrc.value).toBe('number');
+    expect(igrc.trace.length).toBeGreaterThan(0);
+    expect(out.results.sail?.value).not.toBeNull();
+    for (const r of Object.values(out.results)) for (const s of r.sources) expect(chunks.has(s.id)).toBe(true);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * A fake SkyCiteRuntime for UI unit tests: a handful of chunks, keyword retrieval by
+ * shared words, the real evidence-only composer and context assembler. No worker, no model.
+ */
+import { composeEvidenceOnlyAnswer } from '../../src/core/answer/evidence-only';
+import type { GroundingReport } from '../../src/core/answer/grounding';
+import type { IndexManifest } from '../../src/core/index/manifest';
+import type { Chunk } from '../../src/core/model/chunk';
+import { assembleContext } from '../../src/core/retrieval/context';
+import type { RetrievalResult } from '../../src/core/retrieval/types';
+import { contentTokens } from '../../src/core/text/tokenize';
+import type { AskResult, SkyCiteRuntime } from '../../src/runtime/types';
+
+export function chunk(id: string, title: string, text: string, extra: Partial<Chunk> = {}): Chunk {
+  return {
+    id,
+    docId: id.split('/')[0]!,
+    kind: 'section',
+    title,
+    sectionPath: ['AMC1 Article 11', title],
+    pageStart: 24,
+    pageEnd: 25,
+    text,
+    summary: text.slice(0, 80),
+    keywords: [],
+    jurisdiction: 'EU',
+    edition: 'Issue 1, Amendment 3',
+    language: 'en',
+    links: [],
+    retrieval: `${title} ${title} ${text}`,
+    ...extra,
+  };
+}
+
+export const CHUNKS: Chunk[] = [
+  chunk(
+    'easa-amc-gm-2019-947/amc1-art11/s4.2',
+    'Step #2 — Determination of the intrinsic ground risk class',
+    'The intrinsic ground risk class is determined with Table 1. The UA characteristic dimension and the maximum speed select the column. The population density selects the row.',
+  ),
+  chunk(
+    'easa-amc-gm-2019-947/amc1-art11/s4.7',
+    'Step #7 — SAIL determination',
+    'The SAIL is determined from the final GRC and the residual ARC. The SAIL represents the level of confidence that the operation will stay under control.',
+  ),
+  chunk(
+    'easa-amc-gm-2019-947/gm1-art2',
+    'Operational authorisation',
+    'An operational authorisation is issued by the competent authority for operations in the specific category. The operator applies with a risk assessment.',
+  ),
+];
+
+export const MANIFEST = {
+  formatVersion: 2,
+  builtAt: '2025-01-01T00:00:00.000Z',
+  builderFingerprint: 'test',
+  sources: [
+    {
+      id: 'easa-amc-gm-2019-947',
+      title: 'EASA AMC & GM to Regulation (EU) 2019/947',
+      edition: 'Issue 1, Amendment 3',
+      jurisdiction: 'EU',
+      sha256: '0'.repeat(64),
+      via: 'test',
+      verbatim: true,
+      chunkCount: CHUNKS.length,
+      reuseNotice: '© EASA',
+      editionNote: 'Amendment document.',
+    },
+  ],
+  model: { id: 'test-model', dtype: 'q8', sha256: '0'.repeat(64), pooling: 'mean', normalized: true },
+  chunkCount: CHUNKS.length,
+  dimension: 3,
+  endianness: 'little',
+  artifacts: {},
+  parameters: {},
+} satisfies IndexManifest;
+
+export interface FakeRuntime extends SkyCiteRuntime {
+  queries: string[];
+}
+
+export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
+  const queries: string[] = [];
+  const retrieveSync = (query: string): AskResult => {
+    const q = new Set(contentTokens(query));
+    const scored = chunks
+      .map((c, row) => ({ c, row, score: contentTokens(`${c.title} ${c.text}`).filter((t) => q.has(t)).length }))
+      .filter((x) => x.score >= 2)
+      .sort((a, b) => b.score - a.score);
+    const ctx = assembleContext(scored.map((s) => s.c), 12_000);
+    const retrieval: RetrievalResult = {
+      query,
+      evidence: scored.map((s) => ({ id: s.c.id, row: s.row, score: s.score / 10, parts: { dense: 0, window: 0, summary: 0, fused: 0, keywordHits: s.score, rerank: null } })),
+      noEvidence: scored.length === 0,
+      context: ctx.context,
+      filters: {},
+      broadened: false,
+      trace: [{ stage: 'fake', ms: 0, candidates: [], note: scored.length ? 'ok' : 'best dense cosine 0.100 < 0.35: no evidence' }],
+      totalMs: 0,
+    };
+    return { retrieval, chunks: scored.map((s) => s.c) };
+  };
+  return {
+    queries,
+    async init() {
+      return { manifest: MANIFEST, device: 'wasm', chunkCount: chunks.length, loadMs: { index: 1, model: 1 } };
+    },
+    async retrieve(query) {
+      queries.push(query);
+      return retrieveSync(query);
+    },
+    async evidenceOnly(question, result) {
+      return composeEvidenceOnlyAnswer({ question, retrieval: result.retrieval, chunks: result.chunks });
+    },
+    async checkGrounding(): Promise<GroundingReport> {
+      throw new Error('not used');
+    },
+    async getChunk(id) {
+      return chunks.find((c) => c.id === id) ?? null;
+    },
+    async outline() {
+      return [];
+    },
+    async keywordSearch() {
+      return [];
+    },
+    dispose() {},
+  };
+}
