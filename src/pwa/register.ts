@@ -43,7 +43,7 @@ export interface PwaUpdater {
 }
 
 function defaultUrl(): string {
-  const base = (import.meta.env?.BASE_URL as string | undefined) ?? '/';
+  const base = (import.meta.env.BASE_URL as string | undefined) ?? '/';
   return `${base.endsWith('/') ? base : `${base}/`}sw.js`;
 }
 
@@ -52,7 +52,7 @@ function defaultUrl(): string {
  * disabled (dev server); rejects only when registration itself fails.
  */
 export async function registerServiceWorker(options: RegisterOptions = {}): Promise<PwaUpdater | null> {
-  const enabled = options.enabled ?? import.meta.env?.PROD === true;
+  const enabled = options.enabled ?? import.meta.env.PROD === true;
   const nav = (globalThis as { navigator?: Navigator }).navigator;
   const supported = options.supported ?? (nav !== undefined && 'serviceWorker' in nav);
   if (!enabled || !supported) return null;

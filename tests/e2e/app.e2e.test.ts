@@ -34,11 +34,17 @@ async function openApp(context: BrowserContext, query = ''): Promise<Page> {
 async function ask(page: Page, question: string): Promise<void> {
   await page.getByTestId('question-input').fill(question);
   await page.getByTestId('ask-submit').click();
-  await page.getByTestId('turn').last().getByTestId('sources-list').waitFor({ timeout: 120_000 });
+  const turn = page.getByTestId('turn').last();
+  // the evidence-only answer is complete when its passages (or the no-evidence reply) are shown
+  await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 240_000 });
 }
 
 async function topSourceIds(page: Page): Promise<string[]> {
-  return page.getByTestId('turn').last().getByTestId('source-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-chunk-id') ?? ''));
+  return page
+    .getByTestId('turn')
+    .last()
+    .locator('[data-testid="source-item"], [data-testid="source-item-uncited"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-chunk-id') ?? ''));
 }
 
 beforeAll(async () => {
