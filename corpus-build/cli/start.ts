@@ -7,7 +7,7 @@ import { DEFAULT_INDEX_DIR, staleReason } from '../node/index-fs.js';
 import { modelFile } from '../node/model.js';
 
 const run = (cmd: string, args: string[]): void => {
-  const r = spawnSync(cmd, args, { stdio: 'inherit' });
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 

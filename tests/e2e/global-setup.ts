@@ -9,7 +9,8 @@ import { modelFile } from '../../corpus-build/node/model.js';
 export default function setup(): void {
   const reason = staleReason(DEFAULT_INDEX_DIR, modelFile());
   const run = (cmd: string, args: string[]) => {
-    const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+    // vitest sets NODE_ENV=test; a production build needs NODE_ENV=production (import.meta.env.PROD)
+    const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status})`);
   };
   if (reason) {
