@@ -9,6 +9,7 @@ import type { GroundingReport } from '../../core/answer/grounding';
 import type { ConversationTurn } from '../../core/answer/messages';
 import { hasNoContext } from '../../core/answer/no-context';
 import { prefilterRoute, routeMessage, type ChatTurn, type RouteDecision } from '../../core/assess/router';
+import { createLlmRouterClassifier } from '../../core/assess/router-classifier';
 import type { AskResult } from '../../runtime/types';
 import type { AnswerMode } from '../../storage/audit-store';
 import type { AppState } from '../app-state.svelte';
@@ -121,7 +122,20 @@ export class AskSession {
       const a = p.answer?.answer ?? p.evidence?.text;
       if (a) history.push({ role: 'assistant', content: a });
     }
-    turn.route = await routeMessage(turn.question, history);
+    // the keyword pre-filter decides clear cases; with a model loaded, it classifies the ambiguous ones
+    const llm = app.generative ? app.chatEngine() : null;
+    const classifier = llm
+      ? createLlmRouterClassifier({
+          async complete(messages, options) {
+            const r = await llm.generate(
+              messages.map((m) => ({ role: m.role, content: m.content })),
+              { temperature: options.temperature, top_p: options.top_p, max_tokens: 120 },
+            );
+            return r.text;
+          },
+        })
+      : undefined;
+    turn.route = await routeMessage(turn.question, history, classifier);
     const pre = prefilterRoute(turn.question, history);
     const prevQuestion = previous[previous.length - 1]?.question;
     turn.retrievalQuery = pre.cues.followUpOf && prevQuestion ? `${prevQuestion} ${turn.question}` : turn.question;
