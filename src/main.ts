@@ -1,6 +1,7 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { registerServiceWorker } from './pwa/register';
+import { requestPersistence } from './pwa/storage';
 import { createWorkerRuntime } from './runtime/client';
 import { AppState } from './ui/app-state.svelte';
 import './styles/app.css';
@@ -24,3 +25,6 @@ registerServiceWorker()
   .catch(() => {
     // No service worker (private mode, unsupported): the app works online only.
   });
+
+// Ask the browser to keep the offline copy (index, model) under storage pressure; Settings shows the result.
+void requestPersistence().catch(() => undefined);
