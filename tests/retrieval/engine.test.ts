@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { buildBm25 } from '../../src/core/index/bm25.js';
+import type { LoadedIndex } from '../../src/core/index/load.js';
+import type { Chunk } from '../../src/core/model/chunk.js';
+import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
+import { fakeEmbedder } from '../support/fake-embedder.js';
+
+const DIM = 32;
+const emb = fakeEmbedder(DIM);
+
+const mk = (id: string, title: string, text: string, jurisdiction = 'EU', docId = 'easa'): Chunk => ({
+  id,
+  docId,
+  kind: 'section',
+  title,
+  sectionPath: [title],
+  pageStart: 1,
+  pageEnd: 1,
+  text,
+  summary: text.slice(0, 60),
+  keywords: [],
+  jurisdiction,
+  edition: 'Ed',
+  language: 'en',
+  links: [],
+  retrieval: `${title} ${title}. ${text}`,
+});
+
+async function tinyIndex(chunks: Chunk[]): Promise<LoadedIndex> {
+  const pack = async (texts: string[]) => {
+    const vs = await emb.embed(texts);
+    const out = new Float32Array(vs.length * DIM);
+    vs.forEach((v, i) => out.set(v, i * DIM));
+    return out;
+  };
+  const vectors = await pack(chunks.map((c) => c.retrieval));
+  return {
+    manifest: { dimension: DIM } as LoadedIndex['manifest'],
+    chunks,
+    vectors,
+    summaryVectors: await pack(chunks.map((c) => c.summary)),
+    bm25: buildBm25(chunks),
+    rowOf: new Map(chunks.map((c, i) => [c.id, i])),
+    windows: {
+      row: Int32Array.from(chunks.map((_, i) => i)),
+      start: Int32Array.from(chunks.map(() => 0)),
+      end: Int32Array.from(chunks.map((c) => c.text.length)),
+      vectors,
+      count: chunks.length,
+    },
+  };
+}
+
+const CHUNKS = [
+  mk('buffer', 'Ground risk buffer', 'The ground risk buffer surrounds the operational volume; its width follows the 1:1 rule.'),
+  mk('sail', 'SAIL determination', 'The SAIL is derived from the final GRC and the residual ARC.'),
+  mk('observer', 'Airspace observer', 'An airspace observer assists the remote pilot by scanning the airspace.'),
+  mk('fr-night', 'Night flights in parks', 'A club may fly after sunset with a lighting plan.', 'FR', 'qa'),
+];
+
+describe('retrieval engine', () => {
+  it('is deterministic: the same query gives the same ids, scores and trace', async () => {
+    const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb, config: undefined });
+    const strip = (r: Awaited<ReturnType<typeof engine.retrieve>>) => ({
+      ids: r.evidence.map((e) => [e.id, e.score]),
+      trace: r.trace.map((s) => [s.stage, s.candidates, s.note]),
+      context: r.context,
+    });
+    const a = await engine.retrieve('how wide is the ground risk buffer', { config: { minDenseScore: -1 } });
+    const b = await engine.retrieve('how wide is the ground risk buffer', { config: { minDenseScore: -1 } });
+    expect(strip(a)).toEqual(strip(b));
+    expect(a.evidence[0]!.id).toBe('buffer');
+    expect(a.trace.map((s) => s.stage)).toEqual(['embed query', 'dense (exact)', 'mmr', 'windows', 'expanded query', 'bm25', 'rrf', 'post-score', 'rerank', 'filter', 'context']);
+    expect(a.context).toContain('[buffer] Ground risk buffer');
+  });
+
+  it('returns no evidence rather than weak chunks when nothing reaches the threshold', async () => {
+    const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb });
+    const r = await engine.retrieve('lithium battery watt hour cabin', { config: { minDenseScore: 0.99 } });
+    expect(r.noEvidence).toBe(true);
+    expect(r.evidence).toEqual([]);
+    expect(r.context).toBe('');
+  });
+
+  it('broadens once when filtered retrieval finds nothing: a member state widens to EU rules, a non-EASA country does not', async () => {
+    const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb });
+    const it_ = await engine.retrieve('airspace observer duties', { filters: { jurisdictions: ['IT'] }, config: { minDenseScore: -1 } });
+    expect(it_.broadened).toBe(true);
+    expect(it_.evidence.map((e) => e.id)).toContain('observer');
+    expect(it_.trace.some((s) => s.stage === 'broaden')).toBe(true);
+    const us = await engine.retrieve('airspace observer duties', { filters: { jurisdictions: ['US'] }, config: { minDenseScore: -1 } });
+    expect(us.broadened).toBe(true);
+    expect(us.noEvidence).toBe(true);
+    const fr = await engine.retrieve('night flights in parks', { filters: { jurisdictions: ['FR'] }, config: { minDenseScore: -1 } });
+    expect(fr.broadened).toBe(false);
+    expect(fr.evidence.map((e) => e.id)).toEqual(['fr-night']);
+  });
+});
