@@ -6,22 +6,15 @@
  * --json prints one object {"n", "exact", "failures":[{"id","expected","got"}]}; otherwise a table.
  * Bad input (missing file, malformed line, bad arguments) → message on stderr, exit code 2.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { EvalInputError, parseEvalArgs, parseJsonl, scoreOperations, toOperationCase } from '../../src/core/assess/eval.js';
+import { readCasesFile } from '../node/read-cases.js';
 import { assessOperation } from '../../src/core/assess/operation.js';
 
 const USAGE = 'Usage: eval-ops --cases <file.jsonl> [--json]';
 
 function main(argv: readonly string[]): number {
   const args = parseEvalArgs(argv, USAGE);
-  const file = resolve(process.env.INIT_CWD ?? process.cwd(), args.cases);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new EvalInputError(file, null, `cannot read the cases file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
+  const { file, text } = readCasesFile(args.cases);
   const cases = parseJsonl(text, file).map((r) => toOperationCase(r, file));
   const report = scoreOperations(cases);
   if (args.json) {
