@@ -12,6 +12,7 @@ import { createTransformersEmbedder } from '../core/embedding/transformers-embed
 import { loadIndexFromBytes, type LoadedIndex } from '../core/index/load.js';
 import { IndexIntegrityError, parseManifest } from '../core/index/manifest.js';
 import type { Chunk } from '../core/model/chunk.js';
+import { splitSentenceSpans } from '../core/text/sentences.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
 import type { AskResult, DocumentOutline, KeywordHit, OutlineNode, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
 
@@ -132,8 +133,13 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     },
 
     async evidenceOnly(question, result) {
-      const { embedder: emb } = ready();
-      return composeEvidenceOnlyAnswer({ question, retrieval: result.retrieval, chunks: result.chunks, embedder: emb });
+      const { embedder: emb, index: idx } = ready();
+      return composeEvidenceOnlyAnswer({
+        question,
+        retrieval: result.retrieval,
+        chunks: result.chunks,
+        embedder: windowBackedEmbedder(emb, idx, result.chunks),
+      });
     },
 
     async checkGrounding(answer, contextChunkIds) {
@@ -170,6 +176,39 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       index = null;
       embedder = null;
       engine = null;
+    },
+  };
+}
+
+/**
+ * Sentence vectors for the evidence-only highlights without running the model
+ * again: a sentence takes the precomputed embedding of the passage window that
+ * contains it (windows are runs of whole sentences, see corpus-build/enrich/windows.ts).
+ * Only texts not found that way (the question) are embedded.
+ */
+export function windowBackedEmbedder(
+  emb: Pick<Embedder, 'embed'>,
+  idx: Pick<LoadedIndex, 'windows' | 'rowOf' | 'manifest'>,
+  chunks: readonly Chunk[],
+): Pick<Embedder, 'embed'> {
+  const dim = idx.manifest.dimension;
+  const known = new Map<string, Float32Array>();
+  for (const c of chunks) {
+    const row = idx.rowOf.get(c.id);
+    if (row === undefined) continue;
+    const ws: number[] = [];
+    for (let i = 0; i < idx.windows.count; i++) if (idx.windows.row[i] === row) ws.push(i);
+    for (const span of splitSentenceSpans(c.text)) {
+      const w = ws.find((i) => idx.windows.start[i]! <= span.start && span.start < idx.windows.end[i]!);
+      if (w !== undefined && !known.has(span.text)) known.set(span.text, idx.windows.vectors.subarray(w * dim, (w + 1) * dim));
+    }
+  }
+  return {
+    async embed(texts) {
+      const missing = texts.filter((t) => !known.has(t));
+      const fresh = missing.length ? await emb.embed(missing) : [];
+      const computed = new Map(missing.map((t, i) => [t, fresh[i]!]));
+      return texts.map((t) => known.get(t) ?? computed.get(t)!);
     },
   };
 }
