@@ -12,7 +12,9 @@
  * - one edge names an id that no item has (a typo); it is kept with `target: null`.
  */
 import type { Chunk, ChunkLink } from '../../src/core/model/chunk.js';
+import { collapseWhitespace } from '../../src/core/text/sentences.js';
 import { SourceFormatError } from '../errors.js';
+import { isRecord, typeName } from './json-checks.js';
 
 export interface CuratedMeta {
   docId: string;
@@ -25,7 +27,7 @@ export interface CuratedMeta {
 const EDGE_KEYS = ['edges', "'edges"] as const;
 
 /** Collapse whitespace runs to one space and trim. */
-const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
+const collapse = collapseWhitespace;
 
 /** The string the reference implementation embedded for a chunk: title ‖ title ‖ text. */
 export function curatedRetrieval(title: string, text: string): string {
@@ -42,15 +44,6 @@ function describeItem(item: unknown, i: number): string {
   return parts.length ? `item #${i} (${parts.join(', ')})` : `item #${i}`;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return `a ${typeof v}`;
-}
 
 /** A validated curated item, before ids are resolved. */
 interface CuratedItem {

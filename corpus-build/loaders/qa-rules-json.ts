@@ -8,7 +8,9 @@
  * country key and whose text is the answer's HTML converted to plain text.
  */
 import type { Chunk, ChunkLink } from '../../src/core/model/chunk.js';
+import { collapseWhitespace } from '../../src/core/text/sentences.js';
 import { SourceFormatError } from '../errors.js';
+import { isRecord, typeName } from './json-checks.js';
 
 export interface QaRulesMeta {
   docId: string;
@@ -193,17 +195,8 @@ export function htmlToText(html: string): string {
 /** An ISO 3166-1 alpha-2 code (format check) or 'EU'. */
 export const COUNTRY_CODE_RE = /^[A-Z]{2}$/;
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return `a ${typeof v}`;
-}
-
-const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
+const collapse = collapseWhitespace;
 
 /**
  * Parse Q&A rules JSON into chunks, one per question × country, in file order (countries in
