@@ -267,6 +267,19 @@ export async function assessIndicators(rawInput: unknown, options: AssessOptions
       calculation: derived.value !== null ? derived.explanation : null,
     };
     let result: IndicatorResult;
+    /** An outcome without a value: the fields all such outcomes share, plus what differs. */
+    const noValue = (
+      over: Pick<IndicatorResult, 'explanation' | 'confidence' | 'runs' | 'missing' | 'clarification' | 'notes' | 'error'>,
+    ): IndicatorResult => ({
+      ...base,
+      value: null,
+      valueLabel: formatIndicatorValue(name, null),
+      conditional: false,
+      conditionalReasons: [],
+      consistency: null,
+      votes: [],
+      ...over,
+    });
 
     if (derived.value !== null) {
       // Computed from the tables (or a corpus rule): the model may only explain it.
@@ -305,22 +318,15 @@ export async function assessIndicators(rawInput: unknown, options: AssessOptions
     } else if (empty) {
       // E2: nothing retrieved — no model call ([NO CONTEXT]), low confidence, ask for what is missing.
       const missing = [...new Set([...derived.missing, ...spec.helpfulInputs.filter((f) => input[f] === undefined)])];
-      result = {
-        ...base,
-        value: null,
-        valueLabel: formatIndicatorValue(name, null),
+      result = noValue({
         explanation: `Low confidence: no regulatory passage was retrieved for this indicator (query: "${q.query}"), so no value is given. ${derived.explanation}`,
         confidence: 'low',
-        conditional: false,
-        conditionalReasons: [],
-        consistency: null,
-        votes: [],
         runs: [],
         missing,
         clarification: missingQuestion(name, missing),
         notes: [...derived.notes, ...notes],
         error: null,
-      };
+      });
     } else if (model && spec.kind === 'model') {
       const messages = buildIndicatorMessages(name, input, retrieved.context, undefined, options.prompt);
       const runRecords: RunRecord[] = [];
@@ -344,22 +350,15 @@ export async function assessIndicators(rawInput: unknown, options: AssessOptions
           message: `No run returned a valid ${name} object: ${runRecords.flatMap((r) => r.errors).join(' | ')}`,
           attempts: runRecords.reduce((s, r) => s + r.attempts, 0),
         };
-        result = {
-          ...base,
-          value: null,
-          valueLabel: formatIndicatorValue(name, null),
+        result = noValue({
           explanation: evidenceOnly(derived, sources),
           confidence: 'evidence-only',
-          conditional: false,
-          conditionalReasons: [],
-          consistency: null,
-          votes: [],
           runs: runRecords,
           missing: derived.missing,
           clarification: null,
           notes: [...derived.notes, ...notes, 'The model failed for this indicator; the other indicators are unaffected.'],
           error,
-        };
+        });
       } else {
         const winner = valid.find((r) => r.value === vote.value);
         const reasons: string[] = [];
@@ -392,22 +391,15 @@ export async function assessIndicators(rawInput: unknown, options: AssessOptions
       }
     } else {
       // No model (or a calculated indicator without a value): evidence-only rationale, never a guess.
-      result = {
-        ...base,
-        value: null,
-        valueLabel: formatIndicatorValue(name, null),
+      result = noValue({
         explanation: evidenceOnly(derived, sources),
         confidence: 'evidence-only',
-        conditional: false,
-        conditionalReasons: [],
-        consistency: null,
-        votes: [],
         runs: [],
         missing: derived.missing,
         clarification: derived.missing.length > 0 ? missingQuestion(name, derived.missing) : null,
         notes: [...derived.notes, ...notes],
         error: null,
-      };
+      });
     }
     results[name] = result;
     options.onProgress?.({ indicator: name, stage: 'done', result });
