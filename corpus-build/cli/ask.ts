@@ -26,7 +26,8 @@ try {
   if (values.json) {
     process.stdout.write(`${JSON.stringify(r)}\n`);
   } else {
-    if (r.noEvidence) console.log('No evidence in the corpus for this question.');
+    if (r.outOfScope) console.log(`No evidence: outside the documents' subject (${r.outOfScope.category}). ${r.outOfScope.reason}`);
+    else if (r.noEvidence) console.log('No evidence in the corpus for this question.');
     r.evidence.forEach((e, i) => {
       const c = index.chunks[e.row]!;
       console.log(`${String(i + 1).padStart(2)}. ${e.score.toFixed(3)}  ${c.title}\n    ${c.id}\n    ${c.docId}, ${formatPages(c)}`);

@@ -1,7 +1,7 @@
 /**
  * `npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json]` and ablation
  * flags: --dense-only, --bm25-only, --mmr / --no-mmr, --no-post, --rerank / --no-rerank,
- * --elbow / --no-elbow, --no-threshold, --no-windows, --no-expansion, --voy. Prints Hit@1/3/5/10 and MRR per variant, per corpus and
+ * --elbow / --no-elbow, --no-threshold, --no-windows, --no-expansion, --no-scope, --voy. Prints Hit@1/3/5/10 and MRR per variant, per corpus and
  * overall, and the no-evidence rate on unanswerable questions.
  */
 import { readFileSync } from 'node:fs';
@@ -31,6 +31,7 @@ const { values } = parseArgs({
     elbow: { type: 'boolean', default: false },
     'no-windows': { type: 'boolean', default: false },
     'no-expansion': { type: 'boolean', default: false },
+    'no-scope': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
 });
@@ -68,6 +69,7 @@ if (values.mmr) Object.assign(over, { mmr: { enabled: true } });
 if (values.elbow) Object.assign(over, { elbow: { enabled: true } });
 if (values['no-windows']) Object.assign(over, { windows: { enabled: false } });
 if (values['no-expansion']) Object.assign(over, { expansion: { enabled: false } });
+if (values['no-scope']) Object.assign(over, { scope: { enabled: false } });
 if (values.voy) Object.assign(over, { dense: { pool: 50, backend: 'voy' } });
 
 const { engine, index } = await nodeEngine({ voy: values.voy });

@@ -27,6 +27,11 @@ export interface RetrievalConfig {
   windows: { enabled: boolean; pool: number };
   /** Everyday-to-regulatory query expansion (expand.ts): extra BM25 terms and a second dense query. */
   expansion: { enabled: boolean };
+  /**
+   * Scope check (scope.ts): questions about subjects the documents never cover
+   * (penalties, prices/fees/premiums) get "no evidence" with the reason.
+   */
+  scope: { enabled: boolean };
   /** Reciprocal rank fusion constant k (SKYSAFE §2.5.3: 60) and fused pool size (10). */
   rrf: { k: number; pool: number };
   postScore: {
@@ -79,6 +84,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   mmr: { enabled: false, lambda: 0.6 },
   bm25: { enabled: true, pool: 50, boost: { title: 2, text: 1, keywords: 1 } },
   expansion: { enabled: true },
+  scope: { enabled: true },
   rrf: { k: 60, pool: 10 },
   postScore: { enabled: true, fused: 0.5, summary: 0.3, dense: 0.7, window: 0.7, keyword: 0.02, keywordCap: 5 },
   rerank: { enabled: false, weight: 0.3 },

@@ -19,6 +19,7 @@ import type { Reranker } from './rerank.js';
 import { rrf } from './rrf.js';
 import { expansionTerms } from './expand.js';
 import { windowScorer } from './windows.js';
+import { checkScope, type ScopeVerdict } from './scope.js';
 import type { Evidence, Filters, RetrievalResult, Scored, StageTrace } from './types.js';
 
 export interface RetrieveOptions {
@@ -117,6 +118,21 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     return scored;
   }
 
+  /** The "no evidence" result of a question outside the documents' subject. */
+  function outOfScopeResult(query: string, verdict: ScopeVerdict, filters: Filters, t0: number): RetrievalResult {
+    return {
+      query,
+      evidence: [],
+      noEvidence: true,
+      context: '',
+      filters,
+      broadened: false,
+      outOfScope: verdict,
+      trace: [{ stage: 'scope', ms: now() - t0, candidates: [], note: `out of scope (${verdict.category}: "${verdict.matched}"): no evidence` }],
+      totalMs: now() - t0,
+    };
+  }
+
   async function retrieveWithVector(
     query: string,
     qv: Float32Array,
@@ -125,6 +141,8 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   ): Promise<RetrievalResult> {
     const t0 = now();
     const cfg = withConfig(baseConfig, options.config);
+    const verdict = cfg.scope.enabled ? checkScope(query) : null;
+    if (verdict) return outOfScopeResult(query, verdict, options.filters ?? {}, t0);
     const terms = cfg.expansion.enabled ? expansionTerms(query) : [];
     const expansion = { terms, vector: terms.length ? expansionVector : null };
     const filters = options.filters ?? {};
@@ -183,6 +201,9 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     async retrieve(query, options) {
       const t = now();
       const cfg = withConfig(baseConfig, options?.config);
+      // decided before the query is embedded: nothing to compute for it
+      const verdict = cfg.scope.enabled ? checkScope(query) : null;
+      if (verdict) return outOfScopeResult(query, verdict, options?.filters ?? {}, t);
       const terms = cfg.expansion.enabled ? expansionTerms(query) : [];
       const texts = terms.length ? [query, `${query} ${terms.join('; ')}`] : [query];
       const [qv, ev] = await deps.embedder.embed(texts);

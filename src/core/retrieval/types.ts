@@ -1,4 +1,6 @@
 /** Typed inputs and outputs of the retrieval stages and the trace. */
+import type { ScopeVerdict } from './scope.js';
+
 export interface Scored {
   /** Row of the chunk in the loaded index. */
   row: number;
@@ -41,6 +43,8 @@ export interface RetrievalResult {
   /** Filters as requested, and whether the broadening fallback ran. */
   filters: Filters;
   broadened: boolean;
+  /** Set when the scope check decided the question is outside the documents' subject. */
+  outOfScope?: ScopeVerdict;
   trace: StageTrace[];
   totalMs: number;
 }

@@ -49,7 +49,8 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
 }
 
 /** Why retrieval found nothing, in words (from the retrieval trace). */
-export function noEvidenceReason(r: Pick<RetrievalResult, 'trace' | 'broadened' | 'evidence'>): string {
+export function noEvidenceReason(r: Pick<RetrievalResult, 'trace' | 'broadened' | 'evidence' | 'outOfScope'>): string {
+  if (r.outOfScope) return `Outside the documents’ subject (${r.outOfScope.category}, from “${r.outOfScope.matched}”): ${r.outOfScope.reason}`;
   const notes = r.trace.map((t) => t.note).filter((n): n is string => !!n && /no evidence/.test(n));
   const parts = ['No passage of the indexed documents is similar enough to the question to be used as evidence, so no answer is composed.'];
   if (notes.length) parts.push(`Retrieval: ${notes.join('; ')}.`);
