@@ -1,7 +1,8 @@
 /**
  * `npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json]` and ablation
  * flags: --dense-only, --bm25-only, --mmr / --no-mmr, --no-post, --rerank / --no-rerank,
- * --elbow / --no-elbow, --no-threshold, --no-windows, --no-expansion, --no-scope, --voy. Prints Hit@1/3/5/10 and MRR per variant, per corpus and
+ * --elbow / --no-elbow, --no-threshold, --no-windows, --no-expansion, --no-scope, --voy, and --lexicon-holdout (leave-one-group-out estimate
+ * for the hand-written expansion lexicon: entries that fire on one group only are skipped for that group). Prints Hit@1/3/5/10 and MRR per variant, per corpus and
  * overall, and the no-evidence rate on unanswerable questions.
  */
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { parseJsonl } from '../../src/core/assess/eval.js';
 import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
 import { type Metrics, type QuestionOutcome, firstHitRank, summarise, toQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import { nodeEngine } from '../node/engine.js';
+import { lexiconHoldout } from '../../src/core/retrieval/expand.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     'no-windows': { type: 'boolean', default: false },
     'no-expansion': { type: 'boolean', default: false },
     'no-scope': { type: 'boolean', default: false },
+    'lexicon-holdout': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
 });
@@ -77,12 +80,15 @@ const known = new Set(index.manifest.sources.map((s) => s.id));
 if (values.corpus && !known.has(values.corpus)) fail(`Unknown corpus "${values.corpus}". The index holds: ${[...known].join(', ')}.`);
 const selected = values.corpus ? questions.filter((q) => q.corpus === values.corpus || q.corpus === 'any') : questions;
 
+const groupOf = (q: { id: string; group?: string }) => q.group ?? q.id;
+const holdout = values['lexicon-holdout'] ? lexiconHoldout(questions.map((q) => ({ question: q.question, group: groupOf(q) }))) : new Map<string, string[]>();
 const outcomes: QuestionOutcome[] = [];
 for (const q of selected) {
   const jurisdictions = extractJurisdictions(q.question);
+  const exclude = holdout.get(groupOf(q));
   const r = await engine.retrieve(q.question, {
     filters: { ...(values.corpus ? { docIds: [values.corpus] } : {}), ...(jurisdictions.length ? { jurisdictions } : {}) },
-    config: over,
+    config: exclude ? { ...over, expansion: { enabled: over.expansion?.enabled ?? true, exclude } } : over,
   });
   const ranked = r.evidence.map((e) => index.chunks[e.row]!);
   const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };

@@ -26,7 +26,11 @@ export interface RetrievalConfig {
   /** Dense retrieval over passage windows (best window per chunk) as a further ranked list for fusion. */
   windows: { enabled: boolean; pool: number };
   /** Everyday-to-regulatory query expansion (expand.ts): extra BM25 terms and a second dense query. */
-  expansion: { enabled: boolean };
+  expansion: {
+    enabled: boolean;
+    /** Lexicon entries (by their terms) to skip; empty by default (evaluation's held-out estimate). */
+    exclude: string[];
+  };
   /**
    * Scope check (scope.ts): questions about subjects the documents never cover
    * (penalties, prices/fees/premiums) get "no evidence" with the reason.
@@ -83,7 +87,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   windows: { enabled: true, pool: 50 },
   mmr: { enabled: false, lambda: 0.6 },
   bm25: { enabled: true, pool: 50, boost: { title: 2, text: 1, keywords: 1 } },
-  expansion: { enabled: true },
+  expansion: { enabled: true, exclude: [] },
   scope: { enabled: true },
   rrf: { k: 60, pool: 10 },
   postScore: { enabled: true, fused: 0.5, summary: 0.3, dense: 0.7, window: 0.7, keyword: 0.02, keywordCap: 5 },

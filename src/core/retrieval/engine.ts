@@ -143,7 +143,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const cfg = withConfig(baseConfig, options.config);
     const verdict = cfg.scope.enabled ? checkScope(query) : null;
     if (verdict) return outOfScopeResult(query, verdict, options.filters ?? {}, t0);
-    const terms = cfg.expansion.enabled ? expansionTerms(query) : [];
+    const terms = cfg.expansion.enabled ? expansionTerms(query, cfg.expansion.exclude) : [];
     const expansion = { terms, vector: terms.length ? expansionVector : null };
     const filters = options.filters ?? {};
     const trace: StageTrace[] = [];
@@ -204,7 +204,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       // decided before the query is embedded: nothing to compute for it
       const verdict = cfg.scope.enabled ? checkScope(query) : null;
       if (verdict) return outOfScopeResult(query, verdict, options?.filters ?? {}, t);
-      const terms = cfg.expansion.enabled ? expansionTerms(query) : [];
+      const terms = cfg.expansion.enabled ? expansionTerms(query, cfg.expansion.exclude) : [];
       const texts = terms.length ? [query, `${query} ${terms.join('; ')}`] : [query];
       const [qv, ev] = await deps.embedder.embed(texts);
       const embedMs = now() - t;

@@ -50,11 +50,32 @@ const LEXICON: [RegExp, string][] = [
   [/\bmain risk assessment\b|\bstandard risk assessment\b|\brisk methodology\b|\brisk assessment method\b/i, 'SORA scope applicability'],
 ];
 
-/** Regulatory terms implied by the query's everyday wording (deduplicated, in lexicon order). */
-export function expansionTerms(query: string): string[] {
+/**
+ * Regulatory terms implied by the query's everyday wording (deduplicated, in
+ * lexicon order). Entries whose terms are in `exclude` are skipped (used by the
+ * evaluation's leave-one-group-out estimate, lexiconHoldout).
+ */
+export function expansionTerms(query: string, exclude: readonly string[] = []): string[] {
   const out: string[] = [];
-  for (const [re, terms] of LEXICON) if (re.test(query) && !out.includes(terms)) out.push(terms);
+  for (const [re, terms] of LEXICON) if (!exclude.includes(terms) && re.test(query) && !out.includes(terms)) out.push(terms);
   return out;
 }
 
 export const LEXICON_SIZE = LEXICON.length;
+
+/**
+ * Held-out estimate for a hand-written lexicon: an entry that fires on the
+ * questions of only one group of an evaluation set may have been written for
+ * that group, so when that group is measured the entry is left out (as if the
+ * group had not been seen). Returns, per group, the entry terms to exclude.
+ */
+export function lexiconHoldout(questions: readonly { question: string; group: string }[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [re, terms] of LEXICON) {
+    const groups = new Set(questions.filter((q) => re.test(q.question)).map((q) => q.group));
+    if (groups.size !== 1) continue;
+    const [g] = groups;
+    out.set(g!, [...(out.get(g!) ?? []), terms]);
+  }
+  return out;
+}
