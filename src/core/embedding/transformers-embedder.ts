@@ -3,7 +3,7 @@
  * app's own origin in the browser, public/models in Node). Remote model hubs
  * are disabled.
  */
-import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { env, mean_pooling, pipeline, type FeatureExtractionPipeline, type Tensor } from '@huggingface/transformers';
 import type { Embedder, EmbeddingModelConfig } from './embedder.js';
 import { MINILM_DIM } from './embedder.js';
 
@@ -17,6 +17,31 @@ function normalise(v: Float32Array): Float32Array {
   n = Math.sqrt(n) || 1;
   for (let i = 0; i < v.length; i++) v[i]! /= n;
   return v;
+}
+
+/**
+ * transformers.js truncates long inputs to the model's 256 word pieces by
+ * cutting the tail, final [SEP] included; sentence-transformers (the reference
+ * that produced SKYSAFE's vectors) keeps [CLS] … [SEP]. Put [SEP] back at the
+ * last attended position of every row that lost it. `ids` and `mask` are the
+ * row-major `rows × cols` tensors of one padded batch; changed in place.
+ */
+export function restoreFinalSep(ids: BigInt64Array, mask: BigInt64Array, rows: number, cols: number, sepId: bigint): number {
+  let fixed = 0;
+  for (let r = 0; r < rows; r++) {
+    let last = -1;
+    for (let c = cols - 1; c >= 0; c--) {
+      if (mask[r * cols + c] !== 0n) {
+        last = c;
+        break;
+      }
+    }
+    if (last > 0 && ids[r * cols + last] !== sepId) {
+      ids[r * cols + last] = sepId;
+      fixed++;
+    }
+  }
+  return fixed;
 }
 
 export async function createTransformersEmbedder(config: EmbeddingModelConfig): Promise<Embedder> {
@@ -43,6 +68,18 @@ export async function createTransformersEmbedder(config: EmbeddingModelConfig): 
     );
   }
   const dim = MINILM_DIM;
+  const sepId = BigInt((extractor.tokenizer as unknown as { sep_token_id?: number }).sep_token_id ?? 102);
+  /** Tokenize (with the [SEP] fix) and run the model: token states and the attention mask. */
+  const encode = async (texts: string[]): Promise<{ hidden: Tensor; mask: Tensor }> => {
+    const inputs = extractor.tokenizer(texts, { padding: true, truncation: true }) as unknown as Record<string, Tensor> & {
+      input_ids: Tensor;
+      attention_mask: Tensor;
+    };
+    const [rows, cols] = inputs.input_ids.dims as [number, number];
+    restoreFinalSep(inputs.input_ids.data as BigInt64Array, inputs.attention_mask.data as BigInt64Array, rows, cols, sepId);
+    const out = (await extractor.model(inputs)) as { last_hidden_state: Tensor };
+    return { hidden: out.last_hidden_state, mask: inputs.attention_mask };
+  };
   return {
     modelId: config.modelId,
     dimension: dim,
@@ -50,15 +87,17 @@ export async function createTransformersEmbedder(config: EmbeddingModelConfig): 
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += config.batchSize) {
         const batch = texts.slice(i, i + config.batchSize);
-        const t = await extractor(batch, { pooling: 'mean', normalize: true });
+        const { hidden, mask } = await encode(batch);
+        const t = mean_pooling(hidden, mask).normalize(2, -1);
         const data = t.data as Float32Array;
         for (let k = 0; k < batch.length; k++) out.push(Float32Array.from(data.subarray(k * dim, (k + 1) * dim)));
         t.dispose?.();
+        hidden.dispose?.();
       }
       return out;
     },
     async embedTokens(text: string): Promise<Float32Array[]> {
-      const t = await extractor(text, { pooling: 'none', normalize: false });
+      const { hidden: t } = await encode([text]);
       const data = t.data as Float32Array;
       const n = t.dims[1] ?? 0;
       const out: Float32Array[] = [];
