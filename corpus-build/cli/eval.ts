@@ -2,7 +2,8 @@
  * `npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json]` and ablation
  * flags: --dense-only, --bm25-only, --mmr / --no-mmr, --no-post, --rerank / --no-rerank,
  * --elbow / --no-elbow, --no-threshold, --no-windows, --no-expansion, --no-scope, --voy, and --lexicon-holdout (leave-one-group-out estimate
- * for the hand-written expansion lexicon: entries that fire on one group only are skipped for that group). Prints Hit@1/3/5/10 and MRR per variant, per corpus and
+ * for the hand-written expansion lexicon: entries that fire on one group only are skipped for that group),
+ * and --decompose (compound questions split by the deterministic splitter, sub-query evidence merged). Prints Hit@1/3/5/10 and MRR per variant, per corpus and
  * overall, and the no-evidence rate on unanswerable questions.
  */
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.j
 import { type Metrics, type QuestionOutcome, firstHitRank, summarise, toQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import { nodeEngine } from '../node/engine.js';
 import { lexiconHoldout } from '../../src/core/retrieval/expand.js';
+import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     'no-expansion': { type: 'boolean', default: false },
     'no-scope': { type: 'boolean', default: false },
     'lexicon-holdout': { type: 'boolean', default: false },
+    decompose: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
 });
@@ -86,10 +89,13 @@ const outcomes: QuestionOutcome[] = [];
 for (const q of selected) {
   const jurisdictions = extractJurisdictions(q.question);
   const exclude = holdout.get(groupOf(q));
-  const r = await engine.retrieve(q.question, {
+  const options = {
     filters: { ...(values.corpus ? { docIds: [values.corpus] } : {}), ...(jurisdictions.length ? { jurisdictions } : {}) },
     config: exclude ? { ...over, expansion: { enabled: over.expansion?.enabled ?? true, exclude } } : over,
-  });
+  };
+  const r = values.decompose
+    ? await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options)
+    : await engine.retrieve(q.question, options);
   const ranked = r.evidence.map((e) => index.chunks[e.row]!);
   const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };
   outcomes.push(o);
