@@ -1,6 +1,6 @@
 /**
  * `npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json]` and ablation
- * flags: --dense-only, --bm25-only, --mmr / --no-mmr, --no-post, --rerank / --no-rerank,
+ * flags: --dense-only, --bm25-only, --mmr / --no-mmr, --post / --no-post, --rerank / --no-rerank,
  * --elbow / --no-elbow, --no-threshold, --no-windows, --no-expansion, --no-scope, --voy, and --lexicon-holdout (leave-one-group-out estimate
  * for the hand-written expansion lexicon: entries that fire on one group only are skipped for that group),
  * and --decompose (compound questions split by the deterministic splitter, sub-query evidence merged). Prints Hit@1/3/5/10 and MRR per variant, per corpus and
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     'bm25-only': { type: 'boolean', default: false },
     'no-mmr': { type: 'boolean', default: false },
     'no-post': { type: 'boolean', default: false },
+    post: { type: 'boolean', default: false },
     rerank: { type: 'boolean', default: false },
     'no-rerank': { type: 'boolean', default: false },
     'no-elbow': { type: 'boolean', default: false },
@@ -67,6 +68,7 @@ if (values['dense-only']) Object.assign(over, { bm25: { enabled: false } });
 if (values['bm25-only']) Object.assign(over, { dense_enabled: false, mmr: { enabled: false } });
 if (values['no-mmr']) Object.assign(over, { mmr: { enabled: false } });
 if (values['no-post']) Object.assign(over, { postScore: { enabled: false } });
+if (values.post) Object.assign(over, { postScore: { enabled: true } });
 if (values.rerank) Object.assign(over, { rerank: { enabled: true } });
 if (values['no-rerank']) Object.assign(over, { rerank: { enabled: false } });
 if (values['no-elbow']) Object.assign(over, { elbow: { enabled: false } });

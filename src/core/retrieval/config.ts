@@ -39,6 +39,11 @@ export interface RetrievalConfig {
   /** Reciprocal rank fusion constant k (SKYSAFE §2.5.3: 60) and fused pool size (10). */
   rrf: { k: number; pool: number };
   postScore: {
+    /**
+     * Off by default: on the dev set it does not help (EASA MRR 0.609 without vs
+     * 0.589 with; over all 113 questions it ranks the gold higher for 6 and lower
+     * for 15). The components are still computed for the audit trail.
+     */
     enabled: boolean;
     /** Weight of the fused score, rescaled to [0, 1] within the pool. */
     fused: number;
@@ -55,16 +60,21 @@ export interface RetrievalConfig {
   };
   rerank: {
     enabled: boolean;
-    /** Weight of the late-interaction score in the final score; the post-score gets 1 − weight. */
+    /**
+     * Weight of the late-interaction score in the final score; the ranking score
+     * (post-score, or the fusion score when post-scoring is off), rescaled to
+     * [0, 1] within the pool, gets 1 − weight.
+     */
     weight: number;
   };
   elbow: {
     enabled: boolean;
     /**
-     * Cut after the first drop between consecutive final scores larger than this.
-     * Scale: the final score (a weighted blend of cosines and a [0, 1]-rescaled fusion
-     * score, about 0–1.5). SKYSAFE §2.6.3 uses 0.8 on its reranker's scale, which
-     * does not transfer to ours.
+     * Cut after the first drop between consecutive final scores larger than this
+     * fraction of the top score. Scale: final score ÷ top final score (0–1), so the
+     * same threshold works whether the final score is the RRF sum (about 0.01–0.07),
+     * the post-score blend (about 0–1.5) or a rerank blend. SKYSAFE §2.6.3 uses 0.8
+     * on its reranker's scale, which does not transfer to ours.
      */
     threshold: number;
   };
@@ -90,7 +100,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   expansion: { enabled: true, exclude: [] },
   scope: { enabled: true },
   rrf: { k: 60, pool: 10 },
-  postScore: { enabled: true, fused: 0.5, summary: 0.3, dense: 0.7, window: 0.7, keyword: 0.02, keywordCap: 5 },
+  postScore: { enabled: false, fused: 0.5, summary: 0.3, dense: 0.7, window: 0.7, keyword: 0.02, keywordCap: 5 },
   rerank: { enabled: false, weight: 0.3 },
   elbow: { enabled: false, threshold: 0.25 },
   minDenseScore: 0.3,

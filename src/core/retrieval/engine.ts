@@ -105,8 +105,12 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
         query,
         scored.map((p) => ({ key: ids[p.row]!, text: index.chunks[p.row]!.retrieval })),
       );
+      // blend on one scale: the ranking score rescaled to [0, 1] within the pool
+      const hi = Math.max(...scored.map((p) => p.score));
+      const lo = Math.min(...scored.map((p) => p.score));
+      const unit = (x: number) => (hi > lo ? (x - lo) / (hi - lo) : 1);
       scored = scored
-        .map((p, i) => ({ ...p, rerank: rs[i]!, final: (1 - cfg.rerank.weight) * p.score + cfg.rerank.weight * rs[i]! }))
+        .map((p, i) => ({ ...p, rerank: rs[i]!, final: (1 - cfg.rerank.weight) * unit(p.score) + cfg.rerank.weight * rs[i]! }))
         .sort((a, b) => b.final - a.final || a.row - b.row);
     }
     trace.push({
@@ -156,7 +160,10 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       const best = Math.max(-1, ...ranked.map((r) => Math.max(r.dense, r.window)));
       const passes = ranked.length > 0 && best >= cfg.minDenseScore;
       let kept = passes ? ranked : [];
-      if (kept.length && cfg.elbow.enabled) kept = kept.slice(0, elbowCut(kept.map((r) => r.final), cfg.elbow.threshold));
+      if (kept.length && cfg.elbow.enabled) {
+        const top = kept[0]!.final || 1;
+        kept = kept.slice(0, elbowCut(kept.map((r) => r.final / top), cfg.elbow.threshold));
+      }
       kept = kept.slice(0, cfg.keep);
       trace.push({
         stage: 'filter',
