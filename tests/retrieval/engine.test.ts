@@ -74,6 +74,23 @@ describe('retrieval engine', () => {
     expect(a.context).toContain('[buffer] Ground risk buffer');
   });
 
+  it('cuts at the elbow on scores relative to the top score, whatever the score scale', async () => {
+    const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb });
+    const q = 'how wide is the ground risk buffer';
+    const all = await engine.retrieve(q, { config: { minDenseScore: -1, elbow: { enabled: false } } });
+    expect(all.evidence.length).toBeGreaterThan(1);
+    // no drop can exceed 100 % of the top score
+    const keepAll = await engine.retrieve(q, { config: { minDenseScore: -1, elbow: { enabled: true, threshold: 1 } } });
+    expect(keepAll.evidence.map((e) => e.id)).toEqual(all.evidence.map((e) => e.id));
+    // the first drop of more than a tenth of the top score ends the list
+    const top = all.evidence[0]!.score;
+    const firstDrop = all.evidence.findIndex((e, i) => i > 0 && (all.evidence[i - 1]!.score - e.score) / top > 0.1);
+    const cut = await engine.retrieve(q, { config: { minDenseScore: -1, elbow: { enabled: true, threshold: 0.1 } } });
+    expect(firstDrop).toBeGreaterThan(0); // the fixture has such a drop (scores are RRF sums, ≈ 0.05–0.07)
+    expect(cut.evidence.length).toBe(firstDrop);
+    expect(cut.evidence[0]!.id).toBe('buffer');
+  });
+
   it('returns no evidence rather than weak chunks when nothing reaches the threshold', async () => {
     const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb });
     const r = await engine.retrieve('lithium battery watt hour cabin', { config: { minDenseScore: 0.99 } });
