@@ -79,7 +79,7 @@ describe('SkyCite in Chromium (production build)', () => {
     expect(wasmIds.slice(0, 5)).toEqual(gpuIds.slice(0, 5));
   });
 
-  it('answers evidence-only with sources and page numbers, opens the passage, keeps HTML inert and works offline after a reload', async () => {
+  it('answers evidence-only with sources and page numbers, opens the passage, keeps HTML inert, works offline after a reload and says why an out-of-scope question has no evidence', async () => {
     const context = await browser.newContext();
     watchRequests(context, server.url);
     const page = await openApp(context, '?device=wasm');
@@ -121,6 +121,12 @@ describe('SkyCite in Chromium (production build)', () => {
     await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
     await ask(page, QUESTION);
     expect(await page.getByTestId('turn').last().getByTestId('source-item').count()).toBeGreaterThan(0);
+
+    // a question the documents never cover gets "no evidence" and the reason, not look-alike passages
+    await ask(page, 'Which penalties apply if I fly without registering?');
+    const outOfScope = page.getByTestId('turn').last();
+    await expect(outOfScope.getByTestId('no-answer-reason').textContent()).resolves.toMatch(/outside the documents.*national law/i);
+    expect(await outOfScope.getByTestId('source-item').count()).toBe(0);
     await context.close();
   });
 
