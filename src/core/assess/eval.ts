@@ -24,7 +24,8 @@ export interface JsonlRecord {
 /** Parses JSON Lines; blank lines are skipped; a malformed line throws with its number. */
 export function parseJsonl(text: string, file: string): JsonlRecord[] {
   const out: JsonlRecord[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
+  // a UTF-8 byte-order mark (some editors write one) is not part of the first record
+  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((raw, i) => {
     if (raw.trim() === '') return;
     try {
       out.push({ line: i + 1, value: JSON.parse(raw) as unknown });

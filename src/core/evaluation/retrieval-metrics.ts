@@ -99,16 +99,17 @@ export interface QuestionOutcome {
 
 export function summarise(outcomes: QuestionOutcome[]): EvalReport {
   const answerable = outcomes.filter((o) => o.question.answerable);
-  const group = (key: (o: QuestionOutcome) => string) => {
+  const group = (key: (o: QuestionOutcome) => string, always: readonly string[] = []) => {
     const out: Record<string, Metrics> = {};
-    const keys = [...new Set(answerable.map(key))].sort();
+    const keys = [...new Set([...always, ...answerable.map(key)])].sort();
     for (const k of keys) out[k] = metricsOf(answerable.filter((o) => key(o) === k).map((o) => o.rank));
     return out;
   };
   const un = outcomes.filter((o) => !o.question.answerable);
   return {
     overall: metricsOf(answerable.map((o) => o.rank)),
-    byVariant: group((o) => o.question.variant),
+    // the three variants of the SKYSAFE test are always reported (n = 0 when a file has none)
+    byVariant: group((o) => o.question.variant, ['direct', 'synonym', 'reworked']),
     byCorpus: group((o) => o.question.corpus),
     unanswerable: { n: un.length, noEvidenceRate: un.length ? un.filter((o) => o.noEvidence).length / un.length : 0 },
   };
