@@ -4,12 +4,10 @@
  * 50, with the fused pool widened to 100 and no cut, so one sees where the right
  * passage is lost: never retrieved, or retrieved but ranked too low.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { extractJurisdictions } from '../../src/core/assess/jurisdictions.js';
-import { parseJsonl } from '../../src/core/assess/eval.js';
-import { isHit, toQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
+import { type RetrievalQuestion, isHit } from '../../src/core/evaluation/retrieval-metrics.js';
+import { readRetrievalQuestions } from '../node/read-cases.js';
 import { nodeEngine } from '../node/engine.js';
 
 const { values } = parseArgs({ options: { questions: { type: 'string' }, corpus: { type: 'string' } } });
@@ -17,10 +15,9 @@ if (!values.questions) {
   console.error('Usage: npm run eval:stages -- --questions <file.jsonl> [--corpus <id>]');
   process.exit(2);
 }
-const file = resolve(process.env.INIT_CWD ?? '.', values.questions);
-let questions;
+let questions: RetrievalQuestion[];
 try {
-  questions = parseJsonl(readFileSync(file, 'utf8'), file).map((r) => toQuestion(r.value, `${file}, line ${r.line}`));
+  questions = readRetrievalQuestions(values.questions);
 } catch (e) {
   console.error((e as Error).message);
   process.exit(2);

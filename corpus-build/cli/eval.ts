@@ -6,13 +6,11 @@
  * and --decompose (compound questions split by the deterministic splitter, sub-query evidence merged). Prints Hit@1/3/5/10 and MRR per variant, per corpus and
  * overall, and the no-evidence rate on unanswerable questions.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { extractJurisdictions } from '../../src/core/assess/jurisdictions.js';
-import { parseJsonl } from '../../src/core/assess/eval.js';
 import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
-import { type Metrics, type QuestionOutcome, firstHitRank, summarise, toQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
+import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise } from '../../src/core/evaluation/retrieval-metrics.js';
+import { readRetrievalQuestions } from '../node/read-cases.js';
 import { nodeEngine } from '../node/engine.js';
 import { lexiconHoldout } from '../../src/core/retrieval/expand.js';
 import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
@@ -49,16 +47,9 @@ function fail(msg: string): never {
 }
 
 if (!values.questions) fail('Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json] [ablation flags]');
-const file = resolve(process.env.INIT_CWD ?? '.', values.questions);
-let text: string;
+let questions: RetrievalQuestion[];
 try {
-  text = readFileSync(file, 'utf8');
-} catch (e) {
-  fail(`Cannot read the questions file ${file}: ${(e as Error).message}`);
-}
-let questions;
-try {
-  questions = parseJsonl(text, file).map((r) => toQuestion(r.value, `${file}, line ${r.line}`));
+  questions = readRetrievalQuestions(values.questions);
 } catch (e) {
   fail((e as Error).message);
 }
