@@ -12,7 +12,7 @@ import { type RetrievalConfig, DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfigOve
 import { assembleContext } from './context.js';
 import { type DenseBackend, exactBackend } from './dense.js';
 import { elbowCut } from './elbow.js';
-import { allowedRows, hasFilters } from './filters.js';
+import { allowedRows, hasFilters, isEasaJurisdiction } from './filters.js';
 import { mmr } from './mmr.js';
 import { postScore, type PostScored } from './post-score.js';
 import type { Reranker } from './rerank.js';
@@ -229,15 +229,9 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
  * every member state), but a non-EU country is not widened to EU rules, which
  * do not apply there.
  */
-export const EU_MEMBER_STATES = new Set(
-  'AT BE BG HR CY CZ DK EE FI FR DE GR IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' '),
-);
-// EASA member states outside the EU apply the same drone rules
-const EASA_STATES = new Set([...EU_MEMBER_STATES, 'IS', 'LI', 'NO', 'CH']);
-
 export function broaden(f: Filters): Filters {
   if (!f.jurisdictions?.length) return {};
   const j = new Set(f.jurisdictions);
-  if (f.jurisdictions.some((x) => x === 'EU' || EASA_STATES.has(x))) j.add('EU');
+  if (f.jurisdictions.some(isEasaJurisdiction)) j.add('EU');
   return { jurisdictions: [...j] };
 }

@@ -15,3 +15,12 @@ export function allowedRows(chunks: Pick<Chunk, 'docId' | 'jurisdiction' | 'edit
   });
   return mask;
 }
+
+export const EU_MEMBER_STATES = new Set(
+  'AT BE BG HR CY CZ DK EE FI FR DE GR IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' '),
+);
+// EASA member states outside the EU apply the same drone rules
+const EASA_STATES = new Set([...EU_MEMBER_STATES, 'IS', 'LI', 'NO', 'CH']);
+
+/** Does the EU drone regulation apply there? ('EU', an EU member state or another EASA member state.) */
+export const isEasaJurisdiction = (code: string): boolean => code === 'EU' || EASA_STATES.has(code);
