@@ -137,6 +137,20 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     };
   }
 
+  /** What is decided from the text alone, once per query: configuration, scope, expansion terms. */
+  interface Prepared {
+    cfg: RetrievalConfig;
+    filters: Filters;
+    verdict: ScopeVerdict | null;
+    terms: string[];
+  }
+  function prepare(query: string, options: RetrieveOptions = {}): Prepared {
+    const cfg = withConfig(baseConfig, options.config);
+    const verdict = cfg.scope.enabled ? checkScope(query) : null;
+    const terms = !verdict && cfg.expansion.enabled ? expansionTerms(query, cfg.expansion.exclude) : [];
+    return { cfg, filters: options.filters ?? {}, verdict, terms };
+  }
+
   async function retrieveWithVector(
     query: string,
     qv: Float32Array,
@@ -144,12 +158,14 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     expansionVector: Float32Array | null = null,
   ): Promise<RetrievalResult> {
     const t0 = now();
-    const cfg = withConfig(baseConfig, options.config);
-    const verdict = cfg.scope.enabled ? checkScope(query) : null;
-    if (verdict) return outOfScopeResult(query, verdict, options.filters ?? {}, t0);
-    const terms = cfg.expansion.enabled ? expansionTerms(query, cfg.expansion.exclude) : [];
+    const prep = prepare(query, options);
+    if (prep.verdict) return outOfScopeResult(query, prep.verdict, prep.filters, t0);
+    return search(query, qv, prep, expansionVector, t0);
+  }
+
+  async function search(query: string, qv: Float32Array, prep: Prepared, expansionVector: Float32Array | null, t0: number): Promise<RetrievalResult> {
+    const { cfg, filters, terms } = prep;
     const expansion = { terms, vector: terms.length ? expansionVector : null };
-    const filters = options.filters ?? {};
     const trace: StageTrace[] = [];
     let broadened = false;
 
@@ -207,15 +223,13 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     retrieveWithVector,
     async retrieve(query, options) {
       const t = now();
-      const cfg = withConfig(baseConfig, options?.config);
+      const prep = prepare(query, options);
       // decided before the query is embedded: nothing to compute for it
-      const verdict = cfg.scope.enabled ? checkScope(query) : null;
-      if (verdict) return outOfScopeResult(query, verdict, options?.filters ?? {}, t);
-      const terms = cfg.expansion.enabled ? expansionTerms(query, cfg.expansion.exclude) : [];
-      const texts = terms.length ? [query, `${query} ${terms.join('; ')}`] : [query];
+      if (prep.verdict) return outOfScopeResult(query, prep.verdict, prep.filters, t);
+      const texts = prep.terms.length ? [query, `${query} ${prep.terms.join('; ')}`] : [query];
       const [qv, ev] = await deps.embedder.embed(texts);
       const embedMs = now() - t;
-      const r = await retrieveWithVector(query, qv!, options, ev ?? null);
+      const r = await search(query, qv!, prep, ev ?? null, now());
       r.trace.unshift({ stage: 'embed query', ms: embedMs, candidates: [] });
       r.totalMs += embedMs;
       return r;
