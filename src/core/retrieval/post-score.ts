@@ -4,6 +4,7 @@
  * with the chunk's retrieval vector and with its summary vector, and a low-gain
  * keyword boost (chunk keywords found as substrings of the lower-cased query).
  */
+import type { RetrievalConfig } from './config.js';
 import { dot } from './dense.js';
 import type { Scored } from './types.js';
 
@@ -26,14 +27,8 @@ export interface PostScored extends Scored {
   keywordHits: number;
 }
 
-export interface PostScoreWeights {
-  fused: number;
-  summary: number;
-  dense: number;
-  window: number;
-  keyword: number;
-  keywordCap: number;
-}
+/** The weights of the config's postScore block (documented there with their defaults). */
+export type PostScoreWeights = Omit<RetrievalConfig['postScore'], 'enabled'>;
 
 export function keywordHits(keywords: string[], queryLower: string): number {
   let n = 0;
