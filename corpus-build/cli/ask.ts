@@ -4,9 +4,9 @@
  * retrieval engine; --trace prints every stage's candidates and timing.
  */
 import { parseArgs } from 'node:util';
-import { extractJurisdictions } from '../../src/core/assess/jurisdictions.js';
 import { formatPages } from '../../src/core/retrieval/context.js';
 import { nodeEngine } from '../node/engine.js';
+import { questionFilters } from '../node/question-filters.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -19,9 +19,8 @@ if (!question) {
 }
 try {
   const { engine, index } = await nodeEngine();
-  const jurisdictions = extractJurisdictions(question);
   const r = await engine.retrieve(question, {
-    filters: { ...(values.corpus ? { docIds: [values.corpus] } : {}), ...(jurisdictions.length ? { jurisdictions } : {}) },
+    filters: questionFilters(question, values.corpus),
   });
   if (values.json) {
     process.stdout.write(`${JSON.stringify(r)}\n`);

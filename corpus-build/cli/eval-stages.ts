@@ -5,10 +5,10 @@
  * passage is lost: never retrieved, or retrieved but ranked too low.
  */
 import { parseArgs } from 'node:util';
-import { extractJurisdictions } from '../../src/core/assess/jurisdictions.js';
 import { type RetrievalQuestion, isHit } from '../../src/core/evaluation/retrieval-metrics.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
 import { nodeEngine } from '../node/engine.js';
+import { questionFilters } from '../node/question-filters.js';
 
 const { values } = parseArgs({ options: { questions: { type: 'string' }, corpus: { type: 'string' } } });
 if (!values.questions) {
@@ -27,9 +27,8 @@ const selected = questions.filter((q) => q.answerable && (!values.corpus || q.co
 const KS = [5, 10, 20, 50];
 const ranks = new Map<string, number[]>();
 for (const q of selected) {
-  const jurisdictions = extractJurisdictions(q.question);
   const r = await engine.retrieve(q.question, {
-    filters: { ...(values.corpus ? { docIds: [values.corpus] } : {}), ...(jurisdictions.length ? { jurisdictions } : {}) },
+    filters: questionFilters(q.question, values.corpus),
     config: { minDenseScore: -1, rrf: { k: 60, pool: 100 }, keep: 100 },
   });
   for (const st of r.trace) {

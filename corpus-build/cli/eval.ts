@@ -7,11 +7,11 @@
  * overall, and the no-evidence rate on unanswerable questions.
  */
 import { parseArgs } from 'node:util';
-import { extractJurisdictions } from '../../src/core/assess/jurisdictions.js';
 import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
 import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise } from '../../src/core/evaluation/retrieval-metrics.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
 import { nodeEngine } from '../node/engine.js';
+import { questionFilters } from '../node/question-filters.js';
 import { lexiconHoldout } from '../../src/core/retrieval/expand.js';
 import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
 
@@ -80,10 +80,9 @@ const groupOf = (q: { id: string; group?: string }) => q.group ?? q.id;
 const holdout = values['lexicon-holdout'] ? lexiconHoldout(questions.map((q) => ({ question: q.question, group: groupOf(q) }))) : new Map<string, string[]>();
 const outcomes: QuestionOutcome[] = [];
 for (const q of selected) {
-  const jurisdictions = extractJurisdictions(q.question);
   const exclude = holdout.get(groupOf(q));
   const options = {
-    filters: { ...(values.corpus ? { docIds: [values.corpus] } : {}), ...(jurisdictions.length ? { jurisdictions } : {}) },
+    filters: questionFilters(q.question, values.corpus),
     config: exclude ? { ...over, expansion: { enabled: over.expansion?.enabled ?? true, exclude } } : over,
   };
   const r = values.decompose
