@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildBm25 } from '../../src/core/index/bm25.js';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
-import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
+import { broaden, createRetrievalEngine } from '../../src/core/retrieval/engine.js';
+import { EU_MEMBER_STATES, isEasaJurisdiction } from '../../src/core/retrieval/filters.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 
 const DIM = 32;
@@ -97,6 +98,13 @@ describe('retrieval engine', () => {
     expect(r.noEvidence).toBe(true);
     expect(r.evidence).toEqual([]);
     expect(r.context).toBe('');
+  });
+
+  it('counts all 27 EU member states, and the other EASA states, as places where the EU rules apply', () => {
+    expect(EU_MEMBER_STATES.size).toBe(27);
+    for (const code of [...EU_MEMBER_STATES, 'EU', 'NO', 'IS', 'LI', 'CH']) expect(isEasaJurisdiction(code)).toBe(true);
+    for (const code of ['US', 'GB', 'JP', 'CA', 'TR']) expect(isEasaJurisdiction(code)).toBe(false);
+    expect(broaden({ jurisdictions: ['HU'] })).toEqual({ jurisdictions: ['HU', 'EU'] });
   });
 
   it('broadens once when filtered retrieval finds nothing: a member state widens to EU rules, a non-EASA country does not', async () => {
