@@ -79,7 +79,8 @@ describe('turn sources and audit record', () => {
 
   it('names a country where the EU rules do not apply, but not an EASA member state', () => {
     const base = { trace: [], broadened: true, evidence: [] };
-    expect(noEvidenceReason({ ...base, filters: { jurisdictions: ['US'] } })).toMatch(/about US, where the EU drone rules indexed here do not apply/);
+    expect(noEvidenceReason({ ...base, filters: { jurisdictions: ['US'] } })).toMatch(/about United States, where the EU drone rules indexed here do not apply/);
+    expect(noEvidenceReason({ ...base, filters: { jurisdictions: ['CA', 'JP'] } })).toMatch(/about Canada, Japan, where/);
     expect(noEvidenceReason({ ...base, filters: { jurisdictions: ['NO'] } })).not.toMatch(/do not apply/);
     expect(noEvidenceReason({ ...base, filters: { jurisdictions: ['IT', 'US'] } })).not.toMatch(/do not apply/);
   });

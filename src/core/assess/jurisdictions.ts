@@ -71,3 +71,8 @@ export function extractJurisdictions(text: string): string[] {
   for (const { code, re } of MATCHERS) if (re.test(text)) found.add(code);
   return [...found].sort();
 }
+
+/** A jurisdiction's name for people ("CA" → "Canada"); the code itself when unknown. */
+export function jurisdictionName(code: string): string {
+  return code === 'EU' ? 'the European Union' : (JURISDICTION_TERMS[code]?.[0] ?? code);
+}

@@ -7,6 +7,7 @@ import type { GroundingReport } from '../../core/answer/grounding';
 import { NO_ANSWER_TEXT } from '../../core/answer/prompts';
 import { hasNoContext } from '../../core/answer/no-context';
 import { DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig } from '../../core/retrieval/config';
+import { jurisdictionName } from '../../core/assess/jurisdictions';
 import { isEasaJurisdiction } from '../../core/retrieval/filters';
 import type { Filters, RetrievalResult } from '../../core/retrieval/types';
 import type { AnswerMode, AuditRecordInput } from '../../storage/audit-store';
@@ -54,7 +55,7 @@ export function noEvidenceReason(r: Pick<RetrievalResult, 'trace' | 'broadened' 
   if (r.outOfScope) return `Outside the documents’ subject (${r.outOfScope.category}, from “${r.outOfScope.matched}”): ${r.outOfScope.reason}`;
   const foreign = (r.filters?.jurisdictions ?? []).filter((j) => !isEasaJurisdiction(j));
   if (foreign.length && !(r.filters?.jurisdictions ?? []).some(isEasaJurisdiction)) {
-    return `The question is about ${foreign.join(', ')}, where the EU drone rules indexed here do not apply, so no passage answers it. Consult that country’s aviation authority; ask here about EU/EASA rules.`;
+    return `The question is about ${foreign.map(jurisdictionName).join(', ')}, where the EU drone rules indexed here do not apply, so no passage answers it. Consult that country’s aviation authority; ask here about EU/EASA rules.`;
   }
   const notes = r.trace.map((t) => t.note).filter((n): n is string => !!n && /no evidence/.test(n));
   const parts = ['No passage of the indexed documents is similar enough to the question to be used as evidence, so no answer is composed.'];
