@@ -8,6 +8,12 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${Math.max(0, Math.round(bytes / 1024))} KB`;
 }
 
+/** "570 ms", "4.1 s", "unknown". */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return 'unknown';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
 /** Local date and time of an ISO timestamp. */
 export function formatTime(iso: string): string {
   const d = new Date(iso);
