@@ -135,6 +135,17 @@ describe('EASA structure-aware chunking', () => {
     }
   });
 
+  it('never leaves a list introduction at the end of a part with its items in the next part', () => {
+    const startsItem = /^\s*(?:\((?:[a-z]{1,2}|\d{1,2}|[ivx]{1,5})\)|[ivx]{1,5}\.\s|[—–•]|\d{1,2}\.)/;
+    for (let i = 0; i + 1 < chunks.length; i++) {
+      const c = chunks[i]!;
+      const next = chunks[i + 1]!;
+      if (!c.part || c.kind === 'table' || next.kind === 'table' || next.part?.index !== c.part.index + 1) continue;
+      const endsIntro = /:['"’”)]?\d{0,3}$/.test(c.text.trim());
+      expect(endsIntro && startsItem.test(next.text), `${c.id} → ${next.id}`).toBe(false);
+    }
+  });
+
   it('resolves cross-references to chunk ids where the label is unambiguous in scope', () => {
     const s433 = chunks.filter((c) => c.title.startsWith('S.4.3.3 ')).flatMap((c) => c.links);
     expect(s433).toContainEqual({ label: 'Table 5', target: 'easa-amc-gm-2019-947/amc1-art11/s4.3.3/table-5' });
