@@ -10,6 +10,7 @@ import type { Embedder } from '../core/embedding/embedder.js';
 import { MINILM_ID } from '../core/embedding/embedder.js';
 import { createTransformersEmbedder } from '../core/embedding/transformers-embedder.js';
 import { loadIndexFromBytes, type LoadedIndex } from '../core/index/load.js';
+import { createLibrarySearch } from '../core/index/library-search.js';
 import { IndexIntegrityError, parseManifest } from '../core/index/manifest.js';
 import type { Chunk } from '../core/model/chunk.js';
 import { splitSentenceSpans } from '../core/text/sentences.js';
@@ -57,6 +58,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
   let index: LoadedIndex | null = null;
   let embedder: Embedder | null = null;
   let engine: RetrievalEngine | null = null;
+  let library: ReturnType<typeof createLibrarySearch> | null = null;
 
   const ready = () => {
     if (!index || !embedder || !engine) throw new RuntimeNotReadyError();
@@ -104,6 +106,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         }),
       );
       index = await loadIndexFromBytes(manifestJson, files);
+      library = null;
       const t1 = performance.now();
       const make = deps.createEmbedder ?? defaultEmbedder;
       let device: 'webgpu' | 'wasm' = 'wasm';
@@ -162,11 +165,11 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     async keywordSearch(text, limit = 30): Promise<KeywordHit[]> {
       const { index: idx } = ready();
       if (!text.trim()) return [];
-      return idx.bm25
-        .search(text, { prefix: true, fuzzy: 0.15, combineWith: 'AND', boost: { title: 2 } })
-        .slice(0, limit)
+      library ??= createLibrarySearch(idx.chunks);
+      return library
+        .search(text, limit)
         .map((h) => {
-          const c = idx.chunks[idx.rowOf.get(String(h.id))!]!;
+          const c = idx.chunks[idx.rowOf.get(h.id)!]!;
           return { id: c.id, title: c.title, docId: c.docId, pageStart: c.pageStart, pageEnd: c.pageEnd, score: h.score };
         });
     },
@@ -174,6 +177,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     dispose() {
       void embedder?.dispose?.();
       index = null;
+      library = null;
       embedder = null;
       engine = null;
     },

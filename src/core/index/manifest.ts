@@ -3,7 +3,7 @@
  * the SHA-256 of every artifact. Readers refuse an index whose artifacts do not
  * match it.
  */
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 
 export const ARTIFACTS = {
   chunks: 'chunks.json',
