@@ -8,13 +8,41 @@ import { formatPages } from '../../src/core/retrieval/context.js';
 import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { trace: { type: 'boolean', default: false }, corpus: { type: 'string' }, json: { type: 'boolean', default: false } },
-});
+const USAGE = `Usage: npm run ask -- "your question" [options]
+
+Prints the top evidence passages for a question from the static index (build it first with npm run index).
+
+  --corpus <id>   only passages of this source (easa-amc-gm-2019-947, skysafe-sora-curated)
+  --trace         every retrieval stage with its candidates and timing
+  --json          the full retrieval result as JSON
+  -h, --help      this text`;
+
+let parsed: ReturnType<typeof parse>;
+function parse() {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      trace: { type: 'boolean', default: false },
+      corpus: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}
+try {
+  parsed = parse();
+} catch (e) {
+  console.error(`${(e as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+const { values, positionals } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const question = positionals.join(' ').trim();
 if (!question) {
-  console.error('Usage: npm run ask -- "your question" [--trace] [--corpus <source id>] [--json]');
+  console.error(USAGE);
   process.exit(2);
 }
 try {
@@ -25,8 +53,7 @@ try {
   if (values.json) {
     process.stdout.write(`${JSON.stringify(r)}\n`);
   } else {
-    if (r.outOfScope) console.log(`No evidence: outside the documents' subject (${r.outOfScope.category}). ${r.outOfScope.reason}`);
-    else if (r.noEvidence) console.log('No evidence in the corpus for this question.');
+    if (r.noEvidence) console.log(`No evidence in the corpus for this question.${r.gate ? ` (${r.gate.note})` : ''}`);
     r.evidence.forEach((e, i) => {
       const c = index.chunks[e.row]!;
       console.log(`${String(i + 1).padStart(2)}. ${e.score.toFixed(3)}  ${c.title}\n    ${c.id}\n    ${c.docId}, ${formatPages(c)}`);

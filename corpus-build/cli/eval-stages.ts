@@ -29,7 +29,7 @@ const ranks = new Map<string, number[]>();
 for (const q of selected) {
   const r = await engine.retrieve(q.question, {
     filters: questionFilters(q.question, values.corpus),
-    config: { minDenseScore: -1, rrf: { k: 60, pool: 100 }, keep: 100 },
+    config: { gate: { enabled: false }, rrf: { k: 60, pool: 100 }, keep: 100 },
   });
   for (const st of r.trace) {
     if (!st.candidates.length && st.stage !== 'expanded query') continue;

@@ -67,8 +67,8 @@ describe('retrieval engine', () => {
       trace: r.trace.map((s) => [s.stage, s.candidates, s.note]),
       context: r.context,
     });
-    const a = await engine.retrieve('how wide is the ground risk buffer', { config: { minDenseScore: -1 } });
-    const b = await engine.retrieve('how wide is the ground risk buffer', { config: { minDenseScore: -1 } });
+    const a = await engine.retrieve('how wide is the ground risk buffer', { config: { gate: { enabled: false } } });
+    const b = await engine.retrieve('how wide is the ground risk buffer', { config: { gate: { enabled: false } } });
     expect(strip(a)).toEqual(strip(b));
     expect(a.evidence[0]!.id).toBe('buffer');
     expect(a.trace.map((s) => s.stage)).toEqual(['embed query', 'dense (exact)', 'mmr', 'windows', 'expanded query', 'bm25', 'rrf', 'post-score', 'rerank', 'filter', 'context']);
@@ -78,15 +78,15 @@ describe('retrieval engine', () => {
   it('cuts at the elbow on scores relative to the top score, whatever the score scale', async () => {
     const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb });
     const q = 'how wide is the ground risk buffer';
-    const all = await engine.retrieve(q, { config: { minDenseScore: -1, elbow: { enabled: false } } });
+    const all = await engine.retrieve(q, { config: { gate: { enabled: false }, elbow: { enabled: false } } });
     expect(all.evidence.length).toBeGreaterThan(1);
     // no drop can exceed 100 % of the top score
-    const keepAll = await engine.retrieve(q, { config: { minDenseScore: -1, elbow: { enabled: true, threshold: 1 } } });
+    const keepAll = await engine.retrieve(q, { config: { gate: { enabled: false }, elbow: { enabled: true, threshold: 1 } } });
     expect(keepAll.evidence.map((e) => e.id)).toEqual(all.evidence.map((e) => e.id));
     // the first drop of more than a tenth of the top score ends the list
     const top = all.evidence[0]!.score;
     const firstDrop = all.evidence.findIndex((e, i) => i > 0 && (all.evidence[i - 1]!.score - e.score) / top > 0.1);
-    const cut = await engine.retrieve(q, { config: { minDenseScore: -1, elbow: { enabled: true, threshold: 0.1 } } });
+    const cut = await engine.retrieve(q, { config: { gate: { enabled: false }, elbow: { enabled: true, threshold: 0.1 } } });
     expect(firstDrop).toBeGreaterThan(0); // the fixture has such a drop (scores are RRF sums, ≈ 0.05–0.07)
     expect(cut.evidence.length).toBe(firstDrop);
     expect(cut.evidence[0]!.id).toBe('buffer');
@@ -94,7 +94,7 @@ describe('retrieval engine', () => {
 
   it('returns no evidence rather than weak chunks when nothing reaches the threshold', async () => {
     const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb });
-    const r = await engine.retrieve('lithium battery watt hour cabin', { config: { minDenseScore: 0.99 } });
+    const r = await engine.retrieve('lithium battery watt hour cabin', { config: { gate: { minDense: 0.99 } } });
     expect(r.noEvidence).toBe(true);
     expect(r.evidence).toEqual([]);
     expect(r.context).toBe('');
@@ -109,14 +109,14 @@ describe('retrieval engine', () => {
 
   it('broadens once when filtered retrieval finds nothing: a member state widens to EU rules, a non-EASA country does not', async () => {
     const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb });
-    const it_ = await engine.retrieve('airspace observer duties', { filters: { jurisdictions: ['IT'] }, config: { minDenseScore: -1 } });
+    const it_ = await engine.retrieve('airspace observer duties', { filters: { jurisdictions: ['IT'] }, config: { gate: { enabled: false } } });
     expect(it_.broadened).toBe(true);
     expect(it_.evidence.map((e) => e.id)).toContain('observer');
     expect(it_.trace.some((s) => s.stage === 'broaden')).toBe(true);
-    const us = await engine.retrieve('airspace observer duties', { filters: { jurisdictions: ['US'] }, config: { minDenseScore: -1 } });
+    const us = await engine.retrieve('airspace observer duties', { filters: { jurisdictions: ['US'] }, config: { gate: { enabled: false } } });
     expect(us.broadened).toBe(true);
     expect(us.noEvidence).toBe(true);
-    const fr = await engine.retrieve('night flights in parks', { filters: { jurisdictions: ['FR'] }, config: { minDenseScore: -1 } });
+    const fr = await engine.retrieve('night flights in parks', { filters: { jurisdictions: ['FR'] }, config: { gate: { enabled: false } } });
     expect(fr.broadened).toBe(false);
     expect(fr.evidence.map((e) => e.id)).toEqual(['fr-night']);
   });

@@ -17,10 +17,9 @@ import { mmr } from './mmr.js';
 import { postScore, type PostScored } from './post-score.js';
 import type { Reranker } from './rerank.js';
 import { rrf } from './rrf.js';
-import { expansionTerms } from './expand.js';
+import { abbreviationLexicon, abbreviationsFromChunks } from './abbreviations.js';
 import { windowScorer } from './windows.js';
-import { checkScope, type ScopeVerdict } from './scope.js';
-import type { Evidence, Filters, RetrievalResult, Scored, StageTrace } from './types.js';
+import type { Evidence, Filters, GateVerdict, RetrievalResult, Scored, StageTrace } from './types.js';
 
 export interface RetrieveOptions {
   filters?: Filters;
@@ -41,6 +40,8 @@ export interface RetrievalEngine {
   retrieve(query: string, options?: RetrieveOptions): Promise<RetrievalResult>;
   /** Retrieval with a query vector already computed (bench, decomposition). */
   retrieveWithVector(query: string, vector: Float32Array, options?: RetrieveOptions, expansionVector?: Float32Array | null): Promise<RetrievalResult>;
+  /** The expansion terms a query gets (its second dense query is the query followed by them). */
+  expansionTerms(query: string, config?: RetrievalConfigOverrides): string[];
   readonly config: RetrievalConfig;
 }
 
@@ -53,6 +54,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   const ids = index.chunks.map((c) => c.id);
   const keywordsOf = (row: number): string[] => index.chunks[row]!.keywords;
   const windows = windowScorer(index.windows, dim, index.chunks.length);
+  const lexicon = abbreviationLexicon(abbreviationsFromChunks(index.chunks));
 
   const traceOf = (stage: string, ms: number, list: Scored[], note?: string): StageTrace => ({
     stage,
@@ -84,7 +86,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     trace.push(traceOf('expanded query', now() - t, byExpansion, expansion.terms.length ? `+ ${expansion.terms.join('; ')}` : 'no expansion'));
     t = now();
     const lexicalQuery = expansion.terms.length ? `${query} ${expansion.terms.join(' ')}` : query;
-    const lexical = cfg.bm25.enabled ? bm25Search(index.bm25, lexicalQuery, index.rowOf, allowed, cfg.bm25.pool * poolFactor, cfg.bm25.boost) : [];
+    const lexical = cfg.bm25.enabled ? bm25Search(index.bm25, lexicalQuery, index.rowOf, allowed, cfg.bm25.pool * poolFactor, cfg.bm25) : [];
     trace.push(traceOf('bm25', now() - t, lexical, cfg.bm25.enabled ? undefined : 'off'));
     t = now();
     const fused = rrf([diversified, byWindow, byExpansion, lexical].filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool * poolFactor);
@@ -122,33 +124,16 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     return scored;
   }
 
-  /** The "no evidence" result of a question outside the documents' subject. */
-  function outOfScopeResult(query: string, verdict: ScopeVerdict, filters: Filters, t0: number): RetrievalResult {
-    return {
-      query,
-      evidence: [],
-      noEvidence: true,
-      context: '',
-      filters,
-      broadened: false,
-      outOfScope: verdict,
-      trace: [{ stage: 'scope', ms: now() - t0, candidates: [], note: `out of scope (${verdict.category}: "${verdict.matched}"): no evidence` }],
-      totalMs: now() - t0,
-    };
-  }
-
-  /** What is decided from the text alone, once per query: configuration, scope, expansion terms. */
+  /** What is decided from the text alone, once per query: configuration and expansion terms. */
   interface Prepared {
     cfg: RetrievalConfig;
     filters: Filters;
-    verdict: ScopeVerdict | null;
     terms: string[];
   }
   function prepare(query: string, options: RetrieveOptions = {}): Prepared {
     const cfg = withConfig(baseConfig, options.config);
-    const verdict = cfg.scope.enabled ? checkScope(query) : null;
-    const terms = !verdict && cfg.expansion.enabled ? expansionTerms(query, cfg.expansion.exclude) : [];
-    return { cfg, filters: options.filters ?? {}, verdict, terms };
+    const terms = cfg.expansion.enabled ? lexicon.expand(query) : [];
+    return { cfg, filters: options.filters ?? {}, terms };
   }
 
   async function retrieveWithVector(
@@ -158,9 +143,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     expansionVector: Float32Array | null = null,
   ): Promise<RetrievalResult> {
     const t0 = now();
-    const prep = prepare(query, options);
-    if (prep.verdict) return outOfScopeResult(query, prep.verdict, prep.filters, t0);
-    return search(query, qv, prep, expansionVector, t0);
+    return search(query, qv, prepare(query, options), expansionVector, t0);
   }
 
   async function search(query: string, qv: Float32Array, prep: Prepared, expansionVector: Float32Array | null, t0: number): Promise<RetrievalResult> {
@@ -168,14 +151,15 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const expansion = { terms, vector: terms.length ? expansionVector : null };
     const trace: StageTrace[] = [];
     let broadened = false;
+    let gate: GateVerdict | null = null;
 
     const attempt = async (f: Filters, factor: number) => {
       const post = await runOnce(query, qv, f, cfg, factor, trace, expansion);
       const ranked = await rerankStage(query, post, cfg, trace);
       const t = now();
-      const best = Math.max(-1, ...ranked.map((r) => Math.max(r.dense, r.window)));
-      const passes = ranked.length > 0 && best >= cfg.minDenseScore;
-      let kept = passes ? ranked : [];
+      const verdict = evidenceGate(ranked, cfg, !!(cfg.rerank.enabled && deps.reranker));
+      gate = verdict;
+      let kept = verdict.passed ? ranked : [];
       if (kept.length && cfg.elbow.enabled) {
         const top = kept[0]!.final || 1;
         kept = kept.slice(0, elbowCut(kept.map((r) => r.final / top), cfg.elbow.threshold));
@@ -185,7 +169,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
         stage: 'filter',
         ms: now() - t,
         candidates: kept.map((p) => ({ id: ids[p.row]!, score: p.final })),
-        note: passes ? `elbow ${cfg.elbow.enabled ? cfg.elbow.threshold : 'off'}, keep ≤ ${cfg.keep}` : `best dense cosine ${best.toFixed(3)} < ${cfg.minDenseScore}: no evidence`,
+        note: verdict.passed ? `gate ${verdict.note}; elbow ${cfg.elbow.enabled ? cfg.elbow.threshold : 'off'}, keep ≤ ${cfg.keep}` : `gate ${verdict.note}: no evidence`,
       });
       return kept;
     };
@@ -213,6 +197,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       context: ctx.context,
       filters,
       broadened,
+      ...(gate ? { gate } : {}),
       trace,
       totalMs: now() - t0,
     };
@@ -221,11 +206,10 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   return {
     config: baseConfig,
     retrieveWithVector,
+    expansionTerms: (query, config) => prepare(query, { config }).terms,
     async retrieve(query, options) {
       const t = now();
       const prep = prepare(query, options);
-      // decided before the query is embedded: nothing to compute for it
-      if (prep.verdict) return outOfScopeResult(query, prep.verdict, prep.filters, t);
       const texts = prep.terms.length ? [query, `${query} ${prep.terms.join('; ')}`] : [query];
       const [qv, ev] = await deps.embedder.embed(texts);
       const embedMs = now() - t;
@@ -248,4 +232,28 @@ export function broaden(f: Filters): Filters {
   const j = new Set(f.jurisdictions);
   if (f.jurisdictions.some(isEasaJurisdiction)) j.add('EU');
   return { jurisdictions: [...j] };
+}
+
+/**
+ * The evidence gate: "no evidence" unless the best candidate is relevant enough.
+ * With the reranker on, its score decides (a relevance score calibrated on
+ * synthetic questions: each passage's own questions against questions written for
+ * other passages and off-topic questions — never on evaluation questions);
+ * without it, the best dense cosine (query vs retrieval string or passage window).
+ */
+export function evidenceGate(
+  ranked: readonly { dense: number; window: number; rerank: number | null }[],
+  cfg: Pick<RetrievalConfig, 'gate'>,
+  reranked: boolean,
+): GateVerdict {
+  if (!cfg.gate.enabled) return { passed: ranked.length > 0, source: 'off', score: NaN, threshold: NaN, note: 'off' };
+  if (!ranked.length) return { passed: false, source: 'dense', score: NaN, threshold: cfg.gate.minDense, note: 'no candidates' };
+  if (reranked && ranked.some((r) => r.rerank !== null)) {
+    const best = Math.max(...ranked.map((r) => r.rerank ?? -Infinity));
+    const passed = best >= cfg.gate.minRerank;
+    return { passed, source: 'rerank', score: best, threshold: cfg.gate.minRerank, note: `best relevance ${best.toFixed(3)} ${passed ? '≥' : '<'} ${cfg.gate.minRerank}` };
+  }
+  const best = Math.max(...ranked.map((r) => Math.max(r.dense, r.window)));
+  const passed = best >= cfg.gate.minDense;
+  return { passed, source: 'dense', score: best, threshold: cfg.gate.minDense, note: `best dense cosine ${best.toFixed(3)} ${passed ? '≥' : '<'} ${cfg.gate.minDense}` };
 }

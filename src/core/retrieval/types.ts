@@ -1,5 +1,4 @@
 /** Typed inputs and outputs of the retrieval stages and the trace. */
-import type { ScopeVerdict } from './scope.js';
 
 export interface Scored {
   /** Row of the chunk in the loaded index. */
@@ -33,6 +32,16 @@ export interface Evidence {
   parts: { dense: number; window: number; summary: number; fused: number; keywordHits: number; rerank: number | null };
 }
 
+/** What the evidence gate decided, and on which score. */
+export interface GateVerdict {
+  passed: boolean;
+  /** 'rerank': the reranker's relevance score; 'dense': the best cosine; 'off': gate disabled. */
+  source: 'rerank' | 'dense' | 'off';
+  score: number;
+  threshold: number;
+  note: string;
+}
+
 export interface RetrievalResult {
   query: string;
   evidence: Evidence[];
@@ -43,8 +52,8 @@ export interface RetrievalResult {
   /** Filters as requested, and whether the broadening fallback ran. */
   filters: Filters;
   broadened: boolean;
-  /** Set when the scope check decided the question is outside the documents' subject. */
-  outOfScope?: ScopeVerdict;
+  /** The evidence gate's verdict on the last attempt (absent when nothing was retrieved). */
+  gate?: GateVerdict;
   trace: StageTrace[];
   totalMs: number;
 }

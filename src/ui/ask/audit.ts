@@ -51,8 +51,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
 }
 
 /** Why retrieval found nothing, in words (from the retrieval trace). */
-export function noEvidenceReason(r: Pick<RetrievalResult, 'trace' | 'broadened' | 'evidence' | 'outOfScope'> & { filters?: Filters }): string {
-  if (r.outOfScope) return `Outside the documents’ subject (${r.outOfScope.category}, from “${r.outOfScope.matched}”): ${r.outOfScope.reason}`;
+export function noEvidenceReason(r: Pick<RetrievalResult, 'trace' | 'broadened' | 'evidence'> & { filters?: Filters }): string {
   const foreign = (r.filters?.jurisdictions ?? []).filter((j) => !isEasaJurisdiction(j));
   if (foreign.length && !(r.filters?.jurisdictions ?? []).some(isEasaJurisdiction)) {
     return `The question is about ${foreign.map(jurisdictionName).join(', ')}, where the EU drone rules indexed here do not apply, so no passage answers it. Consult that country’s aviation authority; ask here about EU/EASA rules.`;
