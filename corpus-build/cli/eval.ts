@@ -1,107 +1,198 @@
 /**
- * `npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json]` and ablation
- * flags: --dense-only, --bm25-only, --mmr / --no-mmr, --post / --no-post, --rerank / --no-rerank,
- * --elbow / --no-elbow, --no-threshold, --no-windows, --no-expansion, --no-scope, --voy, and --lexicon-holdout (leave-one-group-out estimate
- * for the hand-written expansion lexicon: entries that fire on one group only are skipped for that group),
- * and --decompose (compound questions split by the deterministic splitter, sub-query evidence merged). Prints Hit@1/3/5/10 and MRR per variant, per corpus and
- * overall, and the no-evidence rate on unanswerable questions.
+ * `npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json] [--cv K]` and
+ * ablation flags. Prints Hit@1/3/5/10 and MRR per variant, per corpus and overall,
+ * and the no-evidence rate on unanswerable questions. `--cv K` adds, for every
+ * tunable choice (corpus-build/eval/knobs.ts), the group-wise K-fold estimate: the
+ * value picked on K−1 folds, measured on the held-out fold.
  */
 import { parseArgs } from 'node:util';
-import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
-import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise } from '../../src/core/evaluation/retrieval-metrics.js';
+import { type RetrievalConfigOverrides, withConfig, DEFAULT_RETRIEVAL_CONFIG } from '../../src/core/retrieval/config.js';
+import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise, type EvalReport } from '../../src/core/evaluation/retrieval-metrics.js';
+import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/core/evaluation/cross-validation.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
 import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
-import { lexiconHoldout } from '../../src/core/retrieval/expand.js';
 import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
+import { KNOBS } from '../eval/knobs.js';
 
-const { values } = parseArgs({
-  options: {
-    questions: { type: 'string' },
-    corpus: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    'dense-only': { type: 'boolean', default: false },
-    'bm25-only': { type: 'boolean', default: false },
-    'no-mmr': { type: 'boolean', default: false },
-    'no-post': { type: 'boolean', default: false },
-    post: { type: 'boolean', default: false },
-    rerank: { type: 'boolean', default: false },
-    'no-rerank': { type: 'boolean', default: false },
-    'no-elbow': { type: 'boolean', default: false },
-    'no-threshold': { type: 'boolean', default: false },
-    voy: { type: 'boolean', default: false },
-    mmr: { type: 'boolean', default: false },
-    elbow: { type: 'boolean', default: false },
-    'no-windows': { type: 'boolean', default: false },
-    'no-expansion': { type: 'boolean', default: false },
-    'no-scope': { type: 'boolean', default: false },
-    'lexicon-holdout': { type: 'boolean', default: false },
-    decompose: { type: 'boolean', default: false },
-    verbose: { type: 'boolean', default: false },
-  },
-});
+const USAGE = `Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json] [--cv K] [ablation flags]
+
+  --cv K           group-wise K-fold cross-validated estimate for every tunable choice
+  ablation flags   --dense-only --bm25-only --mmr --post --rerank --no-rerank --elbow --no-threshold
+                   --no-windows --expansion --voy --decompose
+  --verbose        one line per question on stderr`;
+
+let values: Record<string, string | boolean | undefined>;
+try {
+  values = parseArgs({
+    options: {
+      questions: { type: 'string' },
+      corpus: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      cv: { type: 'string' },
+      'dense-only': { type: 'boolean', default: false },
+      'bm25-only': { type: 'boolean', default: false },
+      post: { type: 'boolean', default: false },
+      rerank: { type: 'boolean', default: false },
+      'no-rerank': { type: 'boolean', default: false },
+      'no-threshold': { type: 'boolean', default: false },
+      voy: { type: 'boolean', default: false },
+      mmr: { type: 'boolean', default: false },
+      elbow: { type: 'boolean', default: false },
+      'no-windows': { type: 'boolean', default: false },
+      expansion: { type: 'boolean', default: false },
+      decompose: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
+} catch (e) {
+  console.error(`${(e as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
 
 function fail(msg: string): never {
   console.error(msg);
   process.exit(2);
 }
-
-if (!values.questions) fail('Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json] [ablation flags]');
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!values.questions) fail(USAGE);
 let questions: RetrievalQuestion[];
 try {
-  questions = readRetrievalQuestions(values.questions);
+  questions = readRetrievalQuestions(values.questions as string);
 } catch (e) {
   fail((e as Error).message);
 }
 
 const over: RetrievalConfigOverrides = {};
-if (values['dense-only']) Object.assign(over, { bm25: { enabled: false } });
-if (values['bm25-only']) Object.assign(over, { dense_enabled: false, mmr: { enabled: false } });
-if (values['no-mmr']) Object.assign(over, { mmr: { enabled: false } });
-if (values['no-post']) Object.assign(over, { postScore: { enabled: false } });
-if (values.post) Object.assign(over, { postScore: { enabled: true } });
-if (values.rerank) Object.assign(over, { rerank: { enabled: true } });
-if (values['no-rerank']) Object.assign(over, { rerank: { enabled: false } });
-if (values['no-elbow']) Object.assign(over, { elbow: { enabled: false } });
-if (values['no-threshold']) Object.assign(over, { minDenseScore: -1 });
-if (values.mmr) Object.assign(over, { mmr: { enabled: true } });
-if (values.elbow) Object.assign(over, { elbow: { enabled: true } });
-if (values['no-windows']) Object.assign(over, { windows: { enabled: false } });
-if (values['no-expansion']) Object.assign(over, { expansion: { enabled: false } });
-if (values['no-scope']) Object.assign(over, { scope: { enabled: false } });
-if (values.voy) Object.assign(over, { dense: { pool: 50, backend: 'voy' } });
+const set = (o: RetrievalConfigOverrides) => Object.assign(over, o);
+if (values['dense-only']) set({ bm25: { enabled: false } });
+if (values['bm25-only']) set({ dense_enabled: false, mmr: { enabled: false } });
+if (values.post) set({ postScore: { enabled: true } });
+if (values.rerank) set({ rerank: { enabled: true } });
+if (values['no-rerank']) set({ rerank: { enabled: false } });
+if (values['no-threshold']) set({ gate: { enabled: false } });
+if (values.mmr) set({ mmr: { enabled: true } });
+if (values.elbow) set({ elbow: { enabled: true } });
+if (values['no-windows']) set({ windows: { enabled: false } });
+if (values.expansion) set({ expansion: { enabled: true } });
+if (values.voy) set({ dense: { pool: 50, backend: 'voy' } });
 
-const { engine, index } = await nodeEngine({ voy: values.voy });
-const known = new Set(index.manifest.sources.map((s) => s.id));
-if (values.corpus && !known.has(values.corpus)) fail(`Unknown corpus "${values.corpus}". The index holds: ${[...known].join(', ')}.`);
-const selected = values.corpus ? questions.filter((q) => q.corpus === values.corpus || q.corpus === 'any') : questions;
-
-const groupOf = (q: { id: string; group?: string }) => q.group ?? q.id;
-const holdout = values['lexicon-holdout'] ? lexiconHoldout(questions.map((q) => ({ question: q.question, group: groupOf(q) }))) : new Map<string, string[]>();
-const outcomes: QuestionOutcome[] = [];
-for (const q of selected) {
-  const exclude = holdout.get(groupOf(q));
-  const options = {
-    filters: questionFilters(q.question, values.corpus),
-    config: exclude ? { ...over, expansion: { enabled: over.expansion?.enabled ?? true, exclude } } : over,
-  };
-  const r = values.decompose
-    ? await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options)
-    : await engine.retrieve(q.question, options);
-  const ranked = r.evidence.map((e) => index.chunks[e.row]!);
-  const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };
-  outcomes.push(o);
-  if (values.verbose) console.error(`${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${o.topIds[0] ?? ''} best=${r.evidence[0]?.parts.dense.toFixed(3) ?? '-'}`);
+let loaded: Awaited<ReturnType<typeof nodeEngine>>;
+try {
+  loaded = await nodeEngine({ voy: !!values.voy });
+} catch (e) {
+  fail((e as Error).message);
 }
-const report = summarise(outcomes);
-if (values.json) {
-  process.stdout.write(`${JSON.stringify(report)}\n`);
-} else {
+const { engine, index, embedder } = loaded;
+const known = new Set(index.manifest.sources.map((s) => s.id));
+const corpus = values.corpus as string | undefined;
+if (corpus && !known.has(corpus)) fail(`Unknown corpus "${corpus}". The index holds: ${[...known].join(', ')}.`);
+const selected = corpus ? questions.filter((q) => q.corpus === corpus || q.corpus === 'any') : questions;
+const groupOf = (q: { id: string; group?: string }) => q.group ?? q.id;
+
+// query embeddings are computed once and reused by every configuration
+const vectors = new Map<string, Float32Array>();
+async function vectorOf(text: string): Promise<Float32Array> {
+  let v = vectors.get(text);
+  if (!v) {
+    [v] = await embedder.embed([text]);
+    vectors.set(text, v!);
+  }
+  return v!;
+}
+
+async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[]): Promise<QuestionOutcome[]> {
+  const outcomes: QuestionOutcome[] = [];
+  for (const q of qs) {
+    const options = { filters: questionFilters(q.question, corpus), config };
+    let r;
+    if (values.decompose) {
+      r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
+    } else {
+      const terms = engine.expansionTerms(q.question, config);
+      const qv = await vectorOf(q.question);
+      const ev = terms.length ? await vectorOf(`${q.question} ${terms.join('; ')}`) : null;
+      r = await engine.retrieveWithVector(q.question, qv, options, ev);
+    }
+    const ranked = r.evidence.map((e) => index.chunks[e.row]!);
+    const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };
+    outcomes.push(o);
+    if (values.verbose) console.error(`${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${o.topIds[0] ?? ''} gate=${'gate' in r ? (r.gate?.note ?? '-') : '-'}`);
+  }
+  return outcomes;
+}
+
+const t0 = performance.now();
+const report: EvalReport & { cv?: unknown; seconds?: number } = summarise(await run(over, selected));
+
+function printReport(r: EvalReport) {
   const row = (name: string, m: Metrics) =>
     `${name.padEnd(24)} ${String(m.n).padStart(4)} ${[m['hit@1'], m['hit@3'], m['hit@5'], m['hit@10']].map((x) => x.toFixed(3).padStart(7)).join('')} ${m.mrr.toFixed(3).padStart(7)}`;
   console.log(`${'set'.padEnd(24)} ${'n'.padStart(4)}   Hit@1  Hit@3  Hit@5 Hit@10     MRR`);
-  console.log(row('overall', report.overall));
-  for (const [k, m] of Object.entries(report.byVariant)) console.log(row(`variant ${k}`, m));
-  for (const [k, m] of Object.entries(report.byCorpus)) console.log(row(`corpus ${k}`, m));
-  console.log(`unanswerable: n=${report.unanswerable.n}, no-evidence rate ${report.unanswerable.noEvidenceRate.toFixed(3)}`);
+  console.log(row('overall', r.overall));
+  for (const [k, m] of Object.entries(r.byVariant)) console.log(row(`variant ${k}`, m));
+  for (const [k, m] of Object.entries(r.byCorpus)) console.log(row(`corpus ${k}`, m));
+  console.log(`unanswerable: n=${r.unanswerable.n}, no-evidence rate ${r.unanswerable.noEvidenceRate.toFixed(3)}`);
+}
+
+if (values.cv) {
+  const k = Number(values.cv);
+  const answerable = selected.filter((q) => q.answerable);
+  const cvq = answerable.map((q) => ({ id: q.id, group: groupOf(q), variant: q.variant }));
+  let folds: Map<string, number>;
+  try {
+    folds = foldsOf(cvq.map((q) => q.group), k);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const results: { knob: string; labels: string[]; estimate: ChoiceEstimate }[] = [];
+  for (const knob of KNOBS) {
+    const ranks: number[][] = [];
+    for (const v of knob.values) ranks.push((await run(mergeOver(over, v.over), answerable)).map((o) => o.rank));
+    results.push({ knob: knob.name, labels: knob.values.map((v) => v.label), estimate: crossValidateChoice(cvq, ranks, folds, k) });
+  }
+  // every choice tuned at once: each fold runs the values its training folds picked
+  const tuned: number[] = new Array(answerable.length).fill(0);
+  for (let f = 0; f < k; f++) {
+    let cfg: RetrievalConfigOverrides = over;
+    results.forEach((res, j) => (cfg = mergeOver(cfg, KNOBS[j]!.values[res.estimate.picked[f]!]!.over)));
+    const idx = answerable.map((q, i) => (folds.get(groupOf(q)) === f ? i : -1)).filter((i) => i >= 0);
+    const outs = await run(cfg, idx.map((i) => answerable[i]!));
+    outs.forEach((o, j) => (tuned[idx[j]!] = o.rank));
+  }
+  const all = crossValidateChoice(cvq, [tuned], folds, k);
+  report.cv = {
+    k,
+    choices: results.map((r) => ({ choice: r.knob, values: r.labels, picked: r.estimate.picked.map((p) => r.labels[p]), dev: r.estimate.dev, heldOut: r.estimate.heldOut, heldOutReworked: r.estimate.heldOutByVariant.reworked })),
+    allTuned: { heldOut: all.heldOut, heldOutByVariant: all.heldOutByVariant },
+  };
+  if (!values.json) {
+    printReport(report);
+    console.log(`\nGroup-wise ${k}-fold cross-validation (value picked on the other folds by MRR; dev = the default value on all questions):`);
+    console.log(`${'choice'.padEnd(24)} ${'dev MRR'.padStart(8)} ${'CV MRR'.padStart(8)} ${'dev H@5'.padStart(8)} ${'CV H@5'.padStart(8)} ${'CV rew@5'.padStart(9)}  picked per fold`);
+    for (const r of results) {
+      const e = r.estimate;
+      console.log(`${r.knob.padEnd(24)} ${e.dev.mrr.toFixed(3).padStart(8)} ${e.heldOut.mrr.toFixed(3).padStart(8)} ${e.dev['hit@5'].toFixed(3).padStart(8)} ${e.heldOut['hit@5'].toFixed(3).padStart(8)} ${(e.heldOutByVariant.reworked?.['hit@5'] ?? 0).toFixed(3).padStart(9)}  ${e.picked.map((p) => r.labels[p]).join(' | ')}`);
+    }
+    console.log(`${'all choices tuned'.padEnd(24)} ${''.padStart(8)} ${all.heldOut.mrr.toFixed(3).padStart(8)} ${''.padStart(8)} ${all.heldOut['hit@5'].toFixed(3).padStart(8)} ${(all.heldOutByVariant.reworked?.['hit@5'] ?? 0).toFixed(3).padStart(9)}`);
+  }
+} else if (!values.json) {
+  printReport(report);
+}
+report.seconds = Number(((performance.now() - t0) / 1000).toFixed(1));
+if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+
+/** Overrides on top of overrides, one level deep per section (as withConfig merges them). */
+function mergeOver(a: RetrievalConfigOverrides, b: RetrievalConfigOverrides): RetrievalConfigOverrides {
+  const out: Record<string, unknown> = { ...a };
+  for (const [key, v] of Object.entries(b)) {
+    const prev = out[key];
+    out[key] = v && typeof v === 'object' && prev && typeof prev === 'object' ? { ...(prev as object), ...(v as object) } : v;
+  }
+  void withConfig(DEFAULT_RETRIEVAL_CONFIG, out as RetrievalConfigOverrides); // throws early on a malformed override
+  return out as RetrievalConfigOverrides;
 }
