@@ -48,3 +48,20 @@ export class SourceFormatError extends CorpusBuildError {
     super(`Malformed input in source "${sourceId}", ${item}, field "${field}": ${problem}`);
   }
 }
+
+/** A committed data file (synthetic questions, trained model) is missing or does not match its recorded SHA-256. */
+export class DataFileError extends CorpusBuildError {
+  override name = 'DataFileError';
+  constructor(
+    readonly file: string,
+    readonly expected: string | null,
+    readonly actual: string | null,
+    readonly regenerate: string,
+  ) {
+    super(
+      `${actual === null ? 'Missing data file' : 'Corrupt data file'} ${file}` +
+        (expected ? `: expected SHA-256 ${expected}${actual ? `, got ${actual}` : ''}` : '') +
+        `. Restore it from git (git checkout -- ${file}) or regenerate it with: ${regenerate}`,
+    );
+  }
+}

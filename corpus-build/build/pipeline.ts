@@ -131,20 +131,16 @@ function packVectors(vs: Float32Array[], dim: number): Uint8Array {
   return new Uint8Array(out.buffer);
 }
 
-export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
-  const progress = opts.progress ?? silentProgress;
-  const repoRoot = resolve(opts.repoRoot ?? '.');
-  const outDir = resolve(opts.outDir ?? 'static-index');
+/**
+ * Resolve, verify, load and chunk the registered sources (no embeddings): the
+ * build's first stages, also used by tools that need the chunks alone.
+ */
+export async function chunkSources(
+  opts: ResolveOptions & { registry?: readonly SourceEntry[]; sources?: string[] },
+  timed: <T>(stage: string, f: () => Promise<T>) => Promise<T> = (_s, f) => f(),
+): Promise<{ chunked: ChunkedSource[]; chunks: Chunk[] }> {
   const registry = opts.registry ?? SOURCES;
   const wanted = opts.sources ?? registry.map((s) => s.id);
-  const timings: StageTiming[] = [];
-  const timed = async <T>(stage: string, f: () => Promise<T>): Promise<T> => {
-    const t0 = performance.now();
-    const r = await f();
-    timings.push({ stage, ms: performance.now() - t0 });
-    return r;
-  };
-
   const entries = wanted.map((id) => {
     const e = registry.find((s) => s.id === id);
     if (!e) throw new CorpusBuildError(`Unknown source id "${id}". Registered: ${registry.map((s) => s.id).join(', ')}.`);
@@ -162,6 +158,24 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
     if (ids.has(c.id)) throw new CorpusBuildError(`Duplicate chunk id ${c.id}: two sources or units produce the same id.`);
     ids.add(c.id);
   }
+  return { chunked, chunks };
+}
+
+export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
+  const progress = opts.progress ?? silentProgress;
+  const repoRoot = resolve(opts.repoRoot ?? '.');
+  const outDir = resolve(opts.outDir ?? 'static-index');
+  const registry = opts.registry ?? SOURCES;
+  const wanted = opts.sources ?? registry.map((s) => s.id);
+  const timings: StageTiming[] = [];
+  const timed = async <T>(stage: string, f: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    const r = await f();
+    timings.push({ stage, ms: performance.now() - t0 });
+    return r;
+  };
+
+  const { chunked, chunks } = await chunkSources({ ...opts, registry, sources: wanted }, timed);
 
   const dim = opts.embedder.dimension;
   const vectors = await timed('embed retrieval strings', () => embedAll(opts.embedder, chunks.map((c) => c.retrieval), 'embed retrieval strings', progress));

@@ -4,24 +4,31 @@
 import { parseArgs } from 'node:util';
 import { buildIndex } from '../build/pipeline.js';
 import { consoleProgress } from '../build/progress.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { INDEX_DTYPE, modelFile, nodeEmbedder } from '../node/model.js';
+import { cachedEmbedder } from '../node/embed-cache.js';
 
 const { values } = parseArgs({
   options: {
     sources: { type: 'string' },
     out: { type: 'string', default: 'static-index' },
     offline: { type: 'boolean', default: false },
+    'no-cache': { type: 'boolean', default: false },
   },
 });
 
 const t0 = performance.now();
 try {
   process.stderr.write('Loading the embedding model…\n');
-  const embedder = await nodeEmbedder();
+  const modelSha = createHash('sha256').update(readFileSync(modelFile())).digest('hex');
+  const base = await nodeEmbedder();
+  // embeddings of texts already embedded with this exact model file are reused (.cache/, never committed)
+  const embedder = values['no-cache'] ? null : cachedEmbedder(base, `.cache/embeddings/${modelSha.slice(0, 16)}.bin`, modelSha);
   const report = await buildIndex({
     outDir: values.out,
     sources: values.sources ? values.sources.split(',').map((s) => s.trim()) : undefined,
-    embedder,
+    embedder: embedder ?? base,
     modelFile: modelFile(),
     modelDtype: INDEX_DTYPE,
     progress: consoleProgress(),
@@ -33,7 +40,12 @@ try {
   const total = Object.values(report.artifacts).reduce((a, b) => a + b, 0);
   console.log(`static index: ${report.chunkCount} chunks, ${(total / 1e6).toFixed(2)} MB in ${report.outDir}`);
   console.log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  await embedder.dispose?.();
+  if (embedder) {
+    embedder.save();
+    const { hits, misses } = embedder.stats();
+    console.log(`embedding cache: ${hits} reused, ${misses} computed`);
+  }
+  await base.dispose?.();
 } catch (e) {
   console.error(`\nIndex build failed: ${(e as Error).message}\nThe previous static-index/ (if any) was left untouched.`);
   process.exit(1);
