@@ -4,6 +4,7 @@
  * decomposition. Defaults follow the SKYSAFE paper (§2.7) where it gives a
  * value; the rest are ours and each default says why it was chosen.
  */
+import { type DeepPartial, deepMerge } from '../config/merge.js';
 
 /** Generation parameters passed to the chat engine (recorded in the audit record). */
 export interface GenerationParams {
@@ -130,15 +131,9 @@ export const DEFAULT_ANSWER_CONFIG: AnswerConfig = {
   decomposition: { maxQueries: 3 },
 };
 
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 export type AnswerConfigOverrides = DeepPartial<AnswerConfig>;
 
-/** Defaults with overrides applied (one level of nesting, like the retrieval config). */
+/** Defaults with overrides applied at any depth (the same merge as the retrieval config). */
 export function answerConfig(over: AnswerConfigOverrides = {}, base: AnswerConfig = DEFAULT_ANSWER_CONFIG): AnswerConfig {
-  const out = structuredClone(base) as unknown as Record<string, unknown>;
-  for (const [k, v] of Object.entries(over)) {
-    if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = { ...(out[k] as object), ...(v as object) };
-    else if (v !== undefined) out[k] = v;
-  }
-  return out as unknown as AnswerConfig;
+  return deepMerge(base, over);
 }
