@@ -29,9 +29,19 @@ import { loadQaRules } from '../loaders/qa-rules-json.js';
 import { SOURCES, type SourceEntry } from '../sources/registry.js';
 import { type ResolveOptions, type ResolvedSource, resolveSource } from '../sources/resolve.js';
 import { builderFingerprint } from './fingerprint.js';
+import { questionsByChunk, readMeta } from '../synth/store.js';
 import { type Progress, silentProgress } from './progress.js';
 
 export interface BuildOptions extends ResolveOptions {
+  /**
+   * Index the committed synthetic questions (corpus-build/data): as BM25 text of
+   * their passage and as extra vectors per passage. Default true; a missing or
+   * corrupt data file fails the build with the file, its expected SHA-256 and the
+   * command that regenerates it.
+   */
+  synthetic?: boolean;
+  /** Where the synthetic-question data files are (default corpus-build/data). */
+  syntheticDir?: string;
   /** Output folder (default `static-index`). */
   outDir?: string;
   /** Source ids to build (default: all registered). */
@@ -186,7 +196,14 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
     passageWindows(c.text, c.kind).map((w) => ({ row, ...w, text: `${c.title}. ${collapseWhitespace(c.text.slice(w.start, w.end))}` })),
   );
   const windowVectors = await timed('embed passage windows', () => embedAll(opts.embedder, windows.map((w) => w.text), 'embed passage windows', progress));
-  const bm25Json = await timed('BM25 index', async () => JSON.stringify(buildBm25(chunks)));
+  const synth = opts.synthetic === false ? null : questionsByChunk(chunks, opts.syntheticDir);
+  const questionList = synth ? chunks.flatMap((c, row) => (synth.byChunk.get(c.id) ?? []).map((q) => ({ row, text: q.q }))) : [];
+  const questionVectors = await timed('embed synthetic questions', () =>
+    embedAll(opts.embedder, questionList.map((q) => q.text), 'embed synthetic questions', progress),
+  );
+  const bm25Json = await timed('BM25 index', async () =>
+    JSON.stringify(buildBm25(chunks, (id) => (synth?.byChunk.get(id) ?? []).map((q) => q.q))),
+  );
 
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = {
@@ -198,6 +215,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
       JSON.stringify({ row: windows.map((w) => w.row), start: windows.map((w) => w.start), end: windows.map((w) => w.end) }),
     ),
     [ARTIFACTS.windowVectors]: quantizeInt8(windowVectors, dim),
+    [ARTIFACTS.questions]: encoder.encode(JSON.stringify({ row: questionList.map((q) => q.row) })),
+    [ARTIFACTS.questionVectors]: quantizeInt8(questionVectors, dim),
   };
   const modelBytes = new Uint8Array(await readFile(opts.modelFile));
   const sources: ManifestSource[] = chunked.map(({ resolved: r, chunks: cs }) => ({
@@ -222,7 +241,16 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
     dimension: dim,
     endianness: 'little',
     artifacts: Object.fromEntries(Object.entries(files).map(([n, b]) => [n, { sha256: sha256(b), bytes: b.byteLength }])),
-    parameters: { chunking: DEFAULT_CHUNKING, windows: DEFAULT_WINDOWS, windowQuantization: `int8 × ${WINDOW_SCALE}`, keywordsPerChunk: 8, retrievalString: 'title title. text' },
+    parameters: {
+      chunking: DEFAULT_CHUNKING,
+      windows: DEFAULT_WINDOWS,
+      windowQuantization: `int8 × ${WINDOW_SCALE}`,
+      keywordsPerChunk: 8,
+      retrievalString: 'title title. text',
+      syntheticQuestions: synth
+        ? { file: 'corpus-build/data/synthetic-questions.jsonl', sha256: readMeta(opts.syntheticDir)?.files['synthetic-questions.jsonl']?.sha256 ?? null, questions: questionList.length, passages: synth.byChunk.size, stale: synth.stale, missing: synth.missing }
+        : null,
+    },
   };
 
   await timed('write', async () => {

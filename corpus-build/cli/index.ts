@@ -15,6 +15,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'static-index' },
     offline: { type: 'boolean', default: false },
     'no-cache': { type: 'boolean', default: false },
+    'no-synthetic': { type: 'boolean', default: false },
   },
 });
 
@@ -33,6 +34,7 @@ try {
     modelDtype: INDEX_DTYPE,
     progress: consoleProgress(),
     allowDownload: values.offline ? false : undefined,
+    synthetic: !values['no-synthetic'],
   });
   for (const s of report.perSource) console.log(`${s.id}: ${s.chunks} chunks (from ${s.via})`);
   for (const w of report.warnings) console.log(`warning: ${w}`);

@@ -10,6 +10,8 @@ import type { SourceEntry } from '../../corpus-build/sources/registry.js';
 import { resolveSource } from '../../corpus-build/sources/resolve.js';
 import { IndexIntegrityError } from '../../src/core/index/manifest.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
+import { DataFileError } from '../../corpus-build/errors.js';
+import { META_FILE, SYNTH_FILE, textSha } from '../../corpus-build/synth/store.js';
 import { repoRoot } from '../support/paths.js';
 
 const fixture = path.join(repoRoot, 'tests/fixtures/qa-rules.sample.json');
@@ -53,6 +55,7 @@ const build = (corpusDir: string, outDir: string, over: Partial<Parameters<typeo
     modelFile: fixture,
     modelDtype: 'fake',
     repoRoot,
+    synthetic: false,
     ...over,
   });
 
@@ -103,7 +106,7 @@ describe('static index build', () => {
     expect(idx.chunks).toHaveLength(report.chunkCount);
     expect(idx.vectors.length).toBe(report.chunkCount * 32);
     expect(idx.manifest.sources[0]).toMatchObject({ id: 'qa-sample', sha256: fixtureSha, via: 'mirror' });
-    expect(Object.keys(idx.manifest.artifacts).sort()).toEqual(['bm25.json', 'chunks.json', 'summary-vectors.f32', 'vectors.f32', 'window-vectors.i8', 'windows.json']);
+    expect(Object.keys(idx.manifest.artifacts).sort()).toEqual(['bm25.json', 'chunks.json', 'question-vectors.i8', 'questions.json', 'summary-vectors.f32', 'vectors.f32', 'window-vectors.i8', 'windows.json']);
     expect(idx.windows.count).toBeGreaterThanOrEqual(report.chunkCount);
     expect(idx.bm25.search('logbook').length).toBeGreaterThan(0);
     for (const c of idx.chunks) expect(c.retrieval.startsWith(`${c.title} ${c.title}. `)).toBe(true);
@@ -158,5 +161,47 @@ describe('static index build', () => {
       build(dir, out, { registry: [entry({ file: { name: 'qa-rules.sample.json', sha256: sha } })] }),
     ).rejects.toThrow(/q1.*answers_by_country\.FR\.answer_html/);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('synthetic questions in the index', () => {
+  /** A data folder with one invented question per chunk of the fixture, and its meta file. */
+  function dataFor(chunks: { id: string; text: string }[]): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skycite-synth-'));
+    const lines = chunks.map((c, i) => JSON.stringify({ chunk: c.id, textSha: textSha(c.text), prompt: 'test', questions: [{ style: 'public', q: `zebra crossing question number ${i}` }] }));
+    const body = `${lines.join('\n')}\n`;
+    writeFileSync(path.join(dir, SYNTH_FILE), body);
+    const sha = createHash('sha256').update(body).digest('hex');
+    writeFileSync(path.join(dir, META_FILE), JSON.stringify({ formatVersion: 1, files: { [SYNTH_FILE]: { sha256: sha, records: lines.length, questions: lines.length } } }));
+    return dir;
+  }
+
+  it('indexes each passage\'s questions as BM25 text and as vectors', async () => {
+    const corpus = corpusWithFixture();
+    const plain = path.join(corpus, 'plain');
+    await build(corpus, plain);
+    const chunks = (await loadIndexFromDir(plain)).chunks;
+    const out = path.join(corpus, 'with-questions');
+    await build(corpus, out, { synthetic: true, syntheticDir: dataFor(chunks) });
+    const idx = await loadIndexFromDir(out);
+    expect(idx.questions.count).toBe(chunks.length);
+    expect(Array.from(idx.questions.row)).toEqual(chunks.map((_, i) => i));
+    expect(idx.bm25.search('zebra').map((h) => h.id)).toHaveLength(chunks.length);
+    expect(idx.manifest.parameters.syntheticQuestions).toMatchObject({ questions: chunks.length, stale: 0, missing: 0 });
+  });
+
+  it('fails naming the file, its expected SHA-256 and the command that regenerates it when the data file is corrupt or missing', async () => {
+    const corpus = corpusWithFixture();
+    const plain = path.join(corpus, 'plain');
+    await build(corpus, plain);
+    const dir = dataFor((await loadIndexFromDir(plain)).chunks);
+    const expected = JSON.parse(readFileSync(path.join(dir, META_FILE), 'utf8')).files[SYNTH_FILE].sha256 as string;
+    writeFileSync(path.join(dir, SYNTH_FILE), 'tampered\n');
+    const corrupt = build(corpus, path.join(corpus, 'x'), { synthetic: true, syntheticDir: dir });
+    await expect(corrupt).rejects.toThrow(DataFileError);
+    await expect(corrupt).rejects.toThrow(new RegExp(`synthetic-questions.jsonl: expected SHA-256 ${expected}.*npm run synth:questions`));
+    const empty = mkdtempSync(path.join(tmpdir(), 'skycite-nosynth-'));
+    await expect(build(corpus, path.join(corpus, 'y'), { synthetic: true, syntheticDir: empty })).rejects.toThrow(/Missing data file .*synthetic-questions/);
+    expect(existsSync(path.join(corpus, 'x'))).toBe(false);
   });
 });

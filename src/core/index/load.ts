@@ -20,6 +20,15 @@ export interface LoadedIndex {
   rowOf: Map<string, number>;
   /** Passage windows: chunk row, character span in the chunk text, and embedding (dequantized). */
   windows: { row: Int32Array; start: Int32Array; end: Int32Array; vectors: Float32Array; count: number };
+  /** Synthetic questions (corpus-build/data): chunk row and embedding (dequantized); count 0 when built without them. */
+  questions: MultiVectors;
+}
+
+/** Several vectors per chunk, grouped by chunk in row order (passage windows, synthetic questions). */
+export interface MultiVectors {
+  row: Int32Array;
+  vectors: Float32Array;
+  count: number;
 }
 
 /** int8 window vectors are stored as round(v × WINDOW_SCALE). */
@@ -60,7 +69,30 @@ export async function loadIndexFromBytes(manifestJson: string, files: Record<str
   const bm25 = loadBm25(decoder.decode(files[ARTIFACTS.bm25]));
   const rowOf = new Map(chunks.map((c, i) => [c.id, i]));
   const windows = parseWindows(files[ARTIFACTS.windows]!, files[ARTIFACTS.windowVectors]!, dim, chunks.length);
-  return { manifest, chunks, vectors, summaryVectors, bm25, rowOf, windows };
+  const questions = parseQuestions(files[ARTIFACTS.questions]!, files[ARTIFACTS.questionVectors]!, dim, chunks.length);
+  return { manifest, chunks, vectors, summaryVectors, bm25, rowOf, windows, questions };
+}
+
+const dequantize = (bytes: Uint8Array): Float32Array => {
+  const q = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Float32Array(q.length);
+  for (let i = 0; i < out.length; i++) out[i] = q[i]! / WINDOW_SCALE;
+  return out;
+};
+
+function parseQuestions(json: Uint8Array, vectorBytes: Uint8Array, dim: number, chunkCount: number): MultiVectors {
+  let q: { row: number[] };
+  try {
+    q = JSON.parse(decoder.decode(json)) as typeof q;
+  } catch (e) {
+    throw new IndexIntegrityError(`questions.json is not valid JSON (${(e as Error).message}). Rebuild it with \`npm run index\`.`);
+  }
+  const count = q.row?.length ?? -1;
+  const sorted = q.row?.every((r, i) => r >= 0 && r < chunkCount && (i === 0 || r >= q.row[i - 1]!));
+  if (count < 0 || vectorBytes.byteLength !== count * dim || !sorted) {
+    throw new IndexIntegrityError(`The synthetic-question vectors do not match their rows or the chunks. Rebuild it with \`npm run index\`.`);
+  }
+  return { row: Int32Array.from(q.row), vectors: dequantize(vectorBytes), count };
 }
 
 function parseWindows(json: Uint8Array, vectorBytes: Uint8Array, dim: number, chunkCount: number): LoadedIndex['windows'] {
@@ -74,8 +106,5 @@ function parseWindows(json: Uint8Array, vectorBytes: Uint8Array, dim: number, ch
   if (vectorBytes.byteLength !== count * dim || w.start.length !== count || w.end.length !== count || w.row.some((r) => r < 0 || r >= chunkCount)) {
     throw new IndexIntegrityError(`The passage windows do not match their vectors or the chunks. Rebuild it with \`npm run index\`.`);
   }
-  const q = new Int8Array(vectorBytes.buffer, vectorBytes.byteOffset, vectorBytes.byteLength);
-  const vectors = new Float32Array(count * dim);
-  for (let i = 0; i < vectors.length; i++) vectors[i] = q[i]! / WINDOW_SCALE;
-  return { row: Int32Array.from(w.row), start: Int32Array.from(w.start), end: Int32Array.from(w.end), vectors, count };
+  return { row: Int32Array.from(w.row), start: Int32Array.from(w.start), end: Int32Array.from(w.end), vectors: dequantize(vectorBytes), count };
 }

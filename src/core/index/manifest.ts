@@ -12,6 +12,8 @@ export const ARTIFACTS = {
   bm25: 'bm25.json',
   windows: 'windows.json',
   windowVectors: 'window-vectors.i8',
+  questions: 'questions.json',
+  questionVectors: 'question-vectors.i8',
 } as const;
 
 export type ArtifactName = (typeof ARTIFACTS)[keyof typeof ARTIFACTS];

@@ -3,7 +3,7 @@
  * windows with the query (a sentence-level MaxSim over precomputed window
  * embeddings), so a question can meet the one passage that answers it.
  */
-import type { LoadedIndex } from '../index/load.js';
+import type { MultiVectors } from '../index/load.js';
 import { dot } from './dense.js';
 import type { Scored } from './types.js';
 
@@ -14,8 +14,9 @@ export interface WindowScorer {
   best(query: Float32Array, row: number): { window: number; score: number };
 }
 
-export function windowScorer(w: LoadedIndex['windows'], dim: number, chunkCount: number): WindowScorer {
-  // windows are stored grouped by chunk, in order
+/** Works for any set of vectors grouped by chunk: passage windows, synthetic questions. */
+export function windowScorer(w: MultiVectors, dim: number, chunkCount: number): WindowScorer {
+  // vectors are stored grouped by chunk, in order
   const first = new Int32Array(chunkCount).fill(-1);
   const last = new Int32Array(chunkCount).fill(-2);
   for (let i = 0; i < w.count; i++) {
