@@ -6,7 +6,8 @@
  * value picked on K−1 folds, measured on the held-out fold.
  */
 import { parseArgs } from 'node:util';
-import { type RetrievalConfigOverrides, withConfig, DEFAULT_RETRIEVAL_CONFIG } from '../../src/core/retrieval/config.js';
+import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
+import { deepMerge } from '../../src/core/config/merge.js';
 import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise, type EvalReport } from '../../src/core/evaluation/retrieval-metrics.js';
 import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/core/evaluation/cross-validation.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
@@ -186,13 +187,7 @@ if (values.cv) {
 report.seconds = Number(((performance.now() - t0) / 1000).toFixed(1));
 if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
 
-/** Overrides on top of overrides, one level deep per section (as withConfig merges them). */
+/** Overrides on top of overrides, merged at any depth (the configuration's own merge). */
 function mergeOver(a: RetrievalConfigOverrides, b: RetrievalConfigOverrides): RetrievalConfigOverrides {
-  const out: Record<string, unknown> = { ...a };
-  for (const [key, v] of Object.entries(b)) {
-    const prev = out[key];
-    out[key] = v && typeof v === 'object' && prev && typeof prev === 'object' ? { ...(prev as object), ...(v as object) } : v;
-  }
-  void withConfig(DEFAULT_RETRIEVAL_CONFIG, out as RetrievalConfigOverrides); // throws early on a malformed override
-  return out as RetrievalConfigOverrides;
+  return deepMerge(a, b);
 }

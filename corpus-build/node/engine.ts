@@ -2,16 +2,36 @@
 import { createRetrievalEngine, type RetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig } from '../../src/core/retrieval/config.js';
 import { voyBackend, type DenseBackend, type VoyConstructor } from '../../src/core/retrieval/dense.js';
-import { MaxSimReranker } from '../../src/core/retrieval/rerank.js';
+import type { Reranker } from '../../src/core/retrieval/rerank.js';
+import { createCrossEncoderReranker, RERANKER_ID } from '../../src/core/retrieval/cross-encoder.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
 import { loadIndexFromDir } from './index-fs.js';
-import { nodeEmbedder } from './model.js';
+import { MODELS_DIR, nodeEmbedder } from './model.js';
 
 export interface NodeEngine {
   engine: RetrievalEngine;
   index: LoadedIndex;
   embedder: Embedder;
+  /** The cross-encoder, when its model folder is present (public/models/skycite/…). */
+  reranker: Reranker | null;
+}
+
+/** The trained cross-encoder from public/models, or null (with the reason on stderr) when it is missing or broken. */
+export async function nodeReranker(): Promise<Reranker | null> {
+  const dir = resolve(MODELS_DIR, RERANKER_ID);
+  if (!existsSync(dir)) {
+    console.error(`Reranker model not found in ${dir}: retrieval without reranking. Restore it with git checkout -- public/models, or train it (docs/reranker.md).`);
+    return null;
+  }
+  try {
+    return await createCrossEncoderReranker({ modelId: RERANKER_ID, localModelPath: `${MODELS_DIR}/`, dtype: 'q8', device: 'cpu' });
+  } catch (e) {
+    console.error((e as Error).message);
+    return null;
+  }
 }
 
 /** voy loads only with --experimental-wasm-modules; without it the voy backend is unavailable. */
@@ -24,17 +44,18 @@ async function tryVoy(index: LoadedIndex): Promise<DenseBackend | undefined> {
   }
 }
 
-export async function nodeEngine(opts: { indexDir?: string; config?: RetrievalConfig; voy?: boolean } = {}): Promise<NodeEngine> {
+export async function nodeEngine(opts: { indexDir?: string; config?: RetrievalConfig; voy?: boolean; reranker?: boolean } = {}): Promise<NodeEngine> {
   const index = await loadIndexFromDir(opts.indexDir);
   const embedder = await nodeEmbedder(index.manifest.model.dtype as 'fp32' | 'q8');
   const voy = opts.voy ? await tryVoy(index) : undefined;
+  const reranker = opts.reranker === false ? null : await nodeReranker();
   if (opts.voy && !voy) throw new Error('The voy backend needs Node started with --experimental-wasm-modules (npm scripts set it).');
   const engine = createRetrievalEngine({
     index,
     embedder,
     config: opts.config ?? DEFAULT_RETRIEVAL_CONFIG,
     backends: voy ? { voy } : {},
-    reranker: new MaxSimReranker(embedder),
+    ...(reranker ? { reranker } : {}),
   });
-  return { engine, index, embedder };
+  return { engine, index, embedder, reranker };
 }

@@ -49,6 +49,7 @@ async function tinyIndex(chunks: Chunk[]): Promise<LoadedIndex> {
       vectors,
       count: chunks.length,
     },
+    questions: { row: new Int32Array(0), vectors: new Float32Array(0), count: 0 },
   };
 }
 
@@ -71,7 +72,7 @@ describe('retrieval engine', () => {
     const b = await engine.retrieve('how wide is the ground risk buffer', { config: { gate: { enabled: false } } });
     expect(strip(a)).toEqual(strip(b));
     expect(a.evidence[0]!.id).toBe('buffer');
-    expect(a.trace.map((s) => s.stage)).toEqual(['embed query', 'dense (exact)', 'mmr', 'windows', 'expanded query', 'bm25', 'rrf', 'post-score', 'rerank', 'filter', 'context']);
+    expect(a.trace.map((s) => s.stage)).toEqual(['embed query', 'dense (exact)', 'mmr', 'windows', 'synthetic questions', 'expanded query', 'bm25', 'rrf', 'post-score', 'rerank', 'filter', 'context']);
     expect(a.context).toContain('[buffer] Ground risk buffer');
   });
 
@@ -119,5 +120,62 @@ describe('retrieval engine', () => {
     const fr = await engine.retrieve('night flights in parks', { filters: { jurisdictions: ['FR'] }, config: { gate: { enabled: false } } });
     expect(fr.broadened).toBe(false);
     expect(fr.evidence.map((e) => e.id)).toEqual(['fr-night']);
+  });
+
+  it('reranks the fused head with the reranker, blends by weight and gates on its score', async () => {
+    const seen: string[] = [];
+    const reranker = {
+      name: 'fake',
+      async score(_q: string, cands: { key: string; text: string }[]) {
+        seen.push(...cands.map((c) => c.text));
+        return cands.map((c) => (c.key === 'observer' ? 0.95 : 0.1));
+      },
+    };
+    const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb, reranker });
+    const r = await engine.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true, weight: 1 }, gate: { minRerank: 0.5 } } });
+    expect(r.evidence[0]!.id).toBe('observer');
+    expect(r.evidence[0]!.parts.rerank).toBeCloseTo(0.95);
+    expect(r.rerank).toEqual({ state: 'on', note: expect.stringContaining('fake') });
+    expect(r.gate).toMatchObject({ source: 'rerank', passed: true, threshold: 0.5 });
+    // the reranker reads "title. window text", the text each window was embedded from
+    expect(seen).toContain('Airspace observer. An airspace observer assists the remote pilot by scanning the airspace.');
+    const refused = await engine.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true }, gate: { minRerank: 0.99 } } });
+    expect(refused.noEvidence).toBe(true);
+    expect(refused.gate).toMatchObject({ source: 'rerank', passed: false });
+  });
+
+  it('falls back to the fused order, and says so, when the reranker is missing or fails', async () => {
+    const none = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb });
+    const a = await none.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true } } });
+    expect(a.rerank?.state).toBe('unavailable');
+    expect(a.trace.find((t) => t.stage === 'rerank')!.note).toMatch(/unavailable.*unreranked order/);
+    expect(a.gate?.source).toBe('dense');
+    const broken = createRetrievalEngine({
+      index: await tinyIndex(CHUNKS),
+      embedder: emb,
+      reranker: { name: 'broken', score: async () => Promise.reject(new Error('model file corrupt')) },
+    });
+    const b = await broken.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true } } });
+    expect(b.rerank).toEqual({ state: 'failed', note: expect.stringContaining('model file corrupt') });
+    expect(b.evidence.map((e) => e.id)).toEqual(a.evidence.map((e) => e.id));
+  });
+
+  it('leaves out excluded chunks, also after broadening', async () => {
+    const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb });
+    const r = await engine.retrieve('how wide is the ground risk buffer', { filters: { excludeIds: ['buffer'] }, config: { gate: { enabled: false } } });
+    expect(r.evidence.map((e) => e.id)).not.toContain('buffer');
+    expect(broaden({ jurisdictions: ['IT'], excludeIds: ['x'] })).toEqual({ excludeIds: ['x'], jurisdictions: ['IT', 'EU'] });
+  });
+
+  it('fuses a ranked list of the passages\' synthetic questions when the index has them', async () => {
+    const index = await tinyIndex(CHUNKS);
+    const qv = await emb.embed(['who scans the sky for planes while the pilot flies']);
+    const withQ = { ...index, questions: { row: Int32Array.from([2]), vectors: qv[0]!, count: 1 } };
+    const engine = createRetrievalEngine({ index: withQ, embedder: emb });
+    const r = await engine.retrieve('who scans the sky for planes while the pilot flies', { config: { gate: { enabled: false } } });
+    const stage = r.trace.find((t) => t.stage === 'synthetic questions')!;
+    expect(stage.candidates.map((c) => c.id)).toEqual(['observer']);
+    const off = await engine.retrieve('who scans the sky for planes while the pilot flies', { config: { gate: { enabled: false }, questions: { enabled: false } } });
+    expect(off.trace.find((t) => t.stage === 'synthetic questions')!.candidates).toEqual([]);
   });
 });

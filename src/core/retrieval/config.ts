@@ -3,6 +3,8 @@
  * (§2.5–2.7) where it gives them; the others are ours, chosen with the ablation
  * in `npm run eval` (see docs/retrieval.md).
  */
+import { type DeepPartial, deepMerge } from '../config/merge.js';
+
 export interface RetrievalConfig {
   dense: {
     /** Dense candidate pool (SKYSAFE §2.5.1: 50). */
@@ -28,13 +30,18 @@ export interface RetrievalConfig {
   /** Dense retrieval over passage windows (best window per chunk) as a further ranked list for fusion. */
   windows: { enabled: boolean; pool: number };
   /**
+   * Dense retrieval over each passage's synthetic questions (best question per
+   * chunk; corpus-build/data, doc2query-style) as a further ranked list for fusion.
+   */
+  questions: { enabled: boolean; pool: number };
+  /**
    * Expansion with the documents' own abbreviations (abbreviations.ts): "ERP" ↔
    * "emergency response plan" added to the BM25 query and to a second dense query.
    * Off by default: under 5-fold group cross-validation on the dev set it lowers
    * EASA MRR (held-out 0.574 off vs 0.563 on) and leaves curated unchanged.
    */
   expansion: { enabled: boolean };
-  /** Reciprocal rank fusion constant k (SKYSAFE §2.5.3: 60) and fused pool size (10). */
+  /** Reciprocal rank fusion constant k (SKYSAFE §2.5.3: 60) and fused pool size (SKYSAFE: 10; ours 30, the reranker's input). */
   rrf: { k: number; pool: number };
   postScore: {
     /**
@@ -59,11 +66,14 @@ export interface RetrievalConfig {
   rerank: {
     enabled: boolean;
     /**
-     * Weight of the late-interaction score in the final score; the ranking score
-     * (post-score, or the fusion score when post-scoring is off), rescaled to
-     * [0, 1] within the pool, gets 1 − weight.
+     * Weight of the reranker's relevance (0–1) in the final score of the reranked
+     * head; the fused score, rescaled to [0, 1] within the head, gets 1 − weight.
      */
     weight: number;
+    /** Fused candidates reranked (the rest follow in fused order). */
+    top: number;
+    /** What the cross-encoder reads per candidate: the best-matching passage window (default) or the whole retrieval string. */
+    input: 'window' | 'passage';
   };
   elbow: {
     enabled: boolean;
@@ -100,12 +110,13 @@ export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   dense: { pool: 50, backend: 'exact' },
   dense_enabled: true,
   windows: { enabled: true, pool: 50 },
+  questions: { enabled: true, pool: 50 },
   mmr: { enabled: false, lambda: 0.6 },
   bm25: { enabled: true, pool: 50, k1: 1.5, b: 0.75 },
   expansion: { enabled: false },
-  rrf: { k: 60, pool: 10 },
+  rrf: { k: 60, pool: 30 },
   postScore: { enabled: false, fused: 0.5, summary: 0.3, dense: 0.7, window: 0.7, keyword: 0.02, keywordCap: 5 },
-  rerank: { enabled: false, weight: 0.3 },
+  rerank: { enabled: false, weight: 0.3, top: 20, input: 'window' },
   elbow: { enabled: false, threshold: 0.25 },
   gate: { enabled: true, minDense: 0.3, minRerank: 0 },
   keep: 10,
@@ -113,14 +124,9 @@ export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   broadenPoolFactor: 2,
 };
 
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 export type RetrievalConfigOverrides = DeepPartial<RetrievalConfig>;
 
+/** The defaults (or another base) with overrides applied at any depth. */
 export function withConfig(base: RetrievalConfig, over: RetrievalConfigOverrides = {}): RetrievalConfig {
-  const out = structuredClone(base) as unknown as Record<string, unknown>;
-  for (const [k, v] of Object.entries(over)) {
-    if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = { ...(out[k] as object), ...(v as object) };
-    else if (v !== undefined) out[k] = v;
-  }
-  return out as unknown as RetrievalConfig;
+  return deepMerge(base, over);
 }

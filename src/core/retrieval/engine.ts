@@ -19,7 +19,8 @@ import type { Reranker } from './rerank.js';
 import { rrf } from './rrf.js';
 import { abbreviationLexicon, abbreviationsFromChunks } from './abbreviations.js';
 import { windowScorer } from './windows.js';
-import type { Evidence, Filters, GateVerdict, RetrievalResult, Scored, StageTrace } from './types.js';
+import type { Evidence, Filters, GateVerdict, RerankStatus, RetrievalResult, Scored, StageTrace } from './types.js';
+import { rerankText } from './rerank-input.js';
 
 export interface RetrieveOptions {
   filters?: Filters;
@@ -54,6 +55,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   const ids = index.chunks.map((c) => c.id);
   const keywordsOf = (row: number): string[] => index.chunks[row]!.keywords;
   const windows = windowScorer(index.windows, dim, index.chunks.length);
+  const questions = windowScorer(index.questions, dim, index.chunks.length);
   const lexicon = abbreviationLexicon(abbreviationsFromChunks(index.chunks));
 
   const traceOf = (stage: string, ms: number, list: Scored[], note?: string): StageTrace => ({
@@ -81,6 +83,9 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const byWindow = cfg.windows.enabled && cfg.dense_enabled ? windows.search(qv, cfg.windows.pool * poolFactor, allowed) : [];
     trace.push(traceOf('windows', now() - t, byWindow, cfg.windows.enabled ? undefined : 'off'));
     t = now();
+    const byQuestion = cfg.questions.enabled && cfg.dense_enabled && index.questions.count ? questions.search(qv, cfg.questions.pool * poolFactor, allowed) : [];
+    trace.push(traceOf('synthetic questions', now() - t, byQuestion, !cfg.questions.enabled ? 'off' : index.questions.count ? undefined : 'none in this index'));
+    t = now();
     const byExpansion =
       expansion.vector && cfg.dense_enabled ? windows.search(expansion.vector, cfg.windows.pool * poolFactor, allowed) : [];
     trace.push(traceOf('expanded query', now() - t, byExpansion, expansion.terms.length ? `+ ${expansion.terms.join('; ')}` : 'no expansion'));
@@ -89,7 +94,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const lexical = cfg.bm25.enabled ? bm25Search(index.bm25, lexicalQuery, index.rowOf, allowed, cfg.bm25.pool * poolFactor, cfg.bm25) : [];
     trace.push(traceOf('bm25', now() - t, lexical, cfg.bm25.enabled ? undefined : 'off'));
     t = now();
-    const fused = rrf([diversified, byWindow, byExpansion, lexical].filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool * poolFactor);
+    const fused = rrf([diversified, byWindow, byQuestion, byExpansion, lexical].filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool * poolFactor);
     trace.push(traceOf('rrf', now() - t, fused, `k=${cfg.rrf.k}`));
     t = now();
     const post = fused.length
@@ -99,28 +104,38 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     return post;
   }
 
-  async function rerankStage(query: string, post: PostScored[], cfg: RetrievalConfig, trace: StageTrace[]) {
+  async function rerankStage(query: string, qv: Float32Array, post: PostScored[], cfg: RetrievalConfig, trace: StageTrace[], status: { rerank: RerankStatus }) {
     const t = now();
     let scored = post.map((p) => ({ ...p, rerank: null as number | null, final: p.score }));
-    if (cfg.rerank.enabled && deps.reranker && scored.length) {
-      const rs = await deps.reranker.score(
-        query,
-        scored.map((p) => ({ key: ids[p.row]!, text: index.chunks[p.row]!.retrieval })),
-      );
-      // blend on one scale: the ranking score rescaled to [0, 1] within the pool
-      const hi = Math.max(...scored.map((p) => p.score));
-      const lo = Math.min(...scored.map((p) => p.score));
-      const unit = (x: number) => (hi > lo ? (x - lo) / (hi - lo) : 1);
-      scored = scored
-        .map((p, i) => ({ ...p, rerank: rs[i]!, final: (1 - cfg.rerank.weight) * unit(p.score) + cfg.rerank.weight * rs[i]! }))
-        .sort((a, b) => b.final - a.final || a.row - b.row);
+    let note = 'off';
+    if (cfg.rerank.enabled && !deps.reranker) {
+      note = 'unavailable (no reranker model loaded): unreranked order';
+      status.rerank = { state: 'unavailable', note };
+    } else if (cfg.rerank.enabled && deps.reranker && scored.length) {
+      const head = scored.slice(0, cfg.rerank.top);
+      try {
+        const rs = await deps.reranker.score(
+          query,
+          head.map((p) => ({ key: ids[p.row]!, text: rerankText(index, p.row, windows.best(qv, p.row).window, cfg.rerank.input) })),
+        );
+        // blend on one scale: the ranking score rescaled to [0, 1] within the reranked head
+        const hi = Math.max(...head.map((p) => p.score));
+        const lo = Math.min(...head.map((p) => p.score));
+        const unit = (x: number) => (hi > lo ? (x - lo) / (hi - lo) : 1);
+        const reranked = head
+          .map((p, i) => ({ ...p, rerank: rs[i]!, final: (1 - cfg.rerank.weight) * unit(p.score) + cfg.rerank.weight * rs[i]! }))
+          .sort((a, b) => b.final - a.final || a.row - b.row);
+        // candidates beyond the reranked head follow in their fused order, below every reranked one
+        const floor = Math.min(0, ...reranked.map((p) => p.final));
+        scored = [...reranked, ...scored.slice(cfg.rerank.top).map((p, i) => ({ ...p, final: floor - 1 - i }))];
+        note = `${deps.reranker.name}, top ${head.length}, ${cfg.rerank.input}`;
+        status.rerank = { state: 'on', note };
+      } catch (e) {
+        note = `failed (${(e as Error).message}): unreranked order`;
+        status.rerank = { state: 'failed', note };
+      }
     }
-    trace.push({
-      stage: 'rerank',
-      ms: now() - t,
-      candidates: scored.map((p) => ({ id: ids[p.row]!, score: p.final })),
-      note: cfg.rerank.enabled && deps.reranker ? deps.reranker.name : 'off',
-    });
+    trace.push({ stage: 'rerank', ms: now() - t, candidates: scored.map((p) => ({ id: ids[p.row]!, score: p.final })), note });
     return scored;
   }
 
@@ -152,12 +167,13 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const trace: StageTrace[] = [];
     let broadened = false;
     let gate: GateVerdict | null = null;
+    const status: { rerank: RerankStatus } = { rerank: { state: cfg.rerank.enabled ? 'on' : 'off', note: cfg.rerank.enabled ? '' : 'off' } };
 
     const attempt = async (f: Filters, factor: number) => {
       const post = await runOnce(query, qv, f, cfg, factor, trace, expansion);
-      const ranked = await rerankStage(query, post, cfg, trace);
+      const ranked = await rerankStage(query, qv, post, cfg, trace, status);
       const t = now();
-      const verdict = evidenceGate(ranked, cfg, !!(cfg.rerank.enabled && deps.reranker));
+      const verdict = evidenceGate(ranked, cfg, status.rerank.state === 'on');
       gate = verdict;
       let kept = verdict.passed ? ranked : [];
       if (kept.length && cfg.elbow.enabled) {
@@ -198,6 +214,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       filters,
       broadened,
       ...(gate ? { gate } : {}),
+      rerank: status.rerank,
       trace,
       totalMs: now() - t0,
     };
@@ -228,10 +245,11 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
  * do not apply there.
  */
 export function broaden(f: Filters): Filters {
-  if (!f.jurisdictions?.length) return {};
+  const keep: Filters = f.excludeIds?.length ? { excludeIds: f.excludeIds } : {};
+  if (!f.jurisdictions?.length) return keep;
   const j = new Set(f.jurisdictions);
   if (f.jurisdictions.some(isEasaJurisdiction)) j.add('EU');
-  return { jurisdictions: [...j] };
+  return { ...keep, jurisdictions: [...j] };
 }
 
 /**

@@ -4,10 +4,12 @@ import type { Filters } from './types.js';
 
 export const hasFilters = (f: Filters): boolean => Boolean(f.docIds?.length || f.jurisdictions?.length || f.editions?.length);
 
-export function allowedRows(chunks: Pick<Chunk, 'docId' | 'jurisdiction' | 'edition'>[], f: Filters): Uint8Array {
+export function allowedRows(chunks: Pick<Chunk, 'id' | 'docId' | 'jurisdiction' | 'edition'>[], f: Filters): Uint8Array {
   const mask = new Uint8Array(chunks.length);
+  const excluded = f.excludeIds?.length ? new Set(f.excludeIds) : null;
   chunks.forEach((c, i) => {
     const ok =
+      !excluded?.has(c.id) &&
       (!f.docIds?.length || f.docIds.includes(c.docId)) &&
       (!f.jurisdictions?.length || f.jurisdictions.includes(c.jurisdiction)) &&
       (!f.editions?.length || f.editions.some((e) => c.edition.includes(e)));

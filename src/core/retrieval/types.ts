@@ -13,6 +13,8 @@ export interface Filters {
   jurisdictions?: string[];
   /** Keep chunks whose edition contains one of these strings. */
   editions?: string[];
+  /** Leave these chunks out (calibration: a question asked without its own passage). */
+  excludeIds?: string[];
 }
 
 export interface StageTrace {
@@ -42,6 +44,12 @@ export interface GateVerdict {
   note: string;
 }
 
+/** Whether the reranker ran: 'unavailable' (no model) and 'failed' fall back to the fused order. */
+export interface RerankStatus {
+  state: 'on' | 'off' | 'unavailable' | 'failed';
+  note: string;
+}
+
 export interface RetrievalResult {
   query: string;
   evidence: Evidence[];
@@ -54,6 +62,8 @@ export interface RetrievalResult {
   broadened: boolean;
   /** The evidence gate's verdict on the last attempt (absent when nothing was retrieved). */
   gate?: GateVerdict;
+  /** The reranker's state for this query (the app's status line says when it fell back). */
+  rerank?: RerankStatus;
   trace: StageTrace[];
   totalMs: number;
 }
