@@ -1,0 +1,95 @@
+/**
+ * `npm run calibrate:gate`: the evidence gate's thresholds, from synthetic
+ * questions only (never evaluation questions):
+ *   - answerable: held-back synthetic questions (passages never trained on), asked
+ *     of the whole index; the gate score is the best candidate's relevance;
+ *   - unanswerable: held-back off-topic questions (aviation and drone subjects the
+ *     documents do not address, written by the LLM), and held-back questions asked
+ *     with their own passage's unit left out (the nearest other passages must not
+ *     pass for evidence).
+ * The threshold is the largest value that keeps the share of answerable questions
+ * refused at or under `--max-refused` (default 5 %). Writes
+ * src/core/retrieval/gate-calibration.ts (the defaults the engine uses) with the
+ * data's figures and the hashes of the models it was calibrated with.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { nodeEngine } from '../node/engine.js';
+import { MODELS_DIR, modelFile } from '../node/model.js';
+import { RERANKER_ID } from '../../src/core/retrieval/cross-encoder.js';
+
+const { values } = parseArgs({ options: { data: { type: 'string', default: '.cache/train' }, 'max-refused': { type: 'string', default: '0.05' } } });
+const maxRefused = Number(values['max-refused']);
+const dir = values.data!;
+const read = (f: string) => (existsSync(`${dir}/${f}`) ? readFileSync(`${dir}/${f}`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+const pairs = read('pairs.jsonl').filter((p: { split: string }) => p.split === 'heldback') as { q: string; pos: string }[];
+const heldTopic = (t: string) => createHash('sha256').update(t).digest()[0]! % 5 === 0;
+const offtopic = read('offtopic.jsonl').filter((o: { topic: string }) => heldTopic(o.topic)) as { q: string }[];
+if (!pairs.length) {
+  console.error(`No held-back questions in ${dir}/pairs.jsonl: run npm run train:data first.`);
+  process.exit(2);
+}
+const unitOf = (id: string) => id.replace(/\/(?:part-\d+|table-[^/]+)$/, '');
+
+const { engine, index, reranker } = await nodeEngine();
+const ids = index.chunks.map((c) => c.id);
+const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
+
+interface Scores { rerank: number[]; dense: number[] }
+async function scores(qs: { q: string; exclude?: string[] }[]): Promise<Scores> {
+  const out: Scores = { rerank: [], dense: [] };
+  for (const { q, exclude } of qs) {
+    const filters = exclude ? { excludeIds: exclude } : {};
+    const d = await engine.retrieve(q, { filters, config: { gate: { enabled: true, minDense: -1, minRerank: -1 }, rerank: { enabled: false } } });
+    out.dense.push(d.gate?.score ?? -1);
+    if (reranker) {
+      const r = await engine.retrieve(q, { filters, config: { gate: { enabled: true, minDense: -1, minRerank: -1 }, rerank: { enabled: true } } });
+      out.rerank.push(r.gate?.source === 'rerank' ? r.gate.score : NaN);
+    }
+  }
+  return out;
+}
+
+const t0 = Date.now();
+const pos = await scores(pairs.map((p) => ({ q: p.q })));
+const withoutOwn = await scores(pairs.map((p) => ({ q: p.q, exclude: ids.filter((id) => unitOf(id) === unitOf(p.pos)) })));
+const off = await scores(offtopic.map((o) => ({ q: o.q })));
+
+function calibrate(p: number[], negatives: { name: string; values: number[] }[]) {
+  const sorted = [...p].filter(Number.isFinite).sort((a, b) => a - b);
+  // largest threshold with at most maxRefused of the answerable below it
+  const k = Math.floor(maxRefused * sorted.length);
+  const threshold = sorted.length ? sorted[k]! : NaN;
+  const refusedAnswerable = sorted.filter((x) => x < threshold).length / Math.max(sorted.length, 1);
+  return {
+    threshold: Number(threshold.toFixed(4)),
+    answerable: { n: sorted.length, refused: Number(refusedAnswerable.toFixed(4)) },
+    unanswerable: Object.fromEntries(negatives.map((n) => [n.name, { n: n.values.length, refused: Number((n.values.filter((x) => x < threshold).length / Math.max(n.values.length, 1)).toFixed(4)) }])),
+  };
+}
+const dense = calibrate(pos.dense, [{ name: 'offTopic', values: off.dense }, { name: 'ownPassageLeftOut', values: withoutOwn.dense }]);
+const rerank = reranker ? calibrate(pos.rerank, [{ name: 'offTopic', values: off.rerank }, { name: 'ownPassageLeftOut', values: withoutOwn.rerank }]) : null;
+const rerankerDir = resolve(MODELS_DIR, RERANKER_ID, 'onnx', 'model_quantized.onnx');
+const result = {
+  maxRefused,
+  embedder: { file: modelFile().replace(`${process.cwd()}/`, ''), sha256: sha(modelFile()) },
+  reranker: reranker && existsSync(rerankerDir) ? { file: rerankerDir.replace(`${process.cwd()}/`, ''), sha256: sha(rerankerDir) } : null,
+  dense,
+  rerank,
+  seconds: Math.round((Date.now() - t0) / 1000),
+};
+console.log(JSON.stringify(result, null, 2));
+writeFileSync(
+  'src/core/retrieval/gate-calibration.ts',
+  `/**
+ * Generated by \`npm run calibrate:gate\` (corpus-build/cli/calibrate-gate.ts) — do not edit.
+ * Thresholds of the evidence gate calibrated on synthetic questions: held-back
+ * passages' questions (answerable) against held-back off-topic questions and
+ * questions asked without their own passage (unanswerable). Recalibrate whenever
+ * the embedder or the reranker changes (a test compares the hashes).
+ */
+export const GATE_CALIBRATION = ${JSON.stringify(result, null, 2)} as const;
+`,
+);
