@@ -114,10 +114,10 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[]): P
     if (values.decompose) {
       r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
     } else {
-      const terms = engine.expansionTerms(q.question, config);
       const qv = await vectorOf(q.question);
-      const ev = terms.length ? await vectorOf(`${q.question} ${terms.join('; ')}`) : null;
-      r = await engine.retrieveWithVector(q.question, qv, options, ev);
+      const alt: Float32Array[] = [];
+      for (const text of engine.alternativesOf(q.question, options)) alt.push(await vectorOf(text));
+      r = await engine.retrieveWithVector(q.question, qv, options, alt);
     }
     const ranked = r.evidence.map((e) => index.chunks[e.row]!);
     const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };

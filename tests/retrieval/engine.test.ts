@@ -72,7 +72,7 @@ describe('retrieval engine', () => {
     const b = await engine.retrieve('how wide is the ground risk buffer', { config: { gate: { enabled: false } } });
     expect(strip(a)).toEqual(strip(b));
     expect(a.evidence[0]!.id).toBe('buffer');
-    expect(a.trace.map((s) => s.stage)).toEqual(['embed query', 'dense (exact)', 'mmr', 'windows', 'synthetic questions', 'expanded query', 'bm25', 'rrf', 'post-score', 'rerank', 'filter', 'context']);
+    expect(a.trace.map((s) => s.stage)).toEqual(['embed query', 'dense (exact)', 'mmr', 'windows', 'synthetic questions', 'bm25', 'rrf', 'post-score', 'rerank', 'filter', 'context']);
     expect(a.context).toContain('[buffer] Ground risk buffer');
   });
 
@@ -177,5 +177,22 @@ describe('retrieval engine', () => {
     expect(stage.candidates.map((c) => c.id)).toEqual(['observer']);
     const off = await engine.retrieve('who scans the sky for planes while the pilot flies', { config: { gate: { enabled: false }, questions: { enabled: false } } });
     expect(off.trace.find((t) => t.stage === 'synthetic questions')!.candidates).toEqual([]);
+  });
+
+  it('searches with alternative formulations as extra ranked lists, while the reranker reads the question itself', async () => {
+    const queries: string[] = [];
+    const reranker = { name: 'spy', async score(q: string, c: { key: string }[]) { queries.push(q); return c.map(() => 0.5); } };
+    const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb, reranker });
+    const r = await engine.retrieve('how wide is the ground risk buffer', {
+      alternatives: [{ text: 'airspace observer scanning', label: 'rewrite' }, { text: 'how wide is the ground risk buffer', label: 'same as the question' }],
+      config: { gate: { enabled: false }, rerank: { enabled: true } },
+    });
+    const alt = r.trace.filter((t) => t.stage.startsWith('alternative'));
+    expect(alt.map((t) => t.stage)).toEqual(['alternative: rewrite']);
+    expect(alt[0]!.candidates[0]!.id).toBe('observer');
+    expect(r.evidence.map((e) => e.id)).toContain('observer');
+    expect(queries).toEqual(['how wide is the ground risk buffer']);
+    expect(engine.alternativesOf('how wide is the ground risk buffer', { alternatives: [{ text: 'x y', label: 'l' }] })).toEqual(['x y']);
+    await expect(engine.retrieveWithVector('q', (await emb.embed(['q']))[0]!, { alternatives: [{ text: 'x y', label: 'l' }] })).rejects.toThrow(/need as many vectors/);
   });
 });

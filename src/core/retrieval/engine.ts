@@ -25,6 +25,12 @@ import { rerankText } from './rerank-input.js';
 export interface RetrieveOptions {
   filters?: Filters;
   config?: RetrievalConfigOverrides;
+  /**
+   * Other formulations of the same question (an LLM's rewrite into the documents'
+   * terms, a hypothetical answer passage, sub-questions): each adds its ranked
+   * lists to the fusion; the reranker and the gate still read the question itself.
+   */
+  alternatives?: { text: string; label: string }[];
 }
 
 export interface RetrievalEngineDeps {
@@ -40,9 +46,9 @@ export interface RetrievalEngineDeps {
 export interface RetrievalEngine {
   retrieve(query: string, options?: RetrieveOptions): Promise<RetrievalResult>;
   /** Retrieval with a query vector already computed (bench, decomposition). */
-  retrieveWithVector(query: string, vector: Float32Array, options?: RetrieveOptions, expansionVector?: Float32Array | null): Promise<RetrievalResult>;
-  /** The expansion terms a query gets (its second dense query is the query followed by them). */
-  expansionTerms(query: string, config?: RetrievalConfigOverrides): string[];
+  retrieveWithVector(query: string, vector: Float32Array, options?: RetrieveOptions, alternativeVectors?: Float32Array[]): Promise<RetrievalResult>;
+  /** The alternative formulations a query is searched with besides itself (their vectors go to retrieveWithVector, in order). */
+  alternativesOf(query: string, options?: RetrieveOptions): string[];
   readonly config: RetrievalConfig;
 }
 
@@ -65,37 +71,53 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     ...(note ? { note } : {}),
   });
 
-  async function runOnce(query: string, qv: Float32Array, filters: Filters, cfg: RetrievalConfig, poolFactor: number, trace: StageTrace[], expansion: { terms: string[]; vector: Float32Array | null }) {
+  /** One formulation of the question: the question itself, or an alternative (abbreviations expanded, an LLM rewrite, a hypothetical answer, a sub-question). */
+  interface Formulation {
+    text: string;
+    vector: Float32Array;
+    label: string;
+  }
+
+  async function runOnce(query: string, qv: Float32Array, filters: Filters, cfg: RetrievalConfig, poolFactor: number, trace: StageTrace[], alternatives: Formulation[]) {
     let t = now();
     const allowed = allowedRows(index.chunks, filters);
     const pool = cfg.dense.pool * poolFactor;
-    let dense: Scored[] = [];
-    if (cfg.dense_enabled) {
+    const denseOf = (v: Float32Array): Scored[] => {
+      if (!cfg.dense_enabled) return [];
       const backend = backends[cfg.dense.backend];
       if (!backend) throw new Error(`Dense backend "${cfg.dense.backend}" is not available here; use "exact".`);
-      dense = backend.search(qv, pool, allowed);
-    }
+      return backend.search(v, pool, allowed);
+    };
+    const dense = denseOf(qv);
     trace.push(traceOf(`dense (${cfg.dense.backend})`, now() - t, dense));
     t = now();
     const diversified = cfg.mmr.enabled && dense.length ? mmr(dense, index.vectors, dim, cfg.mmr.lambda) : dense;
     trace.push(traceOf('mmr', now() - t, diversified, cfg.mmr.enabled ? `λ=${cfg.mmr.lambda}` : 'off'));
     t = now();
-    const byWindow = cfg.windows.enabled && cfg.dense_enabled ? windows.search(qv, cfg.windows.pool * poolFactor, allowed) : [];
+    const windowsOf = (v: Float32Array) => (cfg.windows.enabled && cfg.dense_enabled ? windows.search(v, cfg.windows.pool * poolFactor, allowed) : []);
+    const byWindow = windowsOf(qv);
     trace.push(traceOf('windows', now() - t, byWindow, cfg.windows.enabled ? undefined : 'off'));
     t = now();
-    const byQuestion = cfg.questions.enabled && cfg.dense_enabled && index.questions.count ? questions.search(qv, cfg.questions.pool * poolFactor, allowed) : [];
+    const questionsOf = (v: Float32Array) =>
+      cfg.questions.enabled && cfg.dense_enabled && index.questions.count ? questions.search(v, cfg.questions.pool * poolFactor, allowed) : [];
+    const byQuestion = questionsOf(qv);
     trace.push(traceOf('synthetic questions', now() - t, byQuestion, !cfg.questions.enabled ? 'off' : index.questions.count ? undefined : 'none in this index'));
     t = now();
-    const byExpansion =
-      expansion.vector && cfg.dense_enabled ? windows.search(expansion.vector, cfg.windows.pool * poolFactor, allowed) : [];
-    trace.push(traceOf('expanded query', now() - t, byExpansion, expansion.terms.length ? `+ ${expansion.terms.join('; ')}` : 'no expansion'));
-    t = now();
-    const lexicalQuery = expansion.terms.length ? `${query} ${expansion.terms.join(' ')}` : query;
-    const lexical = cfg.bm25.enabled ? bm25Search(index.bm25, lexicalQuery, index.rowOf, allowed, cfg.bm25.pool * poolFactor, cfg.bm25) : [];
+    const lexicalOf = (text: string) => (cfg.bm25.enabled ? bm25Search(index.bm25, text, index.rowOf, allowed, cfg.bm25.pool * poolFactor, cfg.bm25) : []);
+    const lexical = lexicalOf(query);
     trace.push(traceOf('bm25', now() - t, lexical, cfg.bm25.enabled ? undefined : 'off'));
+    // every alternative formulation adds its own ranked lists to the fusion
+    const extra: Scored[][] = [];
+    for (const alt of alternatives) {
+      t = now();
+      const lists = [denseOf(alt.vector), windowsOf(alt.vector), questionsOf(alt.vector), lexicalOf(alt.text)];
+      extra.push(...lists);
+      const fusedAlt = rrf(lists.filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool);
+      trace.push(traceOf(`alternative: ${alt.label}`, now() - t, fusedAlt, alt.text.length > 160 ? `${alt.text.slice(0, 157)}…` : alt.text));
+    }
     t = now();
-    const fused = rrf([diversified, byWindow, byQuestion, byExpansion, lexical].filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool * poolFactor);
-    trace.push(traceOf('rrf', now() - t, fused, `k=${cfg.rrf.k}`));
+    const fused = rrf([diversified, byWindow, byQuestion, lexical, ...extra].filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool * poolFactor);
+    trace.push(traceOf('rrf', now() - t, fused, `k=${cfg.rrf.k}, ${1 + alternatives.length} formulation(s)`));
     t = now();
     const post = fused.length
       ? postScore(fused, { query: qv, queryLower: query.toLowerCase(), vectors: index.vectors, summaryVectors: index.summaryVectors, dim, keywordsOf, windowScore: (row) => windows.best(qv, row).score }, cfg.postScore, cfg.postScore.enabled)
@@ -139,38 +161,47 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     return scored;
   }
 
-  /** What is decided from the text alone, once per query: configuration and expansion terms. */
+  /** What is decided from the text alone, once per query: configuration and alternative formulations. */
   interface Prepared {
     cfg: RetrievalConfig;
     filters: Filters;
-    terms: string[];
+    /** Alternative formulations to embed and search with: abbreviations expanded, then the caller's (LLM rewrites…). */
+    alternatives: { text: string; label: string }[];
   }
   function prepare(query: string, options: RetrieveOptions = {}): Prepared {
     const cfg = withConfig(baseConfig, options.config);
     const terms = cfg.expansion.enabled ? lexicon.expand(query) : [];
-    return { cfg, filters: options.filters ?? {}, terms };
+    const alternatives = [
+      ...(terms.length ? [{ text: `${query} ${terms.join('; ')}`, label: 'abbreviations expanded' }] : []),
+      ...(options.alternatives ?? []).filter((a) => a.text.trim() && a.text.trim() !== query.trim()),
+    ];
+    return { cfg, filters: options.filters ?? {}, alternatives };
   }
 
   async function retrieveWithVector(
     query: string,
     qv: Float32Array,
     options: RetrieveOptions = {},
-    expansionVector: Float32Array | null = null,
+    alternativeVectors: Float32Array[] = [],
   ): Promise<RetrievalResult> {
     const t0 = now();
-    return search(query, qv, prepare(query, options), expansionVector, t0);
+    const prep = prepare(query, options);
+    if (alternativeVectors.length !== prep.alternatives.length) {
+      throw new RangeError(`retrieveWithVector: ${prep.alternatives.length} alternative formulation(s) need as many vectors, got ${alternativeVectors.length}`);
+    }
+    return search(query, qv, prep, alternativeVectors, t0);
   }
 
-  async function search(query: string, qv: Float32Array, prep: Prepared, expansionVector: Float32Array | null, t0: number): Promise<RetrievalResult> {
-    const { cfg, filters, terms } = prep;
-    const expansion = { terms, vector: terms.length ? expansionVector : null };
+  async function search(query: string, qv: Float32Array, prep: Prepared, alternativeVectors: Float32Array[], t0: number): Promise<RetrievalResult> {
+    const { cfg, filters } = prep;
+    const alternatives: Formulation[] = prep.alternatives.map((a, i) => ({ ...a, vector: alternativeVectors[i]! }));
     const trace: StageTrace[] = [];
     let broadened = false;
     let gate: GateVerdict | null = null;
     const status: { rerank: RerankStatus } = { rerank: { state: cfg.rerank.enabled ? 'on' : 'off', note: cfg.rerank.enabled ? '' : 'off' } };
 
     const attempt = async (f: Filters, factor: number) => {
-      const post = await runOnce(query, qv, f, cfg, factor, trace, expansion);
+      const post = await runOnce(query, qv, f, cfg, factor, trace, alternatives);
       const ranked = await rerankStage(query, qv, post, cfg, trace, status);
       const t = now();
       const verdict = evidenceGate(ranked, cfg, status.rerank.state === 'on');
@@ -223,15 +254,14 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   return {
     config: baseConfig,
     retrieveWithVector,
-    expansionTerms: (query, config) => prepare(query, { config }).terms,
+    alternativesOf: (query, options) => prepare(query, options).alternatives.map((a) => a.text),
     async retrieve(query, options) {
       const t = now();
       const prep = prepare(query, options);
-      const texts = prep.terms.length ? [query, `${query} ${prep.terms.join('; ')}`] : [query];
-      const [qv, ev] = await deps.embedder.embed(texts);
+      const [qv, ...alt] = await deps.embedder.embed([query, ...prep.alternatives.map((a) => a.text)]);
       const embedMs = now() - t;
-      const r = await search(query, qv!, prep, ev ?? null, now());
-      r.trace.unshift({ stage: 'embed query', ms: embedMs, candidates: [] });
+      const r = await search(query, qv!, prep, alt, now());
+      r.trace.unshift({ stage: 'embed query', ms: embedMs, candidates: [], ...(alt.length ? { note: `and ${alt.length} alternative formulation(s)` } : {}) });
       r.totalMs += embedMs;
       return r;
     },
