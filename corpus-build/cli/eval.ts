@@ -15,10 +15,18 @@ import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
 import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
 import { KNOBS } from '../eval/knobs.js';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { createLlamaEngine } from '../node/llama-engine.js';
+import { alternativesFrom, assistQuery, type QueryAssistance } from '../../src/core/answer/query-assist.js';
 
 const USAGE = `Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [--json] [--cv K] [ablation flags]
 
   --cv K           group-wise K-fold cross-validated estimate for every tunable choice
+  --rewrite <gguf> model-assisted retrieval: the GGUF model (node-llama-cpp, CPU) rewrites each
+                   question, writes a hypothetical answer and sub-questions, searched as extra
+                   formulations (replies cached in .cache/assist/)
   ablation flags   --dense-only --bm25-only --mmr --post --rerank --no-rerank --elbow --no-threshold
                    --no-windows --expansion --voy --decompose
   --verbose        one line per question on stderr`;
@@ -31,6 +39,8 @@ try {
       corpus: { type: 'string' },
       json: { type: 'boolean', default: false },
       cv: { type: 'string' },
+      rewrite: { type: 'string' },
+      threads: { type: 'string', default: '2' },
       'dense-only': { type: 'boolean', default: false },
       'bm25-only': { type: 'boolean', default: false },
       post: { type: 'boolean', default: false },
@@ -106,10 +116,45 @@ async function vectorOf(text: string): Promise<Float32Array> {
   return v!;
 }
 
+// model-assisted retrieval: one reply per question, cached by model file hash and question
+const assisted = new Map<string, { text: string; label: string }[]>();
+let assistReport: Record<string, unknown> | undefined;
+if (values.rewrite) {
+  const modelPath = resolve(process.env.INIT_CWD ?? process.cwd(), values.rewrite as string);
+  if (!existsSync(modelPath)) fail(`--rewrite: model file not found: ${modelPath}`);
+  const modelSha = createHash('sha256').update(readFileSync(modelPath)).digest('hex');
+  const cacheFile = `.cache/assist/${modelSha.slice(0, 16)}.jsonl`;
+  const cache = new Map<string, QueryAssistance>(
+    existsSync(cacheFile) ? readFileSync(cacheFile, 'utf8').split('\n').filter(Boolean).map((l) => { const r = JSON.parse(l); return [r.question, r.assistance]; }) : [],
+  );
+  const todo = selected.filter((q) => !cache.has(q.question));
+  let llm: Awaited<ReturnType<typeof createLlamaEngine>> | null = null;
+  if (todo.length) {
+    llm = await createLlamaEngine(modelPath, { threads: Number(values.threads) });
+    mkdirSync('.cache/assist', { recursive: true });
+    let n = 0;
+    for (const q of todo) {
+      const a = await assistQuery(q.question, llm);
+      cache.set(q.question, a);
+      appendFileSync(cacheFile, `${JSON.stringify({ question: q.question, assistance: a })}\n`);
+      if (values.verbose || ++n % 10 === 0) console.error(`  model assistance ${n}/${todo.length}`);
+    }
+  }
+  for (const q of selected) assisted.set(q.question, alternativesFrom(cache.get(q.question)!));
+  const st = llm?.stats();
+  assistReport = {
+    model: basename(modelPath),
+    sha256: modelSha,
+    parsed: selected.filter((q) => cache.get(q.question)!.parsed).length / Math.max(selected.length, 1),
+    ...(st ? { tokensPerSecond: { prefill: Number((st.promptTokens / Math.max(st.prefillSeconds, 1e-9)).toFixed(1)), decode: Number((st.outputTokens / Math.max(st.decodeSeconds, 1e-9)).toFixed(1)) }, secondsPerQuestion: Number(((st.prefillSeconds + st.decodeSeconds) / Math.max(todo.length, 1)).toFixed(1)) } : { cached: true }),
+  };
+  await llm?.dispose();
+}
+
 async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[]): Promise<QuestionOutcome[]> {
   const outcomes: QuestionOutcome[] = [];
   for (const q of qs) {
-    const options = { filters: questionFilters(q.question, corpus), config };
+    const options = { filters: questionFilters(q.question, corpus), config, alternatives: assisted.get(q.question) ?? [] };
     let r;
     if (values.decompose) {
       r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
@@ -128,7 +173,8 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[]): P
 }
 
 const t0 = performance.now();
-const report: EvalReport & { cv?: unknown; seconds?: number } = summarise(await run(over, selected));
+const report: EvalReport & { cv?: unknown; seconds?: number; assistance?: unknown } = summarise(await run(over, selected));
+if (assistReport) report.assistance = assistReport;
 
 function printReport(r: EvalReport) {
   const row = (name: string, m: Metrics) =>
@@ -184,6 +230,7 @@ if (values.cv) {
 } else if (!values.json) {
   printReport(report);
 }
+if (assistReport && !values.json) console.log(`model assistance: ${JSON.stringify(assistReport)}`);
 report.seconds = Number(((performance.now() - t0) / 1000).toFixed(1));
 if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
 

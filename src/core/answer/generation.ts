@@ -46,6 +46,12 @@ export interface StreamingChatRequest {
   presence_penalty: number;
   frequency_penalty: number;
   extra_body?: { enable_thinking?: boolean | null };
+  /**
+   * Constrained output (WebLLM's `response_format`): a JSON object, optionally
+   * matching a JSON schema given as a string. The node-llama-cpp engine turns the
+   * schema into a grammar; the output is still validated by the caller.
+   */
+  response_format?: { type: 'json_object'; schema?: string };
 }
 
 export interface ChatCompletionDelta {
@@ -134,7 +140,7 @@ export interface AnswerResult {
 // ---------------------------------------------------------------------------
 
 /** The request sent to the engine. */
-export function buildRequest(messages: ChatMessage[], params: GenerationParams): StreamingChatRequest {
+export function buildRequest(messages: ChatMessage[], params: GenerationParams, schema?: object): StreamingChatRequest {
   const req: StreamingChatRequest = {
     messages,
     stream: true,
@@ -146,6 +152,7 @@ export function buildRequest(messages: ChatMessage[], params: GenerationParams):
     frequency_penalty: params.frequency_penalty,
   };
   if (params.enable_thinking !== null) req.extra_body = { enable_thinking: params.enable_thinking };
+  if (schema) req.response_format = { type: 'json_object', schema: JSON.stringify(schema) };
   return req;
 }
 
