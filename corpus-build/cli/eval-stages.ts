@@ -32,7 +32,7 @@ for (const q of selected) {
     config: { gate: { enabled: false }, rrf: { k: 60, pool: 100 }, keep: 100 },
   });
   for (const st of r.trace) {
-    if (!st.candidates.length && st.stage !== 'expanded query') continue;
+    if (!st.candidates.length && !['synthetic questions', 'bm25', 'windows'].includes(st.stage)) continue;
     const at = st.candidates.findIndex((c) => isHit(q, index.chunks[index.rowOf.get(c.id)!]!));
     const list = ranks.get(st.stage) ?? [];
     list.push(at < 0 ? Infinity : at + 1);
@@ -40,7 +40,7 @@ for (const q of selected) {
   }
 }
 console.log(`${selected.length} answerable questions${values.corpus ? ` of ${values.corpus}` : ''}; recall@k per stage (a stage with no candidates for a question counts as a miss)`);
-console.log(`${'stage'.padEnd(18)}${KS.map((k) => `R@${k}`.padStart(8)).join('')}`);
+console.log(`${'stage'.padEnd(22)}${KS.map((k) => `R@${k}`.padStart(8)).join('')}`);
 for (const [stage, rs] of ranks) {
-  console.log(`${stage.padEnd(18)}${KS.map((k) => (rs.filter((x) => x <= k).length / selected.length).toFixed(3).padStart(8)).join('')}`);
+  console.log(`${stage.padEnd(22)}${KS.map((k) => (rs.filter((x) => x <= k).length / selected.length).toFixed(3).padStart(8)).join('')}`);
 }
