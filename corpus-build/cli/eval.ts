@@ -15,6 +15,8 @@ import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
 import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
 import { KNOBS } from '../eval/knobs.js';
+import { buildBm25 } from '../../src/core/index/bm25.js';
+import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -28,7 +30,8 @@ const USAGE = `Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [
                    question, writes a hypothetical answer and sub-questions, searched as extra
                    formulations (replies cached in .cache/assist/)
   ablation flags   --dense-only --bm25-only --mmr --post --rerank --no-rerank --elbow --no-threshold
-                   --no-windows --expansion --voy --decompose
+                   --no-windows --no-questions (synthetic-question vectors) --no-question-bm25
+                   (BM25 without the synthetic questions) --expansion --voy --decompose
   --verbose        one line per question on stderr`;
 
 let values: Record<string, string | boolean | undefined>;
@@ -51,6 +54,8 @@ try {
       mmr: { type: 'boolean', default: false },
       elbow: { type: 'boolean', default: false },
       'no-windows': { type: 'boolean', default: false },
+      'no-questions': { type: 'boolean', default: false },
+      'no-question-bm25': { type: 'boolean', default: false },
       expansion: { type: 'boolean', default: false },
       decompose: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
@@ -89,6 +94,7 @@ if (values['no-threshold']) set({ gate: { enabled: false } });
 if (values.mmr) set({ mmr: { enabled: true } });
 if (values.elbow) set({ elbow: { enabled: true } });
 if (values['no-windows']) set({ windows: { enabled: false } });
+if (values['no-questions']) set({ questions: { enabled: false } });
 if (values.expansion) set({ expansion: { enabled: true } });
 if (values.voy) set({ dense: { pool: 50, backend: 'voy' } });
 
@@ -98,7 +104,11 @@ try {
 } catch (e) {
   fail((e as Error).message);
 }
-const { engine, index, embedder } = loaded;
+const { engine: baseEngine, index, embedder } = loaded;
+// --no-question-bm25: the lexical index rebuilt from the chunks alone (without their synthetic questions)
+const engine = values['no-question-bm25']
+  ? createRetrievalEngine({ index: { ...index, bm25: buildBm25(index.chunks) }, embedder, ...(loaded.reranker ? { reranker: loaded.reranker } : {}) })
+  : baseEngine;
 const known = new Set(index.manifest.sources.map((s) => s.id));
 const corpus = values.corpus as string | undefined;
 if (corpus && !known.has(corpus)) fail(`Unknown corpus "${corpus}". The index holds: ${[...known].join(', ')}.`);
