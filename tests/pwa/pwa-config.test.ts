@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ICONS, NAVY, renderIcon, WHITE } from '../../src/pwa/make-icons.js';
-import { crc32, encodePng, PNG_SIGNATURE } from '../../src/pwa/png.js';
+import { ICONS, NAVY, renderIcon, WHITE } from '../../tools/icons/make-icons.js';
+import { crc32, encodePng, PNG_SIGNATURE } from '../../tools/icons/png.js';
 import { MAX_PRECACHE_FILE_BYTES, precacheGlobPatterns, skyCitePwaOptions } from '../../src/pwa/pwa-config.js';
 import { repoRoot } from '../support/paths.js';
 
@@ -111,7 +111,7 @@ describe('vite-plugin-pwa options', () => {
     }
     for (const i of icons) {
       const file = path.join(repoRoot, 'public', i.src);
-      expect(existsSync(file), `${file} (run: npx tsx src/pwa/make-icons.ts)`).toBe(true);
+      expect(existsSync(file), `${file} (run: npx tsx tools/icons/make-icons.ts)`).toBe(true);
       const png = readFileSync(file);
       expect(png.readUInt32BE(16)).toBe(Number(i.sizes!.split('x')[0]));
     }
