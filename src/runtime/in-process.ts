@@ -14,6 +14,7 @@ import { createLibrarySearch } from '../core/index/library-search.js';
 import { IndexIntegrityError, parseManifest } from '../core/index/manifest.js';
 import type { Chunk } from '../core/model/chunk.js';
 import { splitSentenceSpans } from '../core/text/sentences.js';
+import { withConfig } from '../core/retrieval/config.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
 import type { AskResult, DocumentOutline, KeywordHit, OutlineNode, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
 
@@ -132,7 +133,9 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     async retrieve(query, options = {}): Promise<AskResult> {
       const { engine: e, index: idx } = ready();
       const retrieval = await e.retrieve(query, options);
-      return { retrieval, chunks: retrieval.evidence.map((ev) => idx.chunks[ev.row]!) };
+      // the engine applies the overrides to its base configuration the same way (withConfig)
+      const config = withConfig(e.config, options.config);
+      return { retrieval, config, chunks: retrieval.evidence.map((ev) => idx.chunks[ev.row]!) };
     },
 
     async evidenceOnly(question, result) {

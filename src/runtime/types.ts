@@ -5,7 +5,7 @@
  */
 import type { Chunk } from '../core/model/chunk.js';
 import type { RetrievalResult, Filters } from '../core/retrieval/types.js';
-import type { RetrievalConfigOverrides } from '../core/retrieval/config.js';
+import type { RetrievalConfig, RetrievalConfigOverrides } from '../core/retrieval/config.js';
 import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
 import type { GroundingReport } from '../core/answer/grounding.js';
 import type { IndexManifest } from '../core/index/manifest.js';
@@ -59,6 +59,8 @@ export interface KeywordHit {
 
 export interface AskResult {
   retrieval: RetrievalResult;
+  /** The configuration this retrieval ran with (the runtime's base configuration with the call's overrides). */
+  config: RetrievalConfig;
   /** The evidence chunks, in rank order (so the UI can render without another round trip). */
   chunks: Chunk[];
 }
