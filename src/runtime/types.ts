@@ -19,6 +19,12 @@ export interface RuntimeOptions {
   ortBaseUrl: string;
   /** 'auto' tries WebGPU first and falls back to WASM. */
   device: 'auto' | 'webgpu' | 'wasm';
+  /**
+   * Dense stage backend: 'voy' (a WASM k-d tree built at load from vectors.f32; the same results
+   * as the exact scan, tests/retrieval/voy-backend.test.ts) or 'exact' (flat inner product).
+   * Falls back to 'exact', and says why in the status, when voy cannot be loaded.
+   */
+  denseBackend: 'voy' | 'exact';
 }
 
 export interface RuntimeStatus {
@@ -28,6 +34,8 @@ export interface RuntimeStatus {
   chunkCount: number;
   /** Milliseconds spent fetching + verifying the index and loading the model. */
   loadMs: { index: number; model: number };
+  /** The dense stage's backend, the milliseconds voy took to load and build (null for exact), and why voy is not used when it was asked for. */
+  dense: { backend: 'voy' | 'exact'; buildMs: number | null; note?: string };
 }
 
 export interface DocumentOutline {

@@ -80,6 +80,7 @@ describe('SkyCite in Chromium (production build)', () => {
     const gpuLog = watchRequests(ctxGpu, server.url);
     const gpu = await openApp(ctxGpu, '?device=webgpu');
     await expect(gpu.getByTestId('device-status').textContent()).resolves.toMatch(/WebGPU/i);
+    await expect(gpu.getByTestId('dense-status').textContent()).resolves.toMatch(/voy index/); // built in the worker at load
     await ask(gpu, QUESTION);
     const gpuIds = await topSourceIds(gpu);
     await ctxGpu.close();
@@ -138,6 +139,7 @@ describe('SkyCite in Chromium (production build)', () => {
     await context.setOffline(true);
     await page.reload();
     await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+    await expect(page.getByTestId('dense-status').textContent()).resolves.toMatch(/voy index/); // voy's wasm is precached
     await ask(page, QUESTION);
     expect(await page.getByTestId('turn').last().getByTestId('source-item').count()).toBeGreaterThan(0);
 

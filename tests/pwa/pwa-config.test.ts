@@ -45,7 +45,7 @@ describe('vite-plugin-pwa options', () => {
     expect(precached('icons/icon-512.png')).toBe(true);
   });
 
-  it('precaches the shell, the static index, the embedding model and ORT', () => {
+  it('precaches the shell, the static index, the embedding model, ORT and voy', () => {
     const g = o.workbox!.globPatterns!;
     expect(g).toEqual(precacheGlobPatterns());
     expect(g.some((p) => p.startsWith('static-index/') && p.endsWith('.json'))).toBe(true);
@@ -73,6 +73,7 @@ describe('vite-plugin-pwa options', () => {
       'ort/ort-wasm-simd-threaded.jsep.wasm',
       'ort/ort-wasm-simd-threaded.mjs',
       'ort/ort-wasm-simd-threaded.wasm',
+      'assets/voy_search_bg-Dk3x9QaZ.wasm',
     ]) {
       expect(precached(f), f).toBe(true);
     }
