@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { buildIndex } from '../corpus-build/build/pipeline.js';
 import { loadIndexFromDir } from '../corpus-build/node/index-fs.js';
 import { INDEX_DTYPE, modelFile, nodeEmbedder } from '../corpus-build/node/model.js';
+import { loadVoyInNode } from '../corpus-build/node/voy.js';
 
 const out = join(mkdtempSync(join(tmpdir(), 'skycite-bench-')), 'static-index');
 const t0 = performance.now();
@@ -34,12 +35,13 @@ console.log(`static-index total (model excluded): ${(total / 1e6).toFixed(2)} MB
 
 // voy: build from vectors at load time vs. ship its serialization
 const idx = await loadIndexFromDir(out);
-const { Voy } = await import('voy-search/voy_search.js');
+const Voy = await loadVoyInNode(); // instantiated as the browser worker does (src/runtime/voy.ts)
 const dim = idx.manifest.dimension;
 const tv = performance.now();
+// the runtime only needs search(); voy's instances also serialize (measured here, never shipped)
 const voy = new Voy({
   embeddings: idx.chunks.map((c, i) => ({ id: String(i), title: '', url: '', embeddings: Array.from(idx.vectors.subarray(i * dim, (i + 1) * dim)) })),
-});
+}) as InstanceType<typeof Voy> & { serialize(): string };
 const voyBuild = performance.now() - tv;
 const ts = performance.now();
 const ser = voy.serialize();

@@ -27,9 +27,9 @@ export interface ChunkerMeta {
 }
 
 export interface ChunkingOptions {
-  /** Units longer than this (characters of collapsed text) are split into parts. Default 1800. */
+  /** Units longer than this (characters of collapsed text) are split into parts. Default 900 (DEFAULT_CHUNKING). */
   maxChars: number;
-  /** A trailing part shorter than this is merged into the previous one. Default 400. */
+  /** A trailing part shorter than this is merged into the previous one. Default 300 (DEFAULT_CHUNKING). */
   minChars: number;
 }
 

@@ -7,6 +7,7 @@
  * Every question × country becomes one `Chunk` of kind 'qa', whose jurisdiction is the
  * country key and whose text is the answer's HTML converted to plain text.
  */
+import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
 import type { Chunk, ChunkLink } from '../../src/core/model/chunk.js';
 import { collapseWhitespace } from '../../src/core/text/sentences.js';
 import { SourceFormatError } from '../errors.js';
@@ -28,46 +29,6 @@ export interface QaLink {
 // HTML → plain text
 // ---------------------------------------------------------------------------------------------
 
-/** Latin-1 named entities, in code-point order from U+00A0 to U+00FF. */
-const LATIN1_NAMES =
-  'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn ' +
-  'sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave ' +
-  'Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ' +
-  'ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN ' +
-  'szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute ' +
-  'icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml ' +
-  'yacute thorn yuml';
-
-/** Named entities decoded by `decodeEntities` (Latin-1, markup and common typographic ones). */
-const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map<string, string>([
-  ...LATIN1_NAMES.split(' ').map((n, i): [string, string] => [n, String.fromCodePoint(0xa0 + i)]),
-  ['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"],
-  ['OElig', 'Œ'], ['oelig', 'œ'], ['Scaron', 'Š'], ['scaron', 'š'], ['Yuml', 'Ÿ'], ['fnof', 'ƒ'],
-  ['circ', 'ˆ'], ['tilde', '˜'], ['ensp', '\u2002'], ['emsp', '\u2003'], ['thinsp', '\u2009'],
-  ['zwnj', '\u200c'], ['zwj', '\u200d'], ['lrm', '\u200e'], ['rlm', '\u200f'],
-  ['ndash', '–'], ['mdash', '—'], ['lsquo', '‘'], ['rsquo', '’'], ['sbquo', '‚'],
-  ['ldquo', '“'], ['rdquo', '”'], ['bdquo', '„'], ['dagger', '†'], ['Dagger', '‡'],
-  ['bull', '•'], ['hellip', '…'], ['permil', '‰'], ['prime', '′'], ['Prime', '″'],
-  ['lsaquo', '‹'], ['rsaquo', '›'], ['euro', '€'], ['trade', '™'], ['minus', '−'],
-  ['le', '≤'], ['ge', '≥'], ['ne', '≠'], ['asymp', '≈'], ['infin', '∞'], ['larr', '←'],
-  ['rarr', '→'], ['uarr', '↑'], ['darr', '↓'], ['harr', '↔'], ['check', '✓'], ['deg', '°'],
-]);
-
-/**
- * Decode HTML character references: numeric (`&#233;`, `&#xE9;`) and the named entities in
- * `NAMED_ENTITIES`. Unknown names are left as written; invalid code points become U+FFFD.
- */
-export function decodeEntities(s: string): string {
-  return s.replace(/&(#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      const invalid = !Number.isFinite(cp) || cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff);
-      return invalid ? '\ufffd' : String.fromCodePoint(cp);
-    }
-    return NAMED_ENTITIES.get(ref) ?? whole;
-  });
-}
-
 /** Elements whose start and end delimit a line. */
 const BLOCK = new Set([
   'address', 'article', 'aside', 'blockquote', 'caption', 'dd', 'div', 'dl', 'dt', 'fieldset',
@@ -77,17 +38,19 @@ const BLOCK = new Set([
 /** Block elements that are separated from their neighbours by an empty line. */
 const PARAGRAPH = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Elements dropped together with their content. */
-const DROPPED = ['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'svg'];
+const DROPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'svg']);
 
-const TAG_RE =
-  /<(\/?)([A-Za-z][A-Za-z0-9:-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/g;
+type Html5Node = DefaultTreeAdapterMap['node'];
+type Html5Parent = DefaultTreeAdapterMap['parentNode'];
 
 /**
- * Convert an HTML fragment to plain text.
+ * Convert an HTML fragment to plain text. Parsing — tags, attributes, comments, character
+ * references, implied end tags, unclosed elements — is the HTML5 parser's (parse5); the layout
+ * of the text is ours:
  *
  * - No tag survives; comments, `<script>`, `<style>` (and similar non-content elements) are
  *   dropped with their content, also when unclosed.
- * - Character references are decoded.
+ * - Character references are decoded as browsers decode them.
  * - Block elements and `<br>` become line breaks, paragraphs and headings are separated by an
  *   empty line, list items start on their own line prefixed "— " (indented two spaces per
  *   nesting level), table cells are separated by " | ".
@@ -95,14 +58,6 @@ const TAG_RE =
  *   lines are trimmed and at most one empty line is kept in a row.
  */
 export function htmlToText(html: string): string {
-  let src = html.replace(/<!--[\s\S]*?(?:-->|$)/g, '');
-  for (const tag of DROPPED) {
-    src = src.replace(new RegExp(`<${tag}\\b[^>]*>[\\s\\S]*?(?:</${tag}\\s*>|$)`, 'gi'), '');
-    src = src.replace(new RegExp(`</?${tag}\\b[^>]*>`, 'gi'), '');
-  }
-  // Processing instructions / doctype / CDATA markers are not content.
-  src = src.replace(/<![^>]*>|<\?[^>]*>/g, '');
-
   let out = '';
   let pendingBreak = 0; // 0 none, 1 newline, 2 empty line
   let listDepth = 0;
@@ -120,27 +75,21 @@ export function htmlToText(html: string): string {
     out += s;
     afterMarker = false;
   };
-  const emitText = (raw: string): void => {
+  const emitText = (text: string): void => {
     if (preDepth > 0) {
-      const lines = decodeEntities(raw).split('\n');
-      lines.forEach((l, k) => {
+      text.split('\n').forEach((l, k) => {
         if (k > 0) out += '\n';
         emit(l);
       });
       return;
     }
-    let t = decodeEntities(raw.replace(/[ \t\n\r\f]+/g, ' '));
+    let t = text.replace(/[ \t\n\r\f]+/g, ' ');
     // A line's leading space is not content.
     if (out === '' || out.endsWith('\n') || pendingBreak > 0 || out.endsWith(' ')) t = t.replace(/^ +/, '');
     emit(t);
   };
-
-  let last = 0;
-  for (const m of src.matchAll(TAG_RE)) {
-    emitText(src.slice(last, m.index));
-    last = m.index + m[0].length;
-    const closing = m[1] === '/';
-    const name = m[2]!.toLowerCase();
+  /** An element's start (closing = false) or end (closing = true). */
+  const tag = (name: string, closing: boolean): void => {
     if (name === 'br') {
       // An explicit line break: emit it even with nothing after yet (consecutive <br> count).
       if (pendingBreak > 0 && out !== '') out += pendingBreak === 2 ? '\n\n' : '\n';
@@ -173,9 +122,24 @@ export function htmlToText(html: string): string {
     } else if (BLOCK.has(name)) {
       requestBreak(1);
     }
-    // Any other (inline or unknown) tag is removed without a trace.
-  }
-  emitText(src.slice(last));
+    // Any other (inline or unknown) element leaves no trace.
+  };
+  const walk = (parent: Html5Parent): void => {
+    for (const node of parent.childNodes as Html5Node[]) {
+      if (node.nodeName === '#text') emitText((node as DefaultTreeAdapterMap['textNode']).value);
+      else if ('tagName' in node) {
+        const name = node.tagName.toLowerCase();
+        if (DROPPED.has(name)) continue;
+        tag(name, false);
+        if (name !== 'br') {
+          walk(node);
+          tag(name, true);
+        }
+      }
+      // comments and document types are not content
+    }
+  };
+  walk(parseFragment(html));
 
   return out
     .split('\n')

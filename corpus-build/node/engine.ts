@@ -1,7 +1,7 @@
 /** Building the retrieval engine in Node (CLI, eval, bench). */
 import { createRetrievalEngine, type RetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig } from '../../src/core/retrieval/config.js';
-import { voyBackend, type DenseBackend, type VoyConstructor } from '../../src/core/retrieval/dense.js';
+import { voyBackend, type DenseBackend } from '../../src/core/retrieval/dense.js';
 import type { Reranker } from '../../src/core/retrieval/rerank.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../../src/core/retrieval/cross-encoder.js';
 import { existsSync } from 'node:fs';
@@ -10,6 +10,7 @@ import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
 import { loadIndexFromDir } from './index-fs.js';
 import { MODELS_DIR, nodeEmbedder } from './model.js';
+import { loadVoyInNode } from './voy.js';
 
 export interface NodeEngine {
   engine: RetrievalEngine;
@@ -34,22 +35,16 @@ export async function nodeReranker(): Promise<Reranker | null> {
   }
 }
 
-/** voy loads only with --experimental-wasm-modules; without it the voy backend is unavailable. */
-async function tryVoy(index: LoadedIndex): Promise<DenseBackend | undefined> {
-  try {
-    const mod = (await import('voy-search/voy_search.js')) as unknown as { Voy: VoyConstructor };
-    return voyBackend(mod.Voy, index.vectors, index.manifest.dimension);
-  } catch {
-    return undefined;
-  }
+/** The voy backend over the index's vectors (built now, as the browser worker builds it at load). */
+async function voyFor(index: LoadedIndex): Promise<DenseBackend> {
+  return voyBackend(await loadVoyInNode(), index.vectors, index.manifest.dimension);
 }
 
 export async function nodeEngine(opts: { indexDir?: string; config?: RetrievalConfig; voy?: boolean; reranker?: boolean } = {}): Promise<NodeEngine> {
   const index = await loadIndexFromDir(opts.indexDir);
   const embedder = await nodeEmbedder(index.manifest.model.dtype as 'fp32' | 'q8');
-  const voy = opts.voy ? await tryVoy(index) : undefined;
+  const voy = opts.voy ? await voyFor(index) : undefined;
   const reranker = opts.reranker === false ? null : await nodeReranker();
-  if (opts.voy && !voy) throw new Error('The voy backend needs Node started with --experimental-wasm-modules (npm scripts set it).');
   const engine = createRetrievalEngine({
     index,
     embedder,

@@ -41,6 +41,8 @@ export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] 
     ...onnx.map((f) => `models/**/onnx/${f}`),
     // ONNX Runtime Web (wasm + its loader), served from this origin.
     'ort/**/*.{mjs,wasm}',
+    // voy (the dense index the retrieval worker builds at load), emitted by Vite as an asset.
+    'assets/voy_search_bg-*.wasm',
   ];
 }
 

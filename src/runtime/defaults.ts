@@ -6,4 +6,5 @@ export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = {
   modelBaseUrl: 'models/',
   ortBaseUrl: 'ort/',
   device: 'auto',
+  denseBackend: 'voy',
 };

@@ -14,6 +14,8 @@ import { createLibrarySearch } from '../core/index/library-search.js';
 import { IndexIntegrityError, parseManifest } from '../core/index/manifest.js';
 import type { Chunk } from '../core/model/chunk.js';
 import { splitSentenceSpans } from '../core/text/sentences.js';
+import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../core/retrieval/config.js';
+import { voyBackend, type DenseBackend, type VoyConstructor } from '../core/retrieval/dense.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
 import type { AskResult, DocumentOutline, KeywordHit, OutlineNode, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
 
@@ -38,6 +40,8 @@ export interface InProcessDeps {
   createEmbedder?: (device: 'webgpu' | 'wasm', opts: RuntimeOptions) => Promise<Embedder>;
   hasWebGpu?: () => Promise<boolean>;
   baseUrl?: string;
+  /** Loads voy's WASM module (the worker: from the app's assets; Node: from node_modules). Without it the dense stage is exact. */
+  loadVoy?: () => Promise<VoyConstructor>;
 }
 
 const abs = (path: string, base: string): string => new URL(path, base).href;
@@ -125,14 +129,30 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
           `The static index was built with ${index.manifest.model.id} but the app loads ${embedder.modelId}. Rebuild the index with \`npm run index\`.`,
         );
       }
-      engine = createRetrievalEngine({ index, embedder });
-      return { manifest: index.manifest, device, chunkCount: index.chunks.length, loadMs: { index: t1 - t0, model: performance.now() - t1 } };
+      const t2 = performance.now();
+      const dense = await denseBackendFor(index, opts.denseBackend, deps.loadVoy);
+      engine = createRetrievalEngine({
+        index,
+        embedder,
+        // the engine's defaults with the dense backend chosen here (config.ts keeps 'exact' for Node, eval and bench)
+        config: withConfig(DEFAULT_RETRIEVAL_CONFIG, { dense: { backend: dense.status.backend } }),
+        backends: dense.voy ? { voy: dense.voy } : {},
+      });
+      return {
+        manifest: index.manifest,
+        device,
+        chunkCount: index.chunks.length,
+        loadMs: { index: t1 - t0, model: t2 - t1 },
+        dense: dense.status,
+      };
     },
 
     async retrieve(query, options = {}): Promise<AskResult> {
       const { engine: e, index: idx } = ready();
       const retrieval = await e.retrieve(query, options);
-      return { retrieval, chunks: retrieval.evidence.map((ev) => idx.chunks[ev.row]!) };
+      // the engine applies the overrides to its base configuration the same way (withConfig)
+      const config = withConfig(e.config, options.config);
+      return { retrieval, config, chunks: retrieval.evidence.map((ev) => idx.chunks[ev.row]!) };
     },
 
     async evidenceOnly(question, result) {
@@ -182,6 +202,26 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       engine = null;
     },
   };
+}
+
+/**
+ * The dense backend the runtime uses: voy built from the index's vectors when asked for and
+ * loadable, the exact scan otherwise (with the reason).
+ */
+export async function denseBackendFor(
+  index: Pick<LoadedIndex, 'vectors' | 'manifest'>,
+  wanted: 'voy' | 'exact',
+  loadVoy: (() => Promise<VoyConstructor>) | undefined,
+): Promise<{ voy: DenseBackend | null; status: RuntimeStatus['dense'] }> {
+  if (wanted === 'exact') return { voy: null, status: { backend: 'exact', buildMs: null } };
+  if (!loadVoy) return { voy: null, status: { backend: 'exact', buildMs: null, note: 'voy is not available in this runtime: exact scan.' } };
+  const t = performance.now();
+  try {
+    const voy = voyBackend(await loadVoy(), index.vectors, index.manifest.dimension);
+    return { voy, status: { backend: 'voy', buildMs: performance.now() - t } };
+  } catch (e) {
+    return { voy: null, status: { backend: 'exact', buildMs: null, note: `voy could not be loaded (${(e as Error).message}): exact scan, same results.` } };
+  }
 }
 
 /**

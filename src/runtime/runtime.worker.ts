@@ -5,9 +5,10 @@
  */
 import { createInProcessRuntime } from './in-process.js';
 import type { RuntimeReply, RuntimeRequest } from './types.js';
+import { loadVoyInBrowser } from './voy-browser.js';
 
-// the client sends absolute URLs (resolved against the page)
-const runtime = createInProcessRuntime({ baseUrl: self.location.href });
+// the client sends absolute URLs (resolved against the page); voy's wasm is one of the app's assets
+const runtime = createInProcessRuntime({ baseUrl: self.location.href, loadVoy: () => loadVoyInBrowser() });
 
 self.onmessage = async (ev: MessageEvent<RuntimeRequest>) => {
   const { id, method, args } = ev.data;

@@ -5,7 +5,7 @@
  */
 import type { Chunk } from '../core/model/chunk.js';
 import type { RetrievalResult, Filters } from '../core/retrieval/types.js';
-import type { RetrievalConfigOverrides } from '../core/retrieval/config.js';
+import type { RetrievalConfig, RetrievalConfigOverrides } from '../core/retrieval/config.js';
 import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
 import type { GroundingReport } from '../core/answer/grounding.js';
 import type { IndexManifest } from '../core/index/manifest.js';
@@ -19,6 +19,12 @@ export interface RuntimeOptions {
   ortBaseUrl: string;
   /** 'auto' tries WebGPU first and falls back to WASM. */
   device: 'auto' | 'webgpu' | 'wasm';
+  /**
+   * Dense stage backend: 'voy' (a WASM k-d tree built at load from vectors.f32; the same results
+   * as the exact scan, tests/retrieval/voy-backend.test.ts) or 'exact' (flat inner product).
+   * Falls back to 'exact', and says why in the status, when voy cannot be loaded.
+   */
+  denseBackend: 'voy' | 'exact';
 }
 
 export interface RuntimeStatus {
@@ -28,6 +34,8 @@ export interface RuntimeStatus {
   chunkCount: number;
   /** Milliseconds spent fetching + verifying the index and loading the model. */
   loadMs: { index: number; model: number };
+  /** The dense stage's backend, the milliseconds voy took to load and build (null for exact), and why voy is not used when it was asked for. */
+  dense: { backend: 'voy' | 'exact'; buildMs: number | null; note?: string };
 }
 
 export interface DocumentOutline {
@@ -59,6 +67,8 @@ export interface KeywordHit {
 
 export interface AskResult {
   retrieval: RetrievalResult;
+  /** The configuration this retrieval ran with (the runtime's base configuration with the call's overrides). */
+  config: RetrievalConfig;
   /** The evidence chunks, in rank order (so the UI can render without another round trip). */
   chunks: Chunk[];
 }

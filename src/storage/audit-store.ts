@@ -1,12 +1,17 @@
 /**
- * The audit log: one record per answer, kept on the device in IndexedDB, so a user (or
- * an inspector) can see afterwards what was asked, what evidence was retrieved, what the
- * model was given and what it answered.
+ * The audit log: one record per answer (Ask) or per assessment (Assess), kept on the device
+ * in IndexedDB, so a user (or an inspector) can see afterwards what was asked, how it was
+ * routed, what the calculator read and computed (with the table cells), what evidence was
+ * retrieved with which configuration and scores, what the model was given and what it answered.
+ * Fields added after the first exports are optional, so earlier exports still import.
  */
 import type { GenerationParams } from '../core/answer/config.js';
 import type { GroundingReport } from '../core/answer/grounding.js';
+import type { ExportDocument } from '../core/assess/indicators/export.js';
+import type { RoutePath } from '../core/assess/router.js';
+import type { TraceStep } from '../core/assess/types.js';
 import type { RetrievalConfig } from '../core/retrieval/config.js';
-import type { StageTrace } from '../core/retrieval/types.js';
+import type { Evidence, StageTrace } from '../core/retrieval/types.js';
 import { AUDIT_BY_TIME, AUDIT_STORE, lazyDb, openUserDb, type UserDbOpener } from './db.js';
 import { mapReadError, mapWriteError, mostSpecificError } from './errors.js';
 import { createSettingsStore } from './settings-store.js';
@@ -17,17 +22,79 @@ export type AnswerMode = 'generative' | 'evidence-only';
 export interface AuditEvidence {
   /** Chunk id. */
   id: string;
+  /** Final score (the one evidence was ranked and cut on). */
   score: number;
+  /** Score components (dense, window, summary, fused, keyword hits, reranker); absent in records before they were kept. */
+  parts?: Evidence['parts'];
+  /** Rank (1-based) and score of the passage in every retrieval stage whose candidate list holds it. */
+  stages?: AuditStageScore[];
+}
+
+export interface AuditStageScore {
+  stage: string;
+  rank: number;
+  score: number;
+}
+
+/** How the router sent the question (Ask). */
+export interface AuditRoute {
+  path: RoutePath;
+  confidence: number;
+  jurisdictions: string[];
+  reasoning: string;
+}
+
+/** One calculator output of an Ask turn, with the table cells it was read from. */
+export interface AuditCalcItem {
+  target: string;
+  label: string;
+  status: string;
+  value: string | null;
+  /** Table cells (or printed rules) the value was read from, in order. */
+  cells: TraceStep[];
+  missing: string[];
+  reason: string | null;
+  notes: string[];
+}
+
+/** The SORA calculator's part of an Ask turn: what it read from the message and what it computed. */
+export interface AuditCalculator {
+  /** Parameters after merging a follow-up with the previous turn's (e.g. dimensionM, population, residualArc). */
+  inputs: Record<string, unknown>;
+  /** What was read from the message, in words. */
+  readings: string[];
+  items: AuditCalcItem[];
+}
+
+/** The models behind an answer: the embedding model (from the index manifest) and the generation model. */
+export interface AuditModels {
+  embedding: { id: string; dtype: string; sha256: string } | null;
+  /**
+   * WebLLM model id with the weights' repository and the compiled library (whose path carries
+   * WebLLM's model version). WebLLM publishes no hash of the weights, so none is recorded.
+   */
+  generation: { id: string; weightsUrl: string | null; libraryUrl: string | null } | null;
+}
+
+/** What an Assess run produced and read. */
+export interface AuditAssessment {
+  /** The assessment as the JSON export writes it (inputs, results with table cells, runs, sources, coherence). */
+  document: ExportDocument;
+  /** Every retrieval the run made: the indicator's query, the context block it produced and its evidence with scores. */
+  retrievals: { query: string; context: string; evidence: AuditEvidence[] }[];
 }
 
 export interface AuditRecord {
   id: string;
+  /** 'ask' (a question in the Ask view) or 'assess' (an Assess run); absent in records before Assess was audited = 'ask'. */
+  kind?: AuditKind;
   /** ISO 8601, UTC (`Date.prototype.toISOString`). */
   time: string;
   /** The user's question, or null when the user chose to keep questions out of the log. */
   question: string | null;
   /** Sub-queries derived from the question (emptied with the question: they restate it). */
   subQueries: string[];
+  /** The retrieval configuration the answer was retrieved with (records before this was kept hold the defaults). */
   retrievalConfig: RetrievalConfig;
   trace: StageTrace[];
   evidence: AuditEvidence[];
@@ -47,7 +114,17 @@ export interface AuditRecord {
   mode: AnswerMode;
   /** SHA-256 of the static index manifest the answer was retrieved from. */
   indexManifestSha: string;
+  /** The router's decision (Ask); absent in older records and for Assess runs. */
+  route?: AuditRoute | null;
+  /** Calculator inputs and results with their table cells (Ask, when the router used the calculator). */
+  calculator?: AuditCalculator | null;
+  /** Embedding and generation models; absent in older records. */
+  models?: AuditModels;
+  /** The Assess run (kind 'assess'). */
+  assessment?: AuditAssessment | null;
 }
+
+export type AuditKind = 'ask' | 'assess';
 
 /** What the caller provides; id and time are filled in when absent. */
 export type AuditRecordInput = Omit<AuditRecord, 'id' | 'time'> & { id?: string; time?: string };
@@ -176,6 +253,15 @@ export function auditRecordProblems(value: unknown): string[] {
   strOrNull('reasoning');
   if (typeof r['mode'] !== 'string' || !MODES.includes(r['mode'])) problems.push(`mode must be one of ${MODES.join(', ')}`);
   str('indexManifestSha');
+  // fields added after the first exports: optional, checked when present
+  if (r['kind'] !== undefined && r['kind'] !== 'ask' && r['kind'] !== 'assess') problems.push('kind must be "ask" or "assess" when present');
+  const objOrNull = (k: string) => {
+    if (r[k] !== undefined && typeof r[k] !== 'object') problems.push(`${k} must be an object or null when present`);
+  };
+  objOrNull('route');
+  objOrNull('calculator');
+  objOrNull('assessment');
+  if (r['models'] !== undefined && (typeof r['models'] !== 'object' || r['models'] === null)) problems.push('models must be an object when present');
   return problems;
 }
 

@@ -37,10 +37,18 @@ export interface LlmState {
   error: { modelId: string; message: string; kind: LlmError['kind'] } | null;
 }
 
-/** `?device=webgpu|wasm|auto` in the page URL forces the embedding device (diagnosis, e2e tests). */
+/**
+ * `?device=webgpu|wasm|auto` in the page URL forces the embedding device and `?dense=exact|voy`
+ * the dense backend (diagnosis, e2e tests, bench:app).
+ */
 export function runtimeOptionsFromUrl(search: string = typeof location === 'undefined' ? '' : location.search): Partial<RuntimeOptions> {
-  const device = new URLSearchParams(search).get('device');
-  return device === 'webgpu' || device === 'wasm' || device === 'auto' ? { device } : {};
+  const params = new URLSearchParams(search);
+  const device = params.get('device');
+  const dense = params.get('dense');
+  return {
+    ...(device === 'webgpu' || device === 'wasm' || device === 'auto' ? { device } : {}),
+    ...(dense === 'exact' || dense === 'voy' ? { denseBackend: dense } : {}),
+  };
 }
 
 export class AppState {

@@ -162,4 +162,14 @@ describe('htmlToText', () => {
   it('decodes numeric references and leaves unknown names as written', () => {
     expect(htmlToText('&#233;&#xE9; &bogus; &lt;tag&gt;')).toBe('éé &bogus; <tag>');
   });
+
+  it('decodes every HTML5 named reference, as browsers do', () => {
+    expect(htmlToText('<p>UAS &ge; 250&nbsp;g &hellip; &hearts; &euro;5</p>')).toBe('UAS ≥ 250\u00a0g … ♥ €5');
+  });
+
+  it('keeps table cells, pre lines and br breaks', () => {
+    expect(htmlToText('<table><tr><th>Class</th><th>Mass</th></tr><tr><td>C0</td><td>&lt; 250 g</td></tr></table>')).toBe('Class | Mass\nC0 | < 250 g');
+    expect(htmlToText('<pre>line 1\n  two</pre><p>after</p>')).toBe('line 1\ntwo\n\nafter');
+    expect(htmlToText('first<br>second<br><br>fourth')).toBe('first\nsecond\n\nfourth');
+  });
 });

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ICONS, NAVY, renderIcon, WHITE } from '../../src/pwa/make-icons.js';
-import { crc32, encodePng, PNG_SIGNATURE } from '../../src/pwa/png.js';
+import { ICONS, NAVY, renderIcon, WHITE } from '../../tools/icons/make-icons.js';
+import { crc32, encodePng, PNG_SIGNATURE } from '../../tools/icons/png.js';
 import { MAX_PRECACHE_FILE_BYTES, precacheGlobPatterns, skyCitePwaOptions } from '../../src/pwa/pwa-config.js';
 import { repoRoot } from '../support/paths.js';
 
@@ -45,7 +45,7 @@ describe('vite-plugin-pwa options', () => {
     expect(precached('icons/icon-512.png')).toBe(true);
   });
 
-  it('precaches the shell, the static index, the embedding model and ORT', () => {
+  it('precaches the shell, the static index, the embedding model, ORT and voy', () => {
     const g = o.workbox!.globPatterns!;
     expect(g).toEqual(precacheGlobPatterns());
     expect(g.some((p) => p.startsWith('static-index/') && p.endsWith('.json'))).toBe(true);
@@ -73,6 +73,7 @@ describe('vite-plugin-pwa options', () => {
       'ort/ort-wasm-simd-threaded.jsep.wasm',
       'ort/ort-wasm-simd-threaded.mjs',
       'ort/ort-wasm-simd-threaded.wasm',
+      'assets/voy_search_bg-Dk3x9QaZ.wasm',
     ]) {
       expect(precached(f), f).toBe(true);
     }
@@ -111,7 +112,7 @@ describe('vite-plugin-pwa options', () => {
     }
     for (const i of icons) {
       const file = path.join(repoRoot, 'public', i.src);
-      expect(existsSync(file), `${file} (run: npx tsx src/pwa/make-icons.ts)`).toBe(true);
+      expect(existsSync(file), `${file} (run: npx tsx tools/icons/make-icons.ts)`).toBe(true);
       const png = readFileSync(file);
       expect(png.readUInt32BE(16)).toBe(Number(i.sizes!.split('x')[0]));
     }

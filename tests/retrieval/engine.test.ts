@@ -1,57 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildBm25 } from '../../src/core/index/bm25.js';
-import type { LoadedIndex } from '../../src/core/index/load.js';
-import type { Chunk } from '../../src/core/model/chunk.js';
 import { broaden, createRetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { EU_MEMBER_STATES, isEasaJurisdiction } from '../../src/core/retrieval/filters.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
+import { chunkOf as mk, tinyIndex as buildTinyIndex } from '../support/tiny-index.js';
 
 const DIM = 32;
 const emb = fakeEmbedder(DIM);
-
-const mk = (id: string, title: string, text: string, jurisdiction = 'EU', docId = 'easa'): Chunk => ({
-  id,
-  docId,
-  kind: 'section',
-  title,
-  sectionPath: [title],
-  pageStart: 1,
-  pageEnd: 1,
-  text,
-  summary: text.slice(0, 60),
-  keywords: [],
-  jurisdiction,
-  edition: 'Ed',
-  language: 'en',
-  links: [],
-  retrieval: `${title} ${title}. ${text}`,
-});
-
-async function tinyIndex(chunks: Chunk[]): Promise<LoadedIndex> {
-  const pack = async (texts: string[]) => {
-    const vs = await emb.embed(texts);
-    const out = new Float32Array(vs.length * DIM);
-    vs.forEach((v, i) => out.set(v, i * DIM));
-    return out;
-  };
-  const vectors = await pack(chunks.map((c) => c.retrieval));
-  return {
-    manifest: { dimension: DIM } as LoadedIndex['manifest'],
-    chunks,
-    vectors,
-    summaryVectors: await pack(chunks.map((c) => c.summary)),
-    bm25: buildBm25(chunks),
-    rowOf: new Map(chunks.map((c, i) => [c.id, i])),
-    windows: {
-      row: Int32Array.from(chunks.map((_, i) => i)),
-      start: Int32Array.from(chunks.map(() => 0)),
-      end: Int32Array.from(chunks.map((c) => c.text.length)),
-      vectors,
-      count: chunks.length,
-    },
-    questions: { row: new Int32Array(0), vectors: new Float32Array(0), count: 0 },
-  };
-}
+const tinyIndex = (chunks: Parameters<typeof buildTinyIndex>[0]) => buildTinyIndex(chunks, emb);
 
 const CHUNKS = [
   mk('buffer', 'Ground risk buffer', 'The ground risk buffer surrounds the operational volume; its width follows the 1:1 rule.'),

@@ -48,7 +48,7 @@ describe('turn sources and audit record', () => {
     const s = turnSources({ ask, evidence });
     expect(s.cited.map((c) => c.number)).toEqual(evidence.passages.map((p) => p.number));
     expect(s.cited[0]!.ranges).toEqual(evidence.passages[0]!.highlights.map(({ start, end }) => ({ start, end })));
-    const record = buildAuditRecord({ question: 'q', retrievalQuery: 'q', retrieval: ask.retrieval, mode: 'evidence-only', evidence, indexManifestSha: 'abc' });
+    const record = buildAuditRecord({ question: 'q', retrievalQuery: 'q', retrieval: ask.retrieval, retrievalConfig: ask.config, mode: 'evidence-only', evidence, indexManifestSha: 'abc' });
     expect(record).toMatchObject({ mode: 'evidence-only', modelId: null, modelParams: null, grounding: null, indexManifestSha: 'abc', subQueries: [] });
     expect(record.citedSources).toEqual(evidence.passages.map((p) => p.id));
     expect(record.context).toBe(ask.retrieval.context);
@@ -71,7 +71,7 @@ describe('turn sources and audit record', () => {
     const rt = createFakeRuntime();
     const ask = await rt.retrieve('zebra');
     expect(ask.retrieval.noEvidence).toBe(true);
-    const record = buildAuditRecord({ question: 'zebra', retrievalQuery: 'zebra', retrieval: ask.retrieval, mode: 'evidence-only', indexManifestSha: 'x' });
+    const record = buildAuditRecord({ question: 'zebra', retrievalQuery: 'zebra', retrieval: ask.retrieval, retrievalConfig: ask.config, mode: 'evidence-only', indexManifestSha: 'x' });
     expect(record.answer).toBe(NO_ANSWER_TEXT);
     expect(record.citedSources).toEqual([]);
     expect(noEvidenceReason(ask.retrieval)).toMatch(/no evidence/);

@@ -1,13 +1,16 @@
 /**
  * A fake SkyCiteRuntime for UI unit tests: a handful of chunks, keyword retrieval by
- * shared words, the real evidence-only composer and context assembler. No worker, no model.
+ * shared words, the real evidence-only composer, context assembler and grounding check
+ * (with a bag-of-words embedder). No worker, no model.
  */
 import { composeEvidenceOnlyAnswer } from '../../src/core/answer/evidence-only';
-import type { GroundingReport } from '../../src/core/answer/grounding';
+import { checkGrounding, type GroundingReport } from '../../src/core/answer/grounding';
+import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../../src/core/retrieval/config';
+import { fakeEmbedder } from '../support/fake-embedder';
 import type { IndexManifest } from '../../src/core/index/manifest';
 import type { Chunk } from '../../src/core/model/chunk';
 import { assembleContext } from '../../src/core/retrieval/context';
-import type { RetrievalResult } from '../../src/core/retrieval/types';
+import type { Filters, RetrievalResult } from '../../src/core/retrieval/types';
 import { contentTokens } from '../../src/core/text/tokenize';
 import type { AskResult, SkyCiteRuntime } from '../../src/runtime/types';
 
@@ -77,12 +80,27 @@ export const MANIFEST = {
 } satisfies IndexManifest;
 
 export interface FakeRuntime extends SkyCiteRuntime {
+  /** Every retrieval query, in order. */
   queries: string[];
+  /** The filters of every retrieval, in order. */
+  filters: (Filters | undefined)[];
+  /** Make the next calls of a method fail with this error (failure paths). */
+  failNext: Partial<Record<'retrieve' | 'evidenceOnly' | 'checkGrounding', Error>>;
 }
 
 export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
   const queries: string[] = [];
-  const retrieveSync = (query: string): AskResult => {
+  const filterLog: (Filters | undefined)[] = [];
+  const failNext: FakeRuntime['failNext'] = {};
+  const fail = (method: keyof FakeRuntime['failNext']) => {
+    const e = failNext[method];
+    if (e) {
+      delete failNext[method];
+      throw e;
+    }
+  };
+  const embedder = fakeEmbedder(64);
+  const retrieveSync = (query: string, options: Parameters<SkyCiteRuntime['retrieve']>[1]): AskResult => {
     const q = new Set(contentTokens(query));
     const scored = chunks
       .map((c, row) => ({ c, row, score: contentTokens(`${c.title} ${c.text}`).filter((t) => q.has(t)).length }))
@@ -96,25 +114,31 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
       context: ctx.context,
       filters: {},
       broadened: false,
-      trace: [{ stage: 'fake', ms: 0, candidates: [], note: scored.length ? 'ok' : 'best dense cosine 0.100 < 0.35: no evidence' }],
+      trace: [{ stage: 'shared words', ms: 0, candidates: scored.map((x) => ({ id: x.c.id, score: x.score })), note: scored.length ? 'ok' : 'best dense cosine 0.100 < 0.35: no evidence' }],
       totalMs: 0,
     };
-    return { retrieval, chunks: scored.map((s) => s.c) };
+    return { retrieval, config: withConfig(DEFAULT_RETRIEVAL_CONFIG, options?.config), chunks: scored.map((s) => s.c) };
   };
   return {
     queries,
+    filters: filterLog,
+    failNext,
     async init() {
-      return { manifest: MANIFEST, device: 'wasm', chunkCount: chunks.length, loadMs: { index: 1, model: 1 } };
+      return { manifest: MANIFEST, device: 'wasm', chunkCount: chunks.length, loadMs: { index: 1, model: 1 }, dense: { backend: 'exact', buildMs: null } };
     },
-    async retrieve(query) {
+    async retrieve(query, options) {
       queries.push(query);
-      return retrieveSync(query);
+      filterLog.push(options?.filters);
+      fail('retrieve');
+      return retrieveSync(query, options);
     },
     async evidenceOnly(question, result) {
+      fail('evidenceOnly');
       return composeEvidenceOnlyAnswer({ question, retrieval: result.retrieval, chunks: result.chunks });
     },
-    async checkGrounding(): Promise<GroundingReport> {
-      throw new Error('not used');
+    async checkGrounding(answer, ids): Promise<GroundingReport> {
+      fail('checkGrounding');
+      return checkGrounding({ answer, chunks: chunks.filter((c) => ids.includes(c.id)), embedder });
     },
     async getChunk(id) {
       return chunks.find((c) => c.id === id) ?? null;

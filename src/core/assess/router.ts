@@ -12,7 +12,8 @@
  *    table inputs;
  *  - `both` = the two together.
  * Short follow-ups ("and for ARC-d?") inherit the path of the previous user turn.
- * Undecided messages go to an optional {@link RouterClassifier} (an LLM, not implemented here).
+ * Undecided messages go to an optional {@link RouterClassifier}: the LLM classifier of
+ * `router-classifier.ts` (the Ask view uses it when a model is loaded).
  */
 import { extractJurisdictions } from './jurisdictions.js';
 
@@ -60,7 +61,7 @@ export interface ClassifierVerdict {
   readonly reasoning: string;
 }
 
-/** Classifier for messages the pre-filter cannot decide (e.g. a local LLM). Not implemented here. */
+/** Classifier for messages the pre-filter cannot decide: `createLlmRouterClassifier` (router-classifier.ts) over a local LLM. */
 export interface RouterClassifier {
   classify(request: ClassifierRequest): Promise<ClassifierVerdict>;
 }

@@ -6,24 +6,93 @@ import type { EvidenceOnlyAnswer } from '../../core/answer/evidence-only';
 import type { GroundingReport } from '../../core/answer/grounding';
 import { NO_ANSWER_TEXT } from '../../core/answer/prompts';
 import { hasNoContext } from '../../core/answer/no-context';
-import { DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig } from '../../core/retrieval/config';
+import type { RouteDecision } from '../../core/assess/router';
+import type { IndexManifest } from '../../core/index/manifest';
+import type { RetrievalConfig } from '../../core/retrieval/config';
 import { jurisdictionName } from '../../core/assess/jurisdictions';
 import { isEasaJurisdiction } from '../../core/retrieval/filters';
-import type { Filters, RetrievalResult } from '../../core/retrieval/types';
-import type { AnswerMode, AuditRecordInput } from '../../storage/audit-store';
+import type { Evidence, Filters, RetrievalResult, StageTrace } from '../../core/retrieval/types';
+import { findModel, modelUrls } from '../../llm/models';
+import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecordInput, AuditRoute } from '../../storage/audit-store';
+import type { CalcOutcome } from './calc';
 
 export interface AuditInput {
   question: string;
   /** The query sent to retrieval when it differs from the question (follow-ups). */
   retrievalQuery: string;
   retrieval: RetrievalResult;
+  /** The configuration retrieval ran with (AskResult.config). */
+  retrievalConfig: RetrievalConfig;
   mode: AnswerMode;
   answer?: AnswerResult | null;
   evidence?: EvidenceOnlyAnswer | null;
   grounding?: GroundingReport | null;
   indexManifestSha: string;
-  /** The configuration retrieval ran with (the runtime does not report it; defaults). */
-  retrievalConfig?: RetrievalConfig;
+  route?: RouteDecision | null;
+  calc?: CalcOutcome | null;
+  /** The index manifest's model entry (the embedding model), when the index is loaded. */
+  embeddingModel?: IndexManifest['model'] | null;
+  /** The loaded WebLLM model id (generative mode). */
+  generationModelId?: string | null;
+  /** Settings' model base URL (self-hosted models), for the generation model's URLs. */
+  modelBaseUrl?: string | null;
+}
+
+/** Rank and score of a passage in every stage of the trace that lists it. */
+export function stageScores(trace: readonly StageTrace[], id: string): AuditEvidence['stages'] {
+  const out: NonNullable<AuditEvidence['stages']> = [];
+  for (const t of trace) {
+    const i = t.candidates.findIndex((c) => c.id === id);
+    if (i >= 0) out.push({ stage: t.stage, rank: i + 1, score: t.candidates[i]!.score });
+  }
+  return out;
+}
+
+/** Evidence entries with their score components and per-stage ranks and scores. */
+export function auditEvidence(evidence: readonly Evidence[], trace: readonly StageTrace[]): AuditEvidence[] {
+  return evidence.map((e) => ({ id: e.id, score: e.score, parts: { ...e.parts }, stages: stageScores(trace, e.id) }));
+}
+
+export function auditRoute(route: RouteDecision | null | undefined): AuditRoute | null {
+  if (!route) return null;
+  return { path: route.path, confidence: route.confidence, jurisdictions: [...route.jurisdictions], reasoning: route.reasoning };
+}
+
+export function auditCalculator(calc: CalcOutcome | null | undefined): AuditCalculator | null {
+  if (!calc) return null;
+  return {
+    inputs: JSON.parse(JSON.stringify(calc.params)) as Record<string, unknown>,
+    readings: [...calc.readings],
+    items: calc.items.map((i) => ({
+      target: i.target,
+      label: i.label,
+      status: i.status,
+      value: i.value,
+      cells: i.trace.map((t) => ({ ...t })),
+      missing: [...i.missing],
+      reason: i.reason,
+      notes: [...i.notes],
+    })),
+  };
+}
+
+/** The models behind an answer; the generation model's URLs as WebLLM fetched them (default hosts or the self-hosted base URL). */
+export function auditModels(
+  embedding: IndexManifest['model'] | null | undefined,
+  generationModelId: string | null | undefined,
+  modelBaseUrl?: string | null,
+): AuditModels {
+  const m = generationModelId ? findModel(generationModelId) : undefined;
+  let urls: { model: string; model_lib: string } | null = null;
+  try {
+    urls = m ? modelUrls(m, modelBaseUrl) : null;
+  } catch {
+    urls = null; // an invalid base URL could not have loaded the model; record the id only
+  }
+  return {
+    embedding: embedding ? { id: embedding.id, dtype: embedding.dtype, sha256: embedding.sha256 } : null,
+    generation: generationModelId ? { id: generationModelId, weightsUrl: urls?.model ?? null, libraryUrl: urls?.model_lib ?? null } : null,
+  };
 }
 
 export function buildAuditRecord(input: AuditInput): AuditRecordInput {
@@ -32,14 +101,16 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
   const generative = input.mode === 'generative' && input.answer;
   const answerText = none ? NO_ANSWER_TEXT : generative ? input.answer!.answer : (input.evidence?.text ?? NO_ANSWER_TEXT);
   const cited = none ? [] : generative ? [...input.answer!.citations] : (input.evidence?.passages.map((p) => p.id) ?? []);
+  const modelId = generative ? input.answer!.modelId : null;
   return {
+    kind: 'ask',
     question: input.question,
     subQueries: input.retrievalQuery && input.retrievalQuery !== input.question ? [input.retrievalQuery] : [],
-    retrievalConfig: input.retrievalConfig ?? DEFAULT_RETRIEVAL_CONFIG,
+    retrievalConfig: input.retrievalConfig,
     trace: r.trace,
-    evidence: r.evidence.map((e) => ({ id: e.id, score: e.score })),
+    evidence: auditEvidence(r.evidence, r.trace),
     context: r.context,
-    modelId: generative ? input.answer!.modelId : null,
+    modelId,
     modelParams: generative ? input.answer!.params : null,
     answer: answerText,
     citedSources: cited,
@@ -47,6 +118,9 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
     reasoning: generative ? input.answer!.reasoning || null : null,
     mode: input.mode,
     indexManifestSha: input.indexManifestSha,
+    route: auditRoute(input.route),
+    calculator: auditCalculator(input.calc),
+    models: auditModels(input.embeddingModel, generative ? (input.generationModelId ?? modelId) : null, input.modelBaseUrl),
   };
 }
 

@@ -10,9 +10,10 @@ import type { ConversationTurn } from '../../core/answer/messages';
 import { hasNoContext } from '../../core/answer/no-context';
 import { prefilterRoute, routeMessage, type ChatTurn, type RouteDecision } from '../../core/assess/router';
 import { createLlmRouterClassifier } from '../../core/assess/router-classifier';
-import type { AskResult } from '../../runtime/types';
-import type { AnswerMode } from '../../storage/audit-store';
-import type { AppState } from '../app-state.svelte';
+import type { LlmEngine } from '../../llm/engine';
+import type { AskResult, RuntimeStatus, SkyCiteRuntime } from '../../runtime/types';
+import type { AnswerMode, AuditStore } from '../../storage/audit-store';
+import type { Settings } from '../../storage/settings-store';
 import { buildAuditRecord, noEvidenceReason } from './audit';
 import { extractCalc, mergeParams, runCalc, type CalcOutcome, type CalcParams, type CalcTarget } from './calc';
 
@@ -65,12 +66,35 @@ const describeError = (e: unknown): TurnError => {
   return { summary: err?.message ?? String(e), action: 'Try again; if it persists, reload the app.' };
 };
 
+/**
+ * The loaded language model as the session uses it: WebLLM's engine for answers (LlmEngine's
+ * `engine`, a ChatEngine as is — tests/answer/engine-interface.test.ts) and generate() for the router.
+ */
+export interface AskChat {
+  readonly engine: ChatEngine | null;
+  generate: LlmEngine['generate'];
+}
+
+/** What a session needs from the application state (AppState provides it; tests pass stand-ins). */
+export interface AskApp {
+  readonly runtime: Pick<SkyCiteRuntime, 'retrieve' | 'evidenceOnly' | 'checkGrounding'>;
+  readonly audit: Pick<AuditStore, 'add'>;
+  /** SHA-256 of the served index manifest. */
+  readonly manifestSha: string;
+  readonly settings: Pick<Settings, 'keepQuestionsOutOfLog' | 'modelBaseUrl'>;
+  /** True when answers are generated (a model is loaded and evidence-only mode is off). */
+  readonly generative: boolean;
+  chatEngine(): AskChat | null;
+  readonly llm: { readonly loadedId: string | null };
+  readonly status: Pick<RuntimeStatus, 'manifest'> | null;
+}
+
 export class AskSession {
   turns: Turn[] = $state([]);
   private lastParams: CalcParams | null = null;
   private lastTargets: CalcTarget[] = [];
 
-  constructor(private readonly app: AppState) {}
+  constructor(private readonly app: AskApp) {}
 
   get busy(): boolean {
     return this.turns.some((t) => t.busy);
@@ -159,7 +183,7 @@ export class AskSession {
     const ask = await app.runtime.retrieve(turn.retrievalQuery, filters ? { filters } : undefined);
     if (stopped()) return;
     turn.ask = ask;
-    const engine = app.generative ? app.chatEngine() : null;
+    const engine = (app.generative ? app.chatEngine()?.engine : null) ?? null;
     turn.mode = engine ? 'generative' : 'evidence-only';
 
     // 4. no evidence: the fixed reply, never a model call
@@ -193,7 +217,7 @@ export class AskSession {
         question: turn.question,
         history: conversation,
         retrieval: ask.retrieval,
-        engine: engine.engine as unknown as ChatEngine,
+        engine,
         ...(modelId ? { modelId } : {}),
         signal,
         onToken: (delta, channel) => {
@@ -203,7 +227,7 @@ export class AskSession {
           turn.stream = '';
           turn.retryNotice = `${error.summary} Retrying once…`;
         },
-        errorContext: () => ({ online: navigator.onLine, modelCached: true }),
+        errorContext: () => ({ online: globalThis.navigator?.onLine !== false, modelCached: true }),
       });
     } catch (e) {
       throw mapEngineError(e);
@@ -232,11 +256,17 @@ export class AskSession {
           question: turn.question,
           retrievalQuery: turn.retrievalQuery,
           retrieval: turn.ask.retrieval,
+          retrievalConfig: turn.ask.config,
           mode: turn.mode,
           answer: turn.answer,
           evidence: turn.evidence,
           grounding: turn.grounding,
           indexManifestSha: this.app.manifestSha,
+          route: turn.route,
+          calc: turn.calc,
+          embeddingModel: this.app.status?.manifest.model ?? null,
+          generationModelId: turn.mode === 'generative' ? this.app.llm.loadedId : null,
+          modelBaseUrl: this.app.settings.modelBaseUrl,
         }),
         { keepQuestionOutOfLog: this.app.settings.keepQuestionsOutOfLog },
       );

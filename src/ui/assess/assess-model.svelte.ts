@@ -6,9 +6,15 @@ import { assessIndicators, type AssessmentResult, type ProgressEvent } from '../
 import { OperationInputError } from '../../core/assess/indicators/inputs';
 import type { IndicatorModel } from '../../core/assess/indicators/model';
 import type { Chunk } from '../../core/model/chunk';
-import type { AppState } from '../app-state.svelte';
+import type { AskApp } from '../ask/session.svelte';
+import { buildAssessAuditRecord } from './audit';
 import { emptyFormValues, validateForm, type AssessFormValues } from './form';
 import { retrievalAdapter } from './retrieval';
+
+/** What the Assess model needs from the application state (AppState provides it; tests pass stand-ins). */
+export type AssessApp = Pick<AskApp, 'runtime' | 'audit' | 'manifestSha' | 'settings' | 'generative' | 'chatEngine' | 'llm' | 'status'> & {
+  announce(text: string): void;
+};
 
 export class AssessModel {
   values: AssessFormValues = $state(emptyFormValues());
@@ -18,13 +24,16 @@ export class AssessModel {
   progress: string | null = $state(null);
   result: AssessmentResult | null = $state.raw(null);
   error: string | null = $state(null);
+  /** True once the last result is in the audit log; auditError says why it is not. */
+  audited = $state(false);
+  auditError: string | null = $state(null);
   /** Model runs per indicator when a model is used. */
   runs = $state(5);
   useModel = $state(true);
   chunks = new Map<string, Chunk>();
   private controller: AbortController | null = null;
 
-  constructor(private readonly app: AppState) {}
+  constructor(private readonly app: AssessApp) {}
 
   /** Re-validate (after the first submit, errors update as the user edits). */
   validate(): boolean {
@@ -71,9 +80,11 @@ export class AssessModel {
     const input = checked.result.value;
     this.running = true;
     this.error = null;
+    this.audited = false;
+    this.auditError = null;
     this.progress = 'Starting…';
     this.controller = new AbortController();
-    const { retrieval, lookup, chunks } = retrievalAdapter(this.app.runtime);
+    const { retrieval, lookup, chunks, log } = retrievalAdapter(this.app.runtime);
     this.chunks = chunks;
     const model = this.model();
     try {
@@ -88,6 +99,7 @@ export class AssessModel {
         },
       });
       this.app.announce('Assessment ready.');
+      await this.saveAudit(this.result, log);
     } catch (e) {
       if (e instanceof OperationInputError) this.error = e.message;
       else if ((e as { name?: string })?.name === 'AbortError') this.error = 'Stopped.';
@@ -96,6 +108,24 @@ export class AssessModel {
       this.running = false;
       this.progress = null;
       this.controller = null;
+    }
+  }
+
+  private async saveAudit(result: AssessmentResult, log: Parameters<typeof buildAssessAuditRecord>[0]['retrievals']): Promise<void> {
+    try {
+      await this.app.audit.add(
+        buildAssessAuditRecord({
+          result,
+          retrievals: log,
+          indexManifestSha: this.app.manifestSha,
+          embeddingModel: this.app.status?.manifest.model ?? null,
+          modelBaseUrl: this.app.settings.modelBaseUrl,
+        }),
+        { keepQuestionOutOfLog: this.app.settings.keepQuestionsOutOfLog },
+      );
+      this.audited = true;
+    } catch (e) {
+      this.auditError = e instanceof Error ? e.message : String(e);
     }
   }
 }

@@ -4,16 +4,27 @@
  */
 import type { ChunkLookup, IndicatorRetrieval } from '../../core/assess/indicators/sources';
 import type { Chunk } from '../../core/model/chunk';
-import type { SkyCiteRuntime } from '../../runtime/types';
+import type { AskResult, SkyCiteRuntime } from '../../runtime/types';
 
-/** The runtime's retrieve() as the indicator workflow's retrieval, with a chunk cache for lookups. */
-export function retrievalAdapter(runtime: Pick<SkyCiteRuntime, 'retrieve'>): { retrieval: IndicatorRetrieval; lookup: ChunkLookup; chunks: Map<string, Chunk> } {
+/**
+ * The runtime's retrieve() as the indicator workflow's retrieval, with a chunk cache for lookups
+ * and the log of every retrieval (query, result, configuration) for the audit record.
+ */
+export function retrievalAdapter(runtime: Pick<SkyCiteRuntime, 'retrieve'>): {
+  retrieval: IndicatorRetrieval;
+  lookup: ChunkLookup;
+  chunks: Map<string, Chunk>;
+  log: { query: string; result: AskResult }[];
+} {
   const chunks = new Map<string, Chunk>();
+  const log: { query: string; result: AskResult }[] = [];
   return {
     chunks,
+    log,
     retrieval: {
       async retrieve(query, options) {
         const r = await runtime.retrieve(query, options?.filters ? { filters: options.filters } : undefined);
+        log.push({ query, result: r });
         for (const c of r.chunks) chunks.set(c.id, c);
         return r.retrieval;
       },

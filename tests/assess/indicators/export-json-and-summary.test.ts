@@ -13,7 +13,7 @@ import {
   toExportDocument,
   type AssessmentResult,
 } from '../../../src/core/assess/indicators/index.js';
-import { nodeFileWriter } from '../../../src/core/assess/indicators/export-node.js';
+import { nodeFileWriter } from '../../../corpus-build/node/assessment-file-writer.js';
 import { BASE_INPUT, CHUNKS, fakeRetrieval, FIXED_NOW, out, scriptedModel } from './helpers.js';
 
 let result: AssessmentResult;

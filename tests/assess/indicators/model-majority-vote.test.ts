@@ -1,6 +1,8 @@
 /** With a model: N runs, schema-validated, majority vote with value consistency; split votes are conditional. */
 import { describe, expect, it } from 'vitest';
-import type { RetrievalEngine } from '../../../src/core/retrieval/engine.js';
+import { createRetrievalEngine, type RetrievalEngine } from '../../../src/core/retrieval/engine.js';
+import { fakeEmbedder } from '../../support/fake-embedder.js';
+import { chunkOf, tinyIndex } from '../../support/tiny-index.js';
 import {
   assessIndicators,
   majorityVote,
@@ -94,9 +96,26 @@ describe('majority vote with a model double', () => {
     expect(majorityVote('likely_regulatory_pathway', [])).toBeNull();
   });
 
-  it('accepts the real RetrievalEngine type', () => {
-    const asRetrieval = (e: RetrievalEngine): IndicatorRetrieval => e;
-    expect(asRetrieval).toBeTypeOf('function');
+  it('runs on the real retrieval engine: its evidence becomes the context and the sources', async () => {
+    const emb = fakeEmbedder(32);
+    const index = await tinyIndex(
+      [
+        chunkOf('easa/pdra-s01', 'PDRA-S01 scope', 'The PDRA-S01 covers VLOS operations over a controlled ground area with a UA up to 3 m.'),
+        chunkOf('easa/night', 'Night operations', 'Night operations need lights on the UA for orientation.'),
+      ],
+      emb,
+    );
+    const engine: RetrievalEngine = createRetrievalEngine({ index, embedder: emb });
+    const retrieval: IndicatorRetrieval = engine; // the app's adapter passes the engine's result shape through
+    const model = scriptedModel((ind) => [out(ind, 'specific_pdra', 'PDRA-S01 fits [easa/pdra-s01].')]);
+    const r = await assessIndicators(BASE_INPUT, { retrieval, model, runs: 1, indicators: ['likely_regulatory_pathway'] });
+    const p = r.results.likely_regulatory_pathway!;
+    const context = model.calls[0]!.messages.at(-1)!.content;
+    const direct = await engine.retrieve(p.query);
+    expect(direct.evidence.length).toBeGreaterThan(0);
+    expect(p.sources.map((s) => s.id)).toEqual(direct.evidence.map((e) => e.id));
+    expect(context).toContain(direct.context);
+    expect(p.value).toBe('specific_pdra');
   });
 });
 

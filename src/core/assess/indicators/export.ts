@@ -1,7 +1,7 @@
 /**
  * Export of an assessment (UC-CLS-01 step 6): a JSON document (schema version, inputs, results,
  * sources, coherence flags, disclaimer) and a printable Markdown summary. Writing goes through an
- * injectable {@link ExportWriter} so the Node CLI (`export-node.ts`) and a browser download share
+ * injectable {@link ExportWriter} so Node (`corpus-build/node/assessment-file-writer.ts`) and a browser download share
  * the same code; any write failure becomes an {@link ExportError} naming the path and the reason
  * (error flow E4).
  */

@@ -4,7 +4,7 @@
  * allowed set, a non-empty explanation, no other key.
  *
  * The schemas are plain JSON Schema data (`output-schema.ts`). They are compiled ahead of time by ajv into
- * `validators.generated.ts` (see `generate-validators.ts`): ajv's runtime compiler needs
+ * `validators.generated.ts` (see `tools/generate-validators.ts`): ajv's runtime compiler needs
  * `new Function`, which the app's Content-Security-Policy (no 'unsafe-eval') forbids in the browser.
  * A test checks that the generated file matches these schemas.
  */

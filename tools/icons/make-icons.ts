@@ -2,7 +2,7 @@
  * Draw SkyCite's app icons (no external assets): a white quadcopter seen from above, with
  * yellow rotor rings, on dark navy. Writes public/icons/*.png.
  *
- *   npx tsx src/pwa/make-icons.ts [outDir]
+ *   npx tsx tools/icons/make-icons.ts [outDir]
  *
  * 'any' icons: rounded navy square on transparency. 'maskable' icons: full-bleed navy,
  * glyph inside the central safe circle (radius 40 % of the size).

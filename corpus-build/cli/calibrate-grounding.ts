@@ -1,0 +1,139 @@
+/**
+ * `npm run calibrate:grounding [-- --out <file.jsonl>] [--chunks N] [--seed S]`: the calibration
+ * of the grounding check's thresholds (src/core/answer/config.ts, `grounding.similarity` and
+ * `grounding.overlap`), reproducible from the static index.
+ *
+ * Pairs (sentence, chunk, label), built deterministically from N chunks drawn with the seed:
+ *  - supported: a sentence of the chunk, shortened to its first ~70 % of words ("shortened"), or
+ *    behind a framing phrase ("framed"), checked against its own chunk;
+ *  - unsupported: a sentence of the nearest other chunk by retrieval vector ("nearest"), and of a
+ *    far chunk (cosine < 0.3, "unrelated"), checked against the chunk.
+ * Each pair is measured with `measureSupport` (MiniLM q8, the app's model) and `calibrate()` picks
+ * the thresholds (false-support target 5 %). Writes the pairs with their measures (the committed
+ * data: corpus-build/calibration/grounding-pairs.jsonl) and prints the chosen thresholds and the
+ * rates at the configured defaults. The positives stay close to the source wording: real model
+ * paraphrases stray further, so this is an optimistic estimate of support recall.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
+import { calibrate, measureSupport, type LabelledSupport } from '../../src/core/answer/grounding.js';
+import type { Chunk } from '../../src/core/model/chunk.js';
+import { dot } from '../../src/core/retrieval/dense.js';
+import { splitSentenceSpans } from '../../src/core/text/sentences.js';
+import { contentTokens } from '../../src/core/text/tokenize.js';
+import { loadIndexFromDir } from '../node/index-fs.js';
+import { nodeEmbedder } from '../node/model.js';
+
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: 'corpus-build/calibration/grounding-pairs.jsonl' },
+    chunks: { type: 'string', default: '80' },
+    seed: { type: 'string', default: '947' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (values.help) {
+  console.log('Usage: npm run calibrate:grounding -- [--out <file.jsonl>] [--chunks N] [--seed S]');
+  process.exit(0);
+}
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FRAMES = ['According to the guidance, ', 'The regulation states that ', 'In short, '];
+
+/** Claim-like sentences of a chunk: 8–40 words, at least 5 content tokens, not a heading or list marker. */
+function claims(c: Chunk): string[] {
+  return splitSentenceSpans(c.text)
+    .map((s) => s.text.replace(/\s+/g, ' ').trim())
+    .filter((s) => /[.;:]$/.test(s) && !/^[(\[]?[a-z0-9ivx]{1,4}[).\]]\s/i.test(s))
+    .filter((s) => {
+      const words = s.split(' ').length;
+      return words >= 8 && words <= 40 && contentTokens(s).length >= 5;
+    });
+}
+
+const shorten = (s: string): string => {
+  const words = s.replace(/[.;:]$/, '').split(' ');
+  return `${words.slice(0, Math.max(6, Math.ceil(words.length * 0.7))).join(' ')}.`;
+};
+const frame = (s: string, i: number): string => `${FRAMES[i % FRAMES.length]}${s[0]!.toLowerCase()}${s.slice(1)}`;
+
+const index = await loadIndexFromDir();
+const embedder = await nodeEmbedder(index.manifest.model.dtype as 'fp32' | 'q8');
+const dim = index.manifest.dimension;
+const rand = rng(Number(values.seed));
+const eligible = index.chunks.map((c, row) => ({ c, row, claims: claims(c) })).filter((x) => x.claims.length > 0);
+const picked: typeof eligible = [];
+const pool = [...eligible];
+while (picked.length < Number(values.chunks) && pool.length) picked.push(pool.splice(Math.floor(rand() * pool.length), 1)[0]!);
+
+interface Pair {
+  chunkId: string;
+  kind: 'shortened' | 'framed' | 'nearest' | 'unrelated';
+  sentence: string;
+  sourceChunkId: string;
+  supported: boolean;
+  similarity: number;
+  overlap: number;
+  missingNumbers: string[];
+}
+const pairs: Pair[] = [];
+const cosine = (a: number, b: number) => dot(index.vectors.subarray(a * dim, (a + 1) * dim), index.vectors, b * dim, dim);
+for (const [i, p] of picked.entries()) {
+  const own = p.claims[Math.floor(rand() * p.claims.length)]!;
+  const others = eligible.filter((o) => o.row !== p.row && o.c.docId === p.c.docId);
+  const nearest = others.reduce((best, o) => (cosine(p.row, o.row) > cosine(p.row, best.row) ? o : best), others[0]!);
+  const far = others.filter((o) => cosine(p.row, o.row) < 0.3);
+  const unrelated = far.length ? far[Math.floor(rand() * far.length)]! : null;
+  const candidates: Omit<Pair, 'similarity' | 'overlap' | 'missingNumbers'>[] = [
+    { chunkId: p.c.id, kind: 'shortened', sentence: shorten(own), sourceChunkId: p.c.id, supported: true },
+    { chunkId: p.c.id, kind: 'framed', sentence: frame(own, i), sourceChunkId: p.c.id, supported: true },
+    { chunkId: p.c.id, kind: 'nearest', sentence: nearest.claims[Math.floor(rand() * nearest.claims.length)]!, sourceChunkId: nearest.c.id, supported: false },
+  ];
+  if (unrelated) candidates.push({ chunkId: p.c.id, kind: 'unrelated', sentence: unrelated.claims[Math.floor(rand() * unrelated.claims.length)]!, sourceChunkId: unrelated.c.id, supported: false });
+  for (const cand of candidates) {
+    const m = await measureSupport(cand.sentence, { id: p.c.id, title: p.c.title, text: p.c.text }, embedder);
+    pairs.push({ ...cand, similarity: round(m.similarity), overlap: round(m.overlap), missingNumbers: m.missingNumbers });
+  }
+  process.stderr.write(`\r  ${i + 1}/${picked.length} chunks, ${pairs.length} pairs`);
+}
+process.stderr.write('\n');
+
+function round(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}
+
+writeFileSync(values.out!, pairs.map((p) => JSON.stringify(p)).join('\n') + '\n');
+const examples: LabelledSupport[] = pairs.map((p) => ({ similarity: p.similarity, overlap: p.overlap, numbersOk: p.missingNumbers.length === 0, supported: p.supported }));
+const chosen = calibrate(examples);
+const g = DEFAULT_ANSWER_CONFIG.grounding;
+const at = (s: number, o: number) => {
+  const pred = (e: LabelledSupport) => e.similarity >= s && e.overlap >= o && e.numbersOk !== false;
+  const pos = examples.filter((e) => e.supported);
+  const neg = examples.filter((e) => !e.supported);
+  return { falseSupportRate: round(neg.filter(pred).length / neg.length), supportRecall: round(pos.filter(pred).length / pos.length) };
+};
+console.log(
+  JSON.stringify(
+    {
+      pairs: pairs.length,
+      byKind: Object.fromEntries(['shortened', 'framed', 'nearest', 'unrelated'].map((k) => [k, pairs.filter((p) => p.kind === k).length])),
+      chosen: { similarity: chosen.similarity, overlap: chosen.overlap, falseSupportRate: round(chosen.falseSupportRate), supportRecall: round(chosen.supportRecall) },
+      atDefaults: { similarity: g.similarity, overlap: g.overlap, ...at(g.similarity, g.overlap) },
+      out: values.out,
+    },
+    null,
+    2,
+  ),
+);

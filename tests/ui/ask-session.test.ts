@@ -1,0 +1,277 @@
+/**
+ * The Ask session's pipeline of one turn — route → calculator → retrieve → evidence-only or
+ * generated answer → grounding → audit — with follow-ups, stop and failures, on stand-ins for
+ * the runtime (tests/ui/fake-runtime.ts), the language model (WebLLM engine double) and the
+ * real audit store over fake-indexeddb.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { NO_ANSWER_TEXT } from '../../src/core/answer/prompts';
+import { DEFAULT_RETRIEVAL_CONFIG } from '../../src/core/retrieval/config';
+import type { AuditRecord, AuditStore } from '../../src/storage/audit-store';
+import { AskSession, type Turn } from '../../src/ui/ask/session.svelte';
+import { delta } from '../answer/helpers';
+import { CHUNKS, MANIFEST, createFakeRuntime } from './fake-runtime';
+import { appStandIn, chatStandIn, LOADED_MODEL } from './stand-ins';
+
+const IGRC = CHUNKS[0]!.id;
+const IGRC_QUESTION = 'How is the intrinsic ground risk class determined from the population density?';
+
+async function records(audit: AuditStore): Promise<AuditRecord[]> {
+  return (await audit.list({ limit: 50 })).records.reverse(); // oldest first
+}
+
+/** Resolves when the predicate holds (the session runs in the background). */
+const until = (pred: () => boolean) => vi.waitFor(() => expect(pred()).toBe(true), { timeout: 5_000, interval: 2 });
+
+describe('Ask session: evidence-only answers', () => {
+  it('routes to the text, retrieves, composes the evidence answer and audits the configuration, route, scores and models', async () => {
+    const app = appStandIn();
+    const session = new AskSession(app);
+    const turn = await session.ask(`  ${IGRC_QUESTION} `);
+    expect(turn.phase).toBe('done');
+    expect(turn.question).toBe(IGRC_QUESTION);
+    expect(turn.route?.path).toBe('rules');
+    expect(turn.calc).toBeNull(); // the calculator is not consulted for a text question
+    expect(turn.mode).toBe('evidence-only');
+    expect(app.runtime.queries).toEqual([IGRC_QUESTION]);
+    expect(turn.evidence?.passages[0]?.id).toBe(IGRC);
+
+    const [r] = await records(app.audit);
+    expect(r).toMatchObject({ kind: 'ask', question: IGRC_QUESTION, mode: 'evidence-only', modelId: null, route: { path: 'rules' }, calculator: null, indexManifestSha: app.manifestSha });
+    expect(r!.retrievalConfig).toEqual(turn.ask!.config);
+    expect(r!.citedSources).toEqual(turn.evidence!.passages.map((p) => p.id));
+    expect(r!.evidence[0]).toMatchObject({ id: IGRC, parts: turn.ask!.retrieval.evidence[0]!.parts, stages: [{ stage: 'shared words', rank: 1 }] });
+    expect(r!.models).toEqual({ embedding: { id: MANIFEST.model.id, dtype: MANIFEST.model.dtype, sha256: MANIFEST.model.sha256 }, generation: null });
+    expect(turn.audited).toBe(true);
+  });
+
+  it('audits the retrieval configuration the runtime reports, not the defaults', async () => {
+    const runtime = createFakeRuntime();
+    const retrieve = runtime.retrieve.bind(runtime);
+    runtime.retrieve = (q, o) => retrieve(q, { ...o, config: { dense: { backend: 'voy' }, bm25: { k1: 1.2 } } });
+    const app = appStandIn({ runtime });
+    await new AskSession(app).ask(IGRC_QUESTION);
+    const [r] = await records(app.audit);
+    expect(r!.retrievalConfig.dense.backend).toBe('voy');
+    expect(r!.retrievalConfig.bm25).toEqual({ ...DEFAULT_RETRIEVAL_CONFIG.bm25, k1: 1.2 });
+  });
+
+  it('answers "no evidence" with the fixed reply and the reason, without calling the model', async () => {
+    const chat = chatStandIn();
+    const app = appStandIn({ chat });
+    const turn = await new AskSession(app).ask('What is a good recipe for banana bread?');
+    expect(turn.phase).toBe('done');
+    expect(turn.noEvidence).toBe(true);
+    expect(turn.noEvidenceWhy).toMatch(/No passage of the indexed documents is similar enough/);
+    expect(chat.double.requests).toHaveLength(0);
+    const [r] = await records(app.audit);
+    expect(r).toMatchObject({ answer: NO_ANSWER_TEXT, citedSources: [], mode: 'generative', modelId: null });
+  });
+
+  it('passes the jurisdiction the question names to retrieval as a filter and records it with the route', async () => {
+    const app = appStandIn();
+    await new AskSession(app).ask('Which rules apply in France to an operational authorisation for the specific category?');
+    expect(app.runtime.filters).toEqual([{ jurisdictions: ['FR'] }]);
+    const [r] = await records(app.audit);
+    expect(r!.route?.jurisdictions).toEqual(['FR']);
+  });
+
+  it('keeps the question out of the audit record when the user chose so', async () => {
+    const app = appStandIn({ settings: { keepQuestionsOutOfLog: true } });
+    await new AskSession(app).ask(IGRC_QUESTION);
+    const [r] = await records(app.audit);
+    expect(r!.question).toBeNull();
+    expect(r!.answer.length).toBeGreaterThan(0);
+  });
+});
+
+describe('Ask session: calculator and follow-ups', () => {
+  it('computes the SAIL from the message, keeps the table cells, and audits inputs and results', async () => {
+    const app = appStandIn();
+    const session = new AskSession(app);
+    const turn = await session.ask('What is the SAIL for a final GRC of 4 and ARC-c?');
+    expect(turn.route?.path).toBe('database');
+    const sail = turn.calc!.items.find((i) => i.target === 'sail')!;
+    expect(sail.status).toBe('ok');
+    expect(sail.value).toMatch(/\bIV\b/); // SORA 2.5 Table 7: final GRC 4 with ARC-c → SAIL IV
+    expect(sail.trace.length).toBeGreaterThan(0);
+    const [r] = await records(app.audit);
+    expect(r!.route?.path).toBe('database');
+    expect(r!.calculator?.inputs).toMatchObject({ grc: 4, residualArc: 'c' });
+    expect(r!.calculator?.readings.length).toBeGreaterThan(0);
+    const item = r!.calculator!.items.find((i) => i.target === 'sail')!;
+    expect(item.value).toBe(sail.value);
+    expect(item.cells).toEqual(sail.trace.map((t) => ({ ...t })));
+    expect(item.cells[0]).toMatchObject({ docId: expect.any(String), caption: expect.any(String), cell: expect.any(String) });
+  });
+
+  it('carries the previous parameters into a short follow-up and retrieves with both questions', async () => {
+    const app = appStandIn();
+    const session = new AskSession(app);
+    await session.ask('What is the SAIL for a final GRC of 4 and ARC-c?');
+    const follow = await session.ask('and for ARC-b?');
+    expect(follow.route?.path).toBe('database');
+    expect(follow.retrievalQuery).toBe('What is the SAIL for a final GRC of 4 and ARC-c? and for ARC-b?');
+    expect(follow.calc!.params).toMatchObject({ grc: 4, residualArc: 'b' });
+    expect(follow.calc!.items.find((i) => i.target === 'sail')!.value).toMatch(/\bIII\b/); // GRC 4 with ARC-b → SAIL III
+    const [, r] = await records(app.audit);
+    expect(r!.subQueries).toEqual([follow.retrievalQuery]);
+    expect(r!.calculator?.inputs).toMatchObject({ grc: 4, residualArc: 'b' });
+  });
+
+  it('refuses to clear while a turn runs, and clears the conversation and the carried parameters after', async () => {
+    const app = appStandIn();
+    const session = new AskSession(app);
+    const running = session.ask('What is the SAIL for a final GRC of 4 and ARC-c?');
+    session.clear();
+    expect(session.turns).toHaveLength(1);
+    await running;
+    session.clear();
+    expect(session.turns).toHaveLength(0);
+    const after = await session.ask('and for ARC-b?'); // no previous turn: not a follow-up any more
+    expect(after.calc?.params.grc).toBeUndefined();
+  });
+});
+
+describe('Ask session: generated answers', () => {
+  const ANSWER = `The intrinsic ground risk class is determined with Table 1 from the population density [${IGRC}].`;
+
+  it('streams the answer, checks it against the cited passages and audits model, parameters and grounding', async () => {
+    const chat = chatStandIn({ streams: [[delta('The intrinsic ground risk class is determined '), delta(`with Table 1 from the population density [${IGRC}].`), delta('', 'stop')]] });
+    const app = appStandIn({ chat });
+    const turn = await new AskSession(app).ask(IGRC_QUESTION);
+    expect(turn.phase).toBe('done');
+    expect(turn.mode).toBe('generative');
+    expect(turn.stream).toBe(ANSWER);
+    expect(turn.answer?.citations).toEqual([IGRC]);
+    expect(turn.grounding?.sentences.length).toBeGreaterThan(0);
+    expect(chat.double.requests[0]!.messages.some((m) => m.content.includes(IGRC_QUESTION))).toBe(true);
+    const [r] = await records(app.audit);
+    expect(r).toMatchObject({ mode: 'generative', answer: ANSWER, citedSources: [IGRC], modelId: turn.answer!.modelId });
+    expect(r!.grounding).toEqual(turn.grounding);
+    expect(r!.modelParams).toEqual(turn.answer!.params);
+    expect(r!.models?.generation).toMatchObject({ id: LOADED_MODEL, weightsUrl: expect.stringContaining(`mlc-ai/${LOADED_MODEL}`), libraryUrl: expect.stringMatching(/\.wasm$/) });
+  });
+
+  it('records the self-hosted model URLs when Settings has a model base URL', async () => {
+    const chat = chatStandIn({ streams: [[delta(ANSWER, 'stop')]] });
+    const app = appStandIn({ chat, settings: { modelBaseUrl: 'https://models.example.org/skycite' } });
+    await new AskSession(app).ask(IGRC_QUESTION);
+    const [r] = await records(app.audit);
+    expect(r!.models?.generation?.weightsUrl).toBe(`https://models.example.org/skycite/mlc-ai/${LOADED_MODEL}`);
+  });
+
+  it('gives the model the previous answers as conversation in a follow-up', async () => {
+    const chat = chatStandIn({ streams: [[delta(ANSWER, 'stop')]] });
+    const app = appStandIn({ chat });
+    const session = new AskSession(app);
+    await session.ask(IGRC_QUESTION);
+    await session.ask('Why does the population density select the row of Table 1?');
+    const second = chat.double.requests[1]!.messages.map((m) => m.content).join('\n');
+    expect(second).toContain(ANSWER);
+  });
+
+  it('asks the model to route a message the keyword pre-filter cannot decide', async () => {
+    const chat = chatStandIn({ streams: [[delta(ANSWER, 'stop')]] }, ['{"path": "rules", "confidence": 0.9, "reasoning": "asks about the text"}']);
+    const app = appStandIn({ chat });
+    const turn = await new AskSession(app).ask('ground risk population');
+    expect(chat.generateCalls).toHaveLength(1);
+    expect(turn.route?.reasoning).toBe('classifier: asks about the text');
+    const [r] = await records(app.audit);
+    expect(r!.route?.reasoning).toBe('classifier: asks about the text');
+  });
+
+  it('answers evidence-only when evidence-only mode is on, even with a model loaded', async () => {
+    const chat = chatStandIn();
+    const app = appStandIn({ chat, settings: { evidenceOnly: true } });
+    const turn = await new AskSession(app).ask(IGRC_QUESTION);
+    expect(turn.mode).toBe('evidence-only');
+    expect(chat.double.requests).toHaveLength(0);
+    expect(chat.generateCalls).toHaveLength(0);
+  });
+});
+
+describe('Ask session: stop', () => {
+  it('stops a generation: the partial answer is kept, marked stopped and audited', async () => {
+    const chat = chatStandIn({ streams: [[delta('The intrinsic ground risk class is ')]], hangAfterChunks: true });
+    const app = appStandIn({ chat });
+    const session = new AskSession(app);
+    const pending = session.ask(IGRC_QUESTION);
+    await until(() => session.turns[0]?.stream !== '' && session.turns[0]?.stream !== undefined);
+    expect(session.busy).toBe(true);
+    session.stop();
+    const turn = await pending;
+    expect(turn.phase).toBe('stopped');
+    expect(turn.answer?.stopped).toBe(true);
+    expect(chat.double.interrupts).toBe(1);
+    expect(session.busy).toBe(false);
+    const [r] = await records(app.audit);
+    expect(r!.answer).toBe('The intrinsic ground risk class is');
+  });
+
+  it('stops during retrieval: no answer is composed and nothing is audited', async () => {
+    const runtime = createFakeRuntime();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const retrieve = runtime.retrieve.bind(runtime);
+    runtime.retrieve = async (q, o) => {
+      await gate;
+      return retrieve(q, o);
+    };
+    const app = appStandIn({ runtime });
+    const session = new AskSession(app);
+    const pending = session.ask(IGRC_QUESTION);
+    await until(() => session.turns[0]?.phase === 'retrieving');
+    session.stop();
+    release();
+    const turn: Turn = await pending;
+    expect(turn.phase).toBe('stopped');
+    expect(turn.ask).toBeNull();
+    expect(turn.evidence).toBeNull();
+    expect(await app.audit.count()).toBe(0);
+  });
+});
+
+describe('Ask session: failures', () => {
+  it('shows a retrieval failure with what to do, and audits nothing', async () => {
+    const app = appStandIn();
+    app.runtime.failNext.retrieve = new Error('The retrieval worker failed: out of memory. Reload the app.');
+    const turn = await new AskSession(app).ask(IGRC_QUESTION);
+    expect(turn.phase).toBe('error');
+    expect(turn.error).toEqual({ summary: 'The retrieval worker failed: out of memory. Reload the app.', action: 'Try again; if it persists, reload the app.' });
+    expect(await app.audit.count()).toBe(0);
+  });
+
+  it('maps a model failure to a typed error with its remedy', async () => {
+    const chat = chatStandIn({ createErrors: [new Error('GPUOutOfMemoryError: out of memory')] });
+    const app = appStandIn({ chat });
+    const turn = await new AskSession(app).ask(IGRC_QUESTION);
+    expect(turn.phase).toBe('error');
+    expect(turn.error?.summary).toBe('The GPU ran out of memory or the WebGPU device was lost.');
+    expect(turn.error?.action).toMatch(/Choose a smaller model/);
+  });
+
+  it('keeps the answer when the source check fails, and says why', async () => {
+    const chat = chatStandIn({ streams: [[delta(ANSWER_TEXT, 'stop')]] });
+    const app = appStandIn({ chat });
+    app.runtime.failNext.checkGrounding = new Error('embedding failed');
+    const turn = await new AskSession(app).ask(IGRC_QUESTION);
+    expect(turn.phase).toBe('done');
+    expect(turn.answer?.answer).toBe(ANSWER_TEXT);
+    expect(turn.grounding).toBeNull();
+    expect(turn.groundingError).toBe('embedding failed');
+    expect(turn.audited).toBe(true);
+  });
+
+  it('keeps the answer when the audit log cannot be written, and says why', async () => {
+    const app = appStandIn();
+    const failing = { ...app.audit, add: async () => Promise.reject(new Error('The audit log is full: export and clear it.')) };
+    const turn = await new AskSession({ ...app, audit: failing, chatEngine: () => null }).ask(IGRC_QUESTION);
+    expect(turn.phase).toBe('done');
+    expect(turn.evidence).not.toBeNull();
+    expect(turn.audited).toBe(false);
+    expect(turn.auditError).toBe('The audit log is full: export and clear it.');
+  });
+});
+
+const ANSWER_TEXT = `The intrinsic ground risk class is determined with Table 1 [${IGRC}].`;

@@ -1,0 +1,147 @@
+/**
+ * The Assess view's model: validation before a run, a run without and with a language model
+ * (the WebLLM stand-in's generate()), stop, failures, and the audit record of every run.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { INDICATOR_NAMES } from '../../src/core/assess/indicators/catalog';
+import { AssessModel } from '../../src/ui/assess/assess-model.svelte';
+import { appStandIn, chatStandIn, LOADED_MODEL, type AppStandIn } from './stand-ins';
+
+function withAnnounce(app: AppStandIn): AppStandIn & { announce(text: string): void; announced: string[] } {
+  const announced: string[] = [];
+  return Object.assign(app, { announced, announce: (t: string) => announced.push(t) });
+}
+
+function fill(model: AssessModel, sora = false): void {
+  Object.assign(model.values, {
+    mtom_category: 'below_25kg',
+    visual_mode: 'VLOS',
+    ground_environment: 'sparsely_populated',
+    airspace_type: 'uncontrolled',
+    max_altitude_category: 'up_to_120m',
+  });
+  if (sora) Object.assign(model.values, { characteristic_dimension_m: '2', max_speed_ms: '30', population_band: '<500', residual_arc: 'c' });
+}
+
+/** A JSON reply for whichever indicator the request names. */
+const reply = (messages: { content: string }[]): string => {
+  const name = INDICATOR_NAMES.find((n) => messages.some((m) => m.content.includes(`Requested indicator: ${n}`)))!;
+  const value = name === 'likely_regulatory_pathway' ? 'specific_sora' : name === 'expected_assessment_depth' ? 'full_sora' : 'low';
+  return JSON.stringify({ name, value, explanation: 'From the context.' });
+};
+
+describe('Assess model', () => {
+  it('does not run with missing required inputs, and names them', async () => {
+    const app = withAnnounce(appStandIn());
+    const model = new AssessModel(app);
+    await model.run();
+    expect(model.submitted).toBe(true);
+    expect(Object.keys(model.errors)).toContain('visual_mode');
+    expect(model.result).toBeNull();
+    expect(app.runtime.queries).toEqual([]);
+    expect(await app.audit.count()).toBe(0);
+  });
+
+  it('runs without a model: table values with their cells, and an audited record of the run', async () => {
+    const app = withAnnounce(appStandIn());
+    const model = new AssessModel(app);
+    fill(model, true);
+    await model.run();
+    expect(model.error).toBeNull();
+    expect(model.running).toBe(false);
+    const r = model.result!;
+    expect(r.model).toBeNull();
+    expect(r.results.igrc).toMatchObject({ value: 5, confidence: 'calculated' }); // Table 1: 2 m / 30 m/s, < 500 people/km² → 5
+    expect(r.results.igrc!.trace.length).toBeGreaterThan(0);
+    expect(app.announced).toContain('Assessment ready.');
+    expect(app.runtime.queries).toHaveLength(r.order.length); // one retrieval per indicator
+
+    const [rec] = (await app.audit.list()).records;
+    expect(model.audited).toBe(true);
+    expect(rec).toMatchObject({ kind: 'assess', mode: 'evidence-only', modelId: null, route: null, calculator: null, indexManifestSha: app.manifestSha });
+    expect(rec!.question).toMatch(/^Assessment — .*VLOS/);
+    expect(rec!.subQueries).toEqual(app.runtime.queries);
+    expect(rec!.assessment!.document.results['igrc']).toMatchObject({ value: 5, trace: r.results.igrc!.trace });
+    expect(rec!.assessment!.retrievals.map((x) => x.query)).toEqual(app.runtime.queries);
+    expect(rec!.assessment!.retrievals[0]!.evidence[0]).toMatchObject({ parts: expect.any(Object), stages: expect.any(Array) });
+    expect(rec!.models).toMatchObject({ embedding: { id: 'test-model' }, generation: null });
+    expect(rec!.answer).toContain('iGRC');
+  });
+
+  it('runs the model N times per indicator with a model loaded, and records the model', async () => {
+    const chat = chatStandIn();
+    chat.generate = async (messages, params) => {
+      chat.generateCalls.push({ messages, params });
+      return { text: reply(messages), finishReason: 'stop', aborted: false, usage: null };
+    };
+    const app = withAnnounce(appStandIn({ chat }));
+    const model = new AssessModel(app);
+    model.runs = 3;
+    fill(model);
+    await model.run();
+    const r = model.result!;
+    expect(r.model).toMatchObject({ id: LOADED_MODEL, runs: 3 });
+    expect(chat.generateCalls).toHaveLength(r.order.length * 3);
+    expect(chat.generateCalls[0]!.params).toMatchObject({ temperature: 0.2, top_p: 0.9 });
+    expect(r.results.likely_regulatory_pathway).toMatchObject({ value: 'specific_sora', consistency: 1 });
+    const [rec] = (await app.audit.list()).records;
+    expect(rec).toMatchObject({ kind: 'assess', mode: 'generative', modelId: LOADED_MODEL });
+    expect(rec!.models?.generation?.id).toBe(LOADED_MODEL);
+  });
+
+  it('leaves the model out when the user unticks it', async () => {
+    const chat = chatStandIn();
+    const app = withAnnounce(appStandIn({ chat }));
+    const model = new AssessModel(app);
+    model.useModel = false;
+    fill(model);
+    await model.run();
+    expect(chat.generateCalls).toHaveLength(0);
+    expect(model.result!.model).toBeNull();
+  });
+
+  it('stops a run: "Stopped.", no result kept from it, nothing audited', async () => {
+    const chat = chatStandIn();
+    chat.generate = (messages, _params, options) =>
+      new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new DOMException('The assessment was aborted.', 'AbortError'))));
+    const app = withAnnounce(appStandIn({ chat }));
+    const model = new AssessModel(app);
+    fill(model);
+    const pending = model.run();
+    await vi.waitFor(() => expect(model.progress ?? '').toMatch(/model run 1 of/), { timeout: 5_000, interval: 2 });
+    model.stop();
+    await pending;
+    expect(model.error).toBe('Stopped.');
+    expect(model.running).toBe(false);
+    expect(model.result).toBeNull();
+    expect(await app.audit.count()).toBe(0);
+  });
+
+  it('keeps the result and says why when the audit log cannot be written', async () => {
+    const app = withAnnounce(appStandIn());
+    const failing = Object.assign(app, { audit: { ...app.audit, add: async () => Promise.reject(new Error('Storage is full: export and clear the audit log.')) } });
+    const model = new AssessModel(failing);
+    fill(model);
+    await model.run();
+    expect(model.result).not.toBeNull();
+    expect(model.audited).toBe(false);
+    expect(model.auditError).toBe('Storage is full: export and clear the audit log.');
+  });
+
+  it('reports a failed retrieval as low confidence, not as a crash', async () => {
+    const app = withAnnounce(appStandIn());
+    const retrieve = app.runtime.retrieve.bind(app.runtime);
+    let calls = 0;
+    app.runtime.retrieve = async (q, o) => {
+      if (++calls === 1) throw new Error('The retrieval worker failed. Reload the app.');
+      return retrieve(q, o);
+    };
+    const model = new AssessModel(app);
+    fill(model);
+    await model.run();
+    expect(model.error).toBeNull();
+    const first = model.result!.results[model.result!.order[0]!]!;
+    expect(first.confidence).toBe('low');
+    expect(first.notes.join(' ')).toMatch(/retrieval worker failed/);
+  });
+});
