@@ -6,5 +6,6 @@ export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = {
   modelBaseUrl: 'models/',
   ortBaseUrl: 'ort/',
   device: 'auto',
+  rerank: true,
   denseBackend: 'voy',
 };

@@ -17,6 +17,8 @@ import { splitSentenceSpans } from '../core/text/sentences.js';
 import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../core/retrieval/config.js';
 import { voyBackend, type DenseBackend, type VoyConstructor } from '../core/retrieval/dense.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
+import { createCrossEncoderReranker, RERANKER_ID } from '../core/retrieval/cross-encoder.js';
+import type { Reranker } from '../core/retrieval/rerank.js';
 import type { AskResult, DocumentOutline, KeywordHit, OutlineNode, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
 
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
@@ -39,6 +41,8 @@ export interface InProcessDeps {
   /** Inject an embedder (tests); default loads MiniLM with transformers.js. */
   createEmbedder?: (device: 'webgpu' | 'wasm', opts: RuntimeOptions) => Promise<Embedder>;
   hasWebGpu?: () => Promise<boolean>;
+  /** Inject a reranker (tests); default loads the cross-encoder with transformers.js on WASM. */
+  createReranker?: (opts: RuntimeOptions) => Promise<Reranker>;
   baseUrl?: string;
   /** Loads voy's WASM module (the worker: from the app's assets; Node: from node_modules). Without it the dense stage is exact. */
   loadVoy?: () => Promise<VoyConstructor>;
@@ -96,6 +100,19 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       },
     });
 
+  // the cross-encoder runs on WASM (transformers.js issue 1181: identical scores on WebGPU for this model type)
+  const defaultReranker = (opts: RuntimeOptions): Promise<Reranker> =>
+    createCrossEncoderReranker({
+      modelId: RERANKER_ID,
+      dtype: 'q8',
+      localModelPath: new URL(opts.modelBaseUrl, base).pathname,
+      device: 'wasm',
+      ortWasmPaths: {
+        mjs: abs(`${opts.ortBaseUrl}ort-wasm-simd-threaded.asyncify.mjs`, base),
+        wasm: abs(`${opts.ortBaseUrl}ort-wasm-simd-threaded.asyncify.wasm`, base),
+      },
+    });
+
   return {
     async init(partial = {}): Promise<RuntimeStatus> {
       const opts = { ...DEFAULT_RUNTIME_OPTIONS, ...partial };
@@ -131,12 +148,24 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       }
       const t2 = performance.now();
       const dense = await denseBackendFor(index, opts.denseBackend, deps.loadVoy);
+      let reranker: Reranker | null = null;
+      let rerankerStatus: RuntimeStatus['reranker'] = { state: 'off', loadMs: null };
+      if (opts.rerank) {
+        const t3 = performance.now();
+        try {
+          reranker = await (deps.createReranker ?? defaultReranker)(opts);
+          rerankerStatus = { state: 'on', loadMs: performance.now() - t3 };
+        } catch (e) {
+          rerankerStatus = { state: 'unavailable', loadMs: null, note: (e as Error).message };
+        }
+      }
       engine = createRetrievalEngine({
         index,
         embedder,
-        // the engine's defaults with the dense backend chosen here (config.ts keeps 'exact' for Node, eval and bench)
-        config: withConfig(DEFAULT_RETRIEVAL_CONFIG, { dense: { backend: dense.status.backend } }),
+        // the engine's defaults with the dense backend and reranking chosen here (config.ts keeps 'exact' for Node, eval and bench)
+        config: withConfig(DEFAULT_RETRIEVAL_CONFIG, { dense: { backend: dense.status.backend }, rerank: { enabled: opts.rerank } }),
         backends: dense.voy ? { voy: dense.voy } : {},
+        ...(reranker ? { reranker } : {}),
       });
       return {
         manifest: index.manifest,
@@ -144,6 +173,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         chunkCount: index.chunks.length,
         loadMs: { index: t1 - t0, model: t2 - t1 },
         dense: dense.status,
+        reranker: rerankerStatus,
       };
     },
 

@@ -25,6 +25,8 @@ export interface RuntimeOptions {
    * Falls back to 'exact', and says why in the status, when voy cannot be loaded.
    */
   denseBackend: 'voy' | 'exact';
+  /** Rerank the fused candidates with the cross-encoder (models/skycite/reranker-minilm, WASM). Default true. */
+  rerank: boolean;
 }
 
 export interface RuntimeStatus {
@@ -36,6 +38,11 @@ export interface RuntimeStatus {
   loadMs: { index: number; model: number };
   /** The dense stage's backend, the milliseconds voy took to load and build (null for exact), and why voy is not used when it was asked for. */
   dense: { backend: 'voy' | 'exact'; buildMs: number | null; note?: string };
+  /**
+   * The cross-encoder reranker: 'on' (loaded, in milliseconds), 'off' (not asked for) or
+   * 'unavailable' (its files are missing or broken: retrieval keeps the fused order, and `note` says why).
+   */
+  reranker: { state: 'on' | 'off' | 'unavailable'; loadMs: number | null; note?: string };
 }
 
 export interface DocumentOutline {

@@ -45,9 +45,11 @@ export function runtimeOptionsFromUrl(search: string = typeof location === 'unde
   const params = new URLSearchParams(search);
   const device = params.get('device');
   const dense = params.get('dense');
+  const rerank = params.get('rerank');
   return {
     ...(device === 'webgpu' || device === 'wasm' || device === 'auto' ? { device } : {}),
     ...(dense === 'exact' || dense === 'voy' ? { denseBackend: dense } : {}),
+    ...(rerank === 'off' || rerank === 'on' ? { rerank: rerank === 'on' } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ describe('runtime dense backend', () => {
     expect(DEFAULT_RUNTIME_OPTIONS.denseBackend).toBe('voy');
     expect(runtimeOptionsFromUrl('?device=wasm&dense=exact')).toEqual({ device: 'wasm', denseBackend: 'exact' });
     expect(runtimeOptionsFromUrl('?dense=faiss')).toEqual({});
+    expect(runtimeOptionsFromUrl('?rerank=off')).toEqual({ rerank: false });
   });
 
   it('builds voy from the index vectors, and the engine then retrieves through it with the exact scan’s results', async () => {

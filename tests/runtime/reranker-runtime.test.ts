@@ -1,0 +1,83 @@
+/** The runtime loads the cross-encoder reranker, and without it keeps the fused order and says so. */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../../corpus-build/build/pipeline.js';
+import type { SourceEntry } from '../../corpus-build/sources/registry.js';
+import { createInProcessRuntime } from '../../src/runtime/in-process.js';
+import { fakeEmbedder } from '../support/fake-embedder.js';
+import { repoRoot } from '../support/paths.js';
+
+const fixture = path.join(repoRoot, 'tests/fixtures/qa-rules.sample.json');
+const entry: SourceEntry = {
+  id: 'qa-sample',
+  title: 'Invented Q&A sample',
+  publisher: 'tests',
+  instrument: 'none',
+  edition: 'test edition',
+  date: '2025-01-01',
+  jurisdiction: 'EU',
+  language: 'en',
+  officialUrl: null,
+  officialFormat: null,
+  officialSha256: null,
+  file: { name: 'qa-rules.sample.json', sha256: createHash('sha256').update(readFileSync(fixture)).digest('hex') },
+  format: 'qa-rules-json',
+  verbatim: false,
+  reuseNotice: 'invented',
+  editionNote: 'invented',
+};
+
+async function servedIndex(): Promise<typeof fetch> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'skycite-rt-'));
+  mkdirSync(path.join(dir, 'qa-sample'));
+  cpSync(fixture, path.join(dir, 'qa-sample', 'qa-rules.sample.json'));
+  const out = path.join(dir, 'static-index');
+  await buildIndex({ corpusDir: dir, cacheDir: path.join(dir, '.cache'), allowDownload: false, outDir: out, registry: [entry], embedder: fakeEmbedder(), modelFile: fixture, modelDtype: 'fake', repoRoot, synthetic: false });
+  return (async (url: string | URL) => {
+    const file = path.join(out, new URL(String(url)).pathname.replace(/^\/static-index\//, ''));
+    return existsSync(file) ? new Response(readFileSync(file)) : new Response('missing', { status: 404 });
+  }) as typeof fetch;
+}
+
+const base = { baseUrl: 'http://localhost/', hasWebGpu: async () => false, createEmbedder: async () => fakeEmbedder() };
+
+describe('the reranker in the runtime', () => {
+  it('loads the reranker and reranks every query with it', async () => {
+    const scored: string[] = [];
+    const rt = createInProcessRuntime({
+      ...base,
+      fetchImpl: await servedIndex(),
+      createReranker: async () => ({ name: 'stand-in', score: async (q, c) => (scored.push(q), c.map((_, i) => 1 - i / 100)) }),
+    });
+    const status = await rt.init({ denseBackend: 'exact' });
+    expect(status.reranker).toMatchObject({ state: 'on' });
+    const r = await rt.retrieve('flying at night');
+    expect(scored).toEqual(['flying at night']);
+    expect(r.retrieval.rerank).toMatchObject({ state: 'on' });
+    expect(r.config.rerank.enabled).toBe(true);
+  });
+
+  it('keeps the fused order when the reranker cannot be loaded, and says so in the status and the trace', async () => {
+    const rt = createInProcessRuntime({
+      ...base,
+      fetchImpl: await servedIndex(),
+      createReranker: async () => Promise.reject(new Error('Could not load the reranker: model_quantized.onnx is missing')),
+    });
+    const status = await rt.init({ denseBackend: 'exact' });
+    expect(status.reranker).toEqual({ state: 'unavailable', loadMs: null, note: 'Could not load the reranker: model_quantized.onnx is missing' });
+    const r = await rt.retrieve('flying at night');
+    expect(r.retrieval.rerank?.state).toBe('unavailable');
+    expect(r.retrieval.trace.find((t) => t.stage === 'rerank')!.note).toMatch(/unreranked order/);
+    expect(r.retrieval.gate?.source).toBe('dense');
+  });
+
+  it('does not load a reranker when reranking is switched off', async () => {
+    let loaded = false;
+    const rt = createInProcessRuntime({ ...base, fetchImpl: await servedIndex(), createReranker: async () => ((loaded = true), { name: 'x', score: async () => [] }) });
+    expect((await rt.init({ denseBackend: 'exact', rerank: false })).reranker).toEqual({ state: 'off', loadMs: null });
+    expect(loaded).toBe(false);
+  });
+});
