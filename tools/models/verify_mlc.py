@@ -10,12 +10,13 @@ reference model in transformers (fp32, its own forward).
 Checks and what they catch:
   A. forward check: the same hand-written forward, fed the reference weights
      unquantized, must match transformers' logits (max |diff| <= 1e-2). This
-     shows that B measures the conversion, not a bug in the forward code.
+     shows that C measures the conversion, not a bug in the forward code.
   B. element bound: every dequantized weight is within half a quantization
      step of the reference weight (|w - w'| <= scale / 2, plus float16 rounding
      for q4f16_1). Catches name / q,k,v order / packing / axis mistakes exactly.
   C. logits: cosine, max |diff|, top-1 agreement over the prompt positions.
-     Quantization (re-quantizing already-quantized weights) makes these
+     Quantization (re-quantizing already-quantized weights) and the single
+     tied embedding (the GGUF stores two differently quantized copies) make these
      imperfect; the gate is loose (mean cosine >= 0.95, top-1 >= 0.70) so that
      it fails on layout bugs (which give ~0 agreement), and the figures are
      reported as measured.
@@ -85,21 +86,29 @@ class MLCWeights:
         return self.raw[base + ".q_scale"]
 
     def get(self, name: str) -> np.ndarray:
+        if name == "lm_head":  # tied embeddings: the output projection is the token embedding
+            name = "model.embed_tokens"
         if name + ".q_weight" in self.raw:
             return dequantize(self.raw[name + ".q_weight"], self.raw[name + ".q_scale"])
         return self.raw[name]
 
 
 class ReferenceWeights:
-    """The reference (dequantized GGUF) weights arranged like the MLC ones, unquantized, built on demand."""
+    """The reference (dequantized GGUF) weights arranged like the MLC ones, unquantized, built on demand.
 
-    def __init__(self, sd: dict, embedding: np.ndarray):
-        self.sd, self.embedding = sd, embedding
+    ``embedding`` is used for the token lookup, ``head`` for the output projection
+    (transformers keeps them apart: the GGUF loader unties them).
+    """
+
+    def __init__(self, sd: dict, embedding: np.ndarray, head: np.ndarray):
+        self.sd, self.embedding, self.head = sd, embedding, head
 
     def get(self, name: str) -> np.ndarray:
         sd = self.sd
         if name == "model.embed_tokens":
             return self.embedding
+        if name == "lm_head":
+            return self.head
         if name.endswith("self_attn.c_attn"):
             return np.concatenate([sd[name[: -len("c_attn")] + f"{x}_proj.weight"] for x in "qkv"])
         if name.endswith("self_attn.c_attn.bias"):
@@ -120,7 +129,7 @@ def qwen2_logits(ws, cfg: dict, prompts: list[list[int]]):
     eps = cfg["rms_norm_eps"]
 
     def W(name):
-        return torch.from_numpy(np.ascontiguousarray(ws.get(name), dtype=np.float32))
+        return torch.from_numpy(np.array(ws.get(name), dtype=np.float32))
 
     def rms(x, w):
         return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * w
@@ -137,6 +146,7 @@ def qwen2_logits(ws, cfg: dict, prompts: list[list[int]]):
 
     emb = W("model.embed_tokens")
     xs = [emb[torch.tensor(ids)] for ids in prompts]
+    del emb
     tables = [rope_tables(len(ids)) for ids in prompts]
     masks = [torch.full((len(ids), len(ids)), float("-inf")).triu(1) for ids in prompts]
     for i in range(cfg["num_hidden_layers"]):
@@ -156,8 +166,8 @@ def qwen2_logits(ws, cfg: dict, prompts: list[list[int]]):
             x = x + (att @ v).transpose(0, 1).reshape(T, n_q * d) @ w_o.T
             gate, up = (rms(x, w_post) @ w_gu.T).chunk(2, -1)
             xs[j] = x + (torch.nn.functional.silu(gate) * up) @ w_down.T
-    w_norm = W("model.norm.weight")
-    return [rms(x, w_norm) @ emb.T for x in xs]
+    w_norm, head = W("model.norm.weight"), W("lm_head")
+    return [rms(x, w_norm) @ head.T for x in xs]
 
 
 def pick_embedding(sd: dict, mlc: MLCWeights) -> tuple[np.ndarray, str]:
@@ -217,7 +227,10 @@ def verify_model(model_dir: Path, hf_model, tokenizer, quant: str, log=print) ->
     cfg = mlc.cfg
     sd = {k: v.detach().numpy() for k, v in hf_model.state_dict().items()}
     emb_ref, emb_name = pick_embedding(sd, mlc)
-    ref = ReferenceWeights(sd, emb_ref)
+    # What the converter quantized (one matrix for both ends, as the library is tied) ...
+    ref = ReferenceWeights(sd, emb_ref, emb_ref)
+    # ... and the reference model exactly as transformers runs it (embedding and lm_head apart).
+    untied = ReferenceWeights(sd, sd["model.embed_tokens.weight"], sd.get("lm_head.weight", sd["model.embed_tokens.weight"]))
     log(f"verify {model_dir.parent.parent.name}: tied embedding matches reference {emb_name}")
 
     # B. element bound for every quantized tensor, exact equality for the rest.
@@ -240,11 +253,14 @@ def verify_model(model_dir: Path, hf_model, tokenizer, quant: str, log=print) ->
     ids = [tokenizer(p, add_special_tokens=False)["input_ids"] for p in PROMPTS]
     with torch.no_grad():
         all_hf = [hf_model(torch.tensor([x])).logits[0].float() for x in ids]
-        all_ref = qwen2_logits(ref, cfg, ids)
+        all_ref = qwen2_logits(untied, cfg, ids)
         all_mlc = qwen2_logits(mlc, cfg, ids)
+        # Diagnostic: the tied embedding alone (unquantized weights, one matrix for both ends).
+        all_tied = qwen2_logits(ref, cfg, ids) if emb_name != "model.embed_tokens.weight" or "lm_head.weight" in sd else all_ref
     hf, r, m = torch.cat(all_hf), torch.cat(all_ref), torch.cat(all_mlc)
     forward = stats(hf, r)
     converted = stats(hf, m)
+    tied_only = stats(hf, torch.cat(all_tied))
     per_prompt = [stats(a, b) for a, b in zip(all_hf, all_mlc)]
     passed = (forward["max_abs"] <= GATE["forward_max_abs"] and not bound_fail and not plain_fail
               and converted["mean_cosine"] >= GATE["mean_cosine"] and converted["top1"] >= GATE["top1"])
@@ -261,17 +277,22 @@ def verify_model(model_dir: Path, hf_model, tokenizer, quant: str, log=print) ->
         "top1_agreement": converted["top1"],
         "ref_top1_in_top5": converted["ref_top1_in_top5"],
         "mean_kl": converted["mean_kl"],
+        "tied_embedding_only_top1": tied_only["top1"],
+        "tied_embedding_only_mean_cosine": tied_only["mean_cosine"],
         "seconds": round(time.monotonic() - t0, 1),
     }
     log(f"  forward check (reference weights, our forward vs transformers): max|diff| {forward['max_abs']:.2e}")
     log(f"  converted vs reference over {converted['positions']} positions: max|diff| {converted['max_abs']:.3f}, "
         f"cosine mean {converted['mean_cosine']:.4f} / min {converted['min_cosine']:.4f}, top-1 {converted['top1']:.3f}, "
         f"ref top-1 in top-5 {converted['ref_top1_in_top5']:.3f}, KL {converted['mean_kl']:.4f}")
+    log(f"  of which the tied embedding alone (no re-quantization): cosine mean {tied_only['mean_cosine']:.4f}, "
+        f"top-1 {tied_only['top1']:.3f}, KL {tied_only['mean_kl']:.4f}")
     log(f"  verification {'PASSED' if passed else 'FAILED'} ({summary['seconds']}s)")
     return {
         "summary": summary,
         "forward_check": forward,
         "converted_vs_reference": converted,
+        "tied_embedding_only": tied_only,
         "per_prompt": per_prompt,
         "weight_relative_error": {k: {"mean": float(np.mean(v)), "max": float(np.max(v))} for k, v in rel_err.items()},
         "element_bound_worst_excess": worst_bound,
