@@ -5,7 +5,7 @@
  *
  *   node tools/models/check-webllm.mjs --webllm /path/to/node_modules/@mlc-ai/web-llm \
  *     [--models .cache/models] [--model-id Qwen2.5-Coder-0.5B-Instruct-q4f32_1-SkyCite] \
- *     [--prompt "What is a drone? Answer in one short sentence."] [--max-tokens 4] \
+ *     [--prompt "What is a drone? Answer in one short sentence."] [--system TEXT] [--max-tokens 4] \
  *     [--chromium /usr/bin/chromium] [--playwright /path/to/playwright-core] [--json out.json]
  *
  * --webllm is the @mlc-ai/web-llm package folder (or its lib/index.js); the
@@ -31,6 +31,7 @@ const { values: opt } = parseArgs({
     models: { type: 'string', default: join(ROOT, '.cache', 'models') },
     'model-id': { type: 'string', default: 'Qwen2.5-Coder-0.5B-Instruct-q4f32_1-SkyCite' },
     prompt: { type: 'string', default: 'What is a drone? Answer in one short sentence.' },
+    system: { type: 'string' },
     'max-tokens': { type: 'string', default: '4' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     playwright: { type: 'string' },
@@ -97,7 +98,9 @@ window.runCheck = async (cfg) => {
   } });
   out.loadSeconds = (performance.now() - t0) / 1000;
   const t1 = performance.now();
-  const reply = await engine.chat.completions.create({ messages: [{ role: 'user', content: cfg.prompt }],
+  const messages = cfg.system ? [{ role: 'system', content: cfg.system }] : [];
+  messages.push({ role: 'user', content: cfg.prompt });
+  const reply = await engine.chat.completions.create({ messages,
     max_tokens: cfg.maxTokens, temperature: 0 });
   out.generateSeconds = (performance.now() - t1) / 1000;
   out.text = reply.choices[0].message.content;
@@ -112,7 +115,10 @@ window.ready = true;
 const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://localhost');
   let file;
-  if (url.pathname === '/') {
+  if (url.pathname === '/favicon.ico') {
+    res.writeHead(204);
+    return res.end();
+  } else if (url.pathname === '/') {
     res.writeHead(200, { 'content-type': 'text/html' });
     return res.end(PAGE);
   } else if (url.pathname === '/webllm/index.js') {
@@ -122,6 +128,7 @@ const server = createServer((req, res) => {
     if (!file.startsWith(modelsDir + sep)) file = undefined;
   }
   if (!file || !existsSync(file) || !statSync(file).isFile()) {
+    console.log(`  [server] 404 ${url.pathname}`);
     res.writeHead(404);
     return res.end('not found');
   }
@@ -131,7 +138,8 @@ const server = createServer((req, res) => {
 await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
 const origin = `http://localhost:${server.address().port}`;
 
-const { chromium } = await loadPlaywright();
+const playwright = await loadPlaywright();
+const chromium = playwright.chromium ?? playwright.default?.chromium;
 const browser = await chromium.launch({
   executablePath: opt.chromium,
   headless: true,
@@ -139,7 +147,7 @@ const browser = await chromium.launch({
     '--disable-sync', '--no-first-run', '--enable-unsafe-webgpu'],
 });
 let code = 0;
-const result = { modelId: entry.model_id, webllmVersion, chromium: browser.version(), prompt: opt.prompt, maxTokens: Number(opt['max-tokens']) };
+const result = { modelId: entry.model_id, webllmVersion, chromium: browser.version(), prompt: opt.prompt, system: opt.system ?? null, maxTokens: Number(opt['max-tokens']) };
 try {
   const page = await browser.newPage();
   page.setDefaultTimeout(Number(opt['timeout-min']) * 60_000);
@@ -157,6 +165,7 @@ try {
     modelId: entry.model_id,
     requiredFeatures: entry.required_features,
     prompt: opt.prompt,
+    system: opt.system,
     maxTokens: Number(opt['max-tokens']),
   });
   Object.assign(result, out, { ok: true });
