@@ -419,16 +419,18 @@ def check_against_library(plan: list[Planned], spec: LibrarySpec, cfg) -> list[P
             problems.append(f"{key}: library {kv[key]}, model {ours}")
     by_name = {p.name: p for p in plan}
     expected = spec.by_name()
-    for name in expected.keys() - by_name.keys():
-        problems.append(f"missing: {name} {list(expected[name].shape)} {expected[name].dtype}")
-    for name in by_name.keys() - expected.keys():
-        problems.append(f"not in library: {name} {list(by_name[name].shape)} {by_name[name].dtype}")
-    for name in expected.keys() & by_name.keys():
+    differ, missing, extra = [], [], []
+    for name in sorted(expected.keys() & by_name.keys()):
         e, o = expected[name], by_name[name]
         if tuple(e.shape) != tuple(o.shape) or e.dtype != o.dtype:
-            problems.append(f"{name}: library {list(e.shape)} {e.dtype}, converter {list(o.shape)} {o.dtype}")
+            differ.append(f"{name}: library {list(e.shape)} {e.dtype}, converter {list(o.shape)} {o.dtype}")
+    for name in sorted(expected.keys() - by_name.keys()):
+        missing.append(f"missing: {name} {list(expected[name].shape)} {expected[name].dtype}")
+    for name in sorted(by_name.keys() - expected.keys()):
+        extra.append(f"not in library: {name} {list(by_name[name].shape)} {by_name[name].dtype}")
+    problems += differ + missing + extra
     if problems:
-        shown = "\n  ".join(sorted(problems)[:12])
+        shown = "\n  ".join(problems[:12])
         more = f"\n  ... and {len(problems) - 12} more" if len(problems) > 12 else ""
         raise PrepareError(
             f"the model does not match the parameter list of {spec.path.name} "
