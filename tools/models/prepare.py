@@ -667,12 +667,15 @@ def convert_one(info: ModelInfo, quant: str, src: Source, gguf_path: Path, lib_p
         n_shards[0] += 1
         log(f"  wrote {name} ({human(nbytes)})")
 
+    # Stored bits per model weight: packed codes plus their share of scales, biases and norms.
+    weights_represented = sum(int(np.prod(p.shape)) * (8 if p.name.endswith(".q_weight") else 1)
+                              for p in plan if not p.name.endswith(".q_scale"))
     try:
         cache = write_ndarray_cache(
             model_dir,
             ((p.name, p.make()) for p in plan),
             max_shard,
-            {"ParamSize": len(plan), "BitsPerParam": 4.0 if quant.startswith("q4") else 0.0},
+            {"BitsPerParam": round(need * 8 / weights_represented, 4)},
             on_shard,
         )
         tok_files = write_tokenizer(src.tokenizer, model_dir)
