@@ -167,12 +167,12 @@ let withHistory: ChatHistory | null = null;
 let outTokens = 0;
 let unusable = 0;
 let genMs = 0;
-async function ask(session: InstanceType<typeof LlamaChatSession>, prompt: string, schema: object, seed: number): Promise<unknown> {
+async function ask(session: InstanceType<typeof LlamaChatSession>, prompt: string, schema: object, seed: number, maxTokens = settings.maxTokens): Promise<unknown> {
   const grammar = await llama.createGrammarForJsonSchema(schema as never);
   if (withHistory) session.setChatHistory(withHistory);
   else session.resetChatHistory();
   const t = Date.now();
-  const text = await session.prompt(prompt, { grammar, temperature: settings.temperature, topK: settings.topK, topP: settings.topP, seed, maxTokens: settings.maxTokens });
+  const text = await session.prompt(prompt, { grammar, temperature: settings.temperature, topK: settings.topK, topP: settings.topP, seed, maxTokens });
   genMs += Date.now() - t;
   outTokens += model.tokenize(text).length;
   try {
@@ -185,7 +185,11 @@ async function ask(session: InstanceType<typeof LlamaChatSession>, prompt: strin
 if (values.offtopic) {
   const session = new LlamaChatSession({ contextSequence: sequence });
   const done = new Set(readExisting<OfftopicQuestions>(offPath).filter((r) => r.prompt === OFFTOPIC_VERSION).map((r) => r.topic));
-  const { subjects } = (await ask(session, OFFTOPIC_TOPICS_PROMPT, topicsSchema(), seedOf('subjects'))) as { subjects: string[] };
+  // 40 subjects need more room than one passage's questions; one retry with another seed
+  const listed = ((await ask(session, OFFTOPIC_TOPICS_PROMPT, topicsSchema(), seedOf('subjects'), 3 * settings.maxTokens)) ??
+    (await ask(session, OFFTOPIC_TOPICS_PROMPT, topicsSchema(), seedOf('subjects') + 1, 3 * settings.maxTokens))) as { subjects: string[] } | null;
+  if (!listed) fail('The model did not return a usable subject list twice (cut off or not JSON). Try another model or raise maxTokens.');
+  const { subjects } = listed!;
   const todo = [...new Set(subjects.map((s) => s.trim()).filter(Boolean))].filter((s) => !done.has(s));
   const t0 = Date.now();
   let n = 0;
