@@ -12,12 +12,12 @@ export const INDEX_EMBEDDER = process.env.SKYCITE_EMBEDDER ?? DEFAULT_EMBEDDER_I
 
 export const INDEX_DTYPE: EmbeddingModelConfig['dtype'] = (process.env.SKYCITE_MODEL_DTYPE as 'fp32' | 'q8' | undefined) ?? 'q8';
 
-export const modelFile = (dtype: EmbeddingModelConfig['dtype'] = INDEX_DTYPE): string =>
-  resolve(MODELS_DIR, INDEX_EMBEDDER, 'onnx', dtype === 'fp32' ? 'model.onnx' : 'model_quantized.onnx');
+export const modelFile = (dtype: EmbeddingModelConfig['dtype'] = INDEX_DTYPE, modelId: string = INDEX_EMBEDDER): string =>
+  resolve(MODELS_DIR, modelId, 'onnx', dtype === 'fp32' ? 'model.onnx' : 'model_quantized.onnx');
 
-export function nodeEmbedder(dtype: EmbeddingModelConfig['dtype'] = INDEX_DTYPE): Promise<Embedder> {
+export function nodeEmbedder(dtype: EmbeddingModelConfig['dtype'] = INDEX_DTYPE, modelId: string = INDEX_EMBEDDER): Promise<Embedder> {
   return createTransformersEmbedder({
-    modelId: INDEX_EMBEDDER,
+    modelId,
     dtype,
     localModelPath: `${MODELS_DIR}/`,
     device: 'cpu',
