@@ -3,7 +3,17 @@ import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { readFileSync } from 'node:fs';
 import { skyCitePwaOptions } from './src/pwa/pwa-config.js';
+import { RERANKER_ID } from './src/core/retrieval/reranker-id.js';
+
+/** Precache the embedder the built index names and the reranker; other model folders are not part of the first load. */
+function modelFolders(): string[] | undefined {
+  const manifest = resolve('static-index/manifest.json');
+  if (!existsSync(manifest)) return undefined;
+  const id = (JSON.parse(readFileSync(manifest, 'utf8')) as { model?: { id?: string } }).model?.id;
+  return id ? [id, RERANKER_ID] : undefined;
+}
 
 /** Serve and ship the generated static index (static-index/) at /static-index/. */
 function staticIndex(): Plugin {
@@ -45,7 +55,7 @@ function ortAssets(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [ortAssets(), svelte(), staticIndex(), VitePWA(skyCitePwaOptions())],
+  plugins: [ortAssets(), svelte(), staticIndex(), VitePWA(skyCitePwaOptions({ modelFolders: modelFolders() }))],
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 8000 },
   worker: { format: 'es' },
   preview: { port: 4173, strictPort: false },

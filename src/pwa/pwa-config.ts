@@ -20,11 +20,18 @@ export interface SkyCitePwaOptions {
    * Default: the q8 file the embedder loads; the 90 MB fp32 model.onnx is left out.
    */
   onnxFiles?: string[];
+  /**
+   * Model folders under models/ to precache (e.g. the embedder the static index
+   * names and the reranker). Default: every folder. Other folders are still served
+   * but only downloaded when the app asks for them.
+   */
+  modelFolders?: string[];
 }
 
 /** Glob patterns (relative to the build output) that Workbox precaches. */
 export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] {
   const onnx = options.onnxFiles ?? ['model_quantized.onnx'];
+  const folders = options.modelFolders ?? ['**'];
   return [
     // App shell: html, scripts (incl. workers), styles, icons. (vite-plugin-pwa adds
     // manifest.webmanifest itself; listing it here too would duplicate the entry.)
@@ -36,9 +43,7 @@ export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] 
     'static-index/*.f32',
     'static-index/*.i8',
     // The embedding model: config and tokenizer files, licence, the ONNX weights it loads.
-    'models/**/*.{json,txt}',
-    'models/**/LICENSE*',
-    ...onnx.map((f) => `models/**/onnx/${f}`),
+    ...folders.flatMap((d) => [`models/${d}/**/*.{json,txt}`, `models/${d}/**/LICENSE*`, ...onnx.map((f) => `models/${d}/onnx/${f}`)]),
     // ONNX Runtime Web (wasm + its loader), served from this origin.
     'ort/**/*.{mjs,wasm}',
     // voy (the dense index the retrieval worker builds at load), emitted by Vite as an asset.

@@ -178,3 +178,15 @@ describe('PNG encoder and icons', () => {
     expect(ICONS.filter((i) => i.maskable).length).toBeGreaterThan(0);
   });
 });
+
+describe('model folders in the first load', () => {
+  it('precaches only the named model folders when they are given', () => {
+    const only = precacheGlobPatterns({ modelFolders: ['skycite/minilm-skycite', 'skycite/reranker-minilm'] }).map(globToRegExp);
+    const hit = (f: string) => only.some((r) => r.test(f));
+    expect(hit('models/skycite/minilm-skycite/onnx/model_quantized.onnx')).toBe(true);
+    expect(hit('models/skycite/minilm-skycite/tokenizer.json')).toBe(true);
+    expect(hit('models/skycite/reranker-minilm/onnx/model_quantized.onnx')).toBe(true);
+    expect(hit('models/sentence-transformers/all-MiniLM-L6-v2/onnx/model_quantized.onnx')).toBe(false);
+    expect(hit('models/sentence-transformers/all-MiniLM-L6-v2/tokenizer.json')).toBe(false);
+  });
+});

@@ -11,8 +11,7 @@ import { AutoModelForSequenceClassification, AutoTokenizer, env, type PreTrained
 import { restoreFinalSep } from '../embedding/transformers-embedder.js';
 import type { Reranker } from './rerank.js';
 
-/** The shipped reranker's folder under the models path. */
-export const RERANKER_ID = 'skycite/reranker-minilm';
+export { RERANKER_ID } from './reranker-id.js';
 
 export interface CrossEncoderConfig {
   /** Model folder under `localModelPath`, e.g. 'skycite/reranker-minilm-l3'. */
