@@ -41,7 +41,8 @@ export const MINILM_DIM = 384;
 /**
  * The embedder the static index is built with by default. The browser loads
  * whichever model the index manifest names (`manifest.model.id`), so an index
- * built with another model folder under public/models (e.g. a tuned MiniLM,
- * `SKYCITE_EMBEDDER=skycite/minilm-skycite npm run index`) needs no code change.
+ * built with another model folder under public/models (e.g. the base MiniLM,
+ * `SKYCITE_EMBEDDER=sentence-transformers/all-MiniLM-L6-v2 npm run index`) needs no code change.
+ * Default: MiniLM fine-tuned on the corpus's synthetic questions (public/models/skycite/minilm-skycite/ORIGIN.md).
  */
-export const DEFAULT_EMBEDDER_ID = MINILM_ID;
+export const DEFAULT_EMBEDDER_ID = 'skycite/minilm-skycite';
