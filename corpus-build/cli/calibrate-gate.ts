@@ -20,13 +20,20 @@ import { nodeEngine } from '../node/engine.js';
 import { MODELS_DIR, modelFile } from '../node/model.js';
 import { RERANKER_ID } from '../../src/core/retrieval/cross-encoder.js';
 
-const { values } = parseArgs({ options: { data: { type: 'string', default: '.cache/train' }, 'max-refused': { type: 'string', default: '0.05' } } });
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string', default: '.cache/train' },
+    'max-refused': { type: 'string', default: '0.05' },
+    // every off-topic question, not only the held-back subjects: right when no model was trained on off-topic questions
+    'all-offtopic': { type: 'boolean', default: false },
+  },
+});
 const maxRefused = Number(values['max-refused']);
 const dir = values.data!;
 const read = (f: string) => (existsSync(`${dir}/${f}`) ? readFileSync(`${dir}/${f}`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
 const pairs = read('pairs.jsonl').filter((p: { split: string }) => p.split === 'heldback') as { q: string; pos: string }[];
 const heldTopic = (t: string) => createHash('sha256').update(t).digest()[0]! % 5 === 0;
-const offtopic = read('offtopic.jsonl').filter((o: { topic: string }) => heldTopic(o.topic)) as { q: string }[];
+const offtopic = read('offtopic.jsonl').filter((o: { topic: string }) => values['all-offtopic'] || heldTopic(o.topic)) as { q: string }[];
 if (!pairs.length) {
   console.error(`No held-back questions in ${dir}/pairs.jsonl: run npm run train:data first.`);
   process.exit(2);
@@ -64,7 +71,17 @@ function calibrate(p: number[], negatives: { name: string; values: number[] }[])
   const k = Math.floor(maxRefused * sorted.length);
   const threshold = sorted.length ? sorted[k]! : NaN;
   const refusedAnswerable = sorted.filter((x) => x < threshold).length / Math.max(sorted.length, 1);
+  // the trade-off at other refusal budgets, for the record
+  const tradeOff = [0.05, 0.1, 0.2, 0.3, 0.5].map((share) => {
+    const t = sorted.length ? sorted[Math.floor(share * sorted.length)]! : NaN;
+    return {
+      answerableRefused: share,
+      threshold: Number(t.toFixed(4)),
+      ...Object.fromEntries(negatives.map((n) => [`${n.name}Refused`, Number((n.values.filter((x) => x < t).length / Math.max(n.values.length, 1)).toFixed(4))])),
+    };
+  });
   return {
+    tradeOff,
     threshold: Number(threshold.toFixed(4)),
     answerable: { n: sorted.length, refused: Number(refusedAnswerable.toFixed(4)) },
     unanswerable: Object.fromEntries(negatives.map((n) => [n.name, { n: n.values.length, refused: Number((n.values.filter((x) => x < threshold).length / Math.max(n.values.length, 1)).toFixed(4)) }])),

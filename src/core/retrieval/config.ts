@@ -4,6 +4,19 @@
  * in `npm run eval` (see docs/retrieval.md).
  */
 import { type DeepPartial, deepMerge } from '../config/merge.js';
+import { GATE_CALIBRATION } from './gate-calibration.js';
+
+interface GateSide {
+  unanswerable: Record<string, { n: number; refused: number }>;
+}
+/** The calibrated score that refuses the larger share of the synthetic unanswerable questions (mean over their kinds). */
+export function preferredGateScore(cal: { dense: GateSide; rerank: GateSide | null }): 'dense' | 'rerank' {
+  const share = (g: GateSide) => {
+    const v = Object.values(g.unanswerable);
+    return v.reduce((a, x) => a + x.refused, 0) / Math.max(v.length, 1);
+  };
+  return cal.rerank && share(cal.rerank) > share(cal.dense) ? 'rerank' : 'dense';
+}
 
 export interface RetrievalConfig {
   dense: {
@@ -64,6 +77,7 @@ export interface RetrievalConfig {
     keywordCap: number;
   };
   rerank: {
+    /** Rerank with the cross-encoder when one is loaded (default true; without a model the fused order is kept and the trace says so). */
     enabled: boolean;
     /**
      * Weight of the reranker's relevance (0–1) in the final score of the reranked
@@ -88,11 +102,15 @@ export interface RetrievalConfig {
   };
   /**
    * The evidence gate (engine.ts `evidenceGate`): "no evidence" — never padded with
-   * weak passages — unless the best candidate reaches the threshold: the reranker's
-   * relevance score when the reranker runs, the best dense cosine otherwise.
+   * weak passages — unless the best candidate reaches the threshold of the score
+   * named by `by`: the best dense cosine, or the reranker's relevance (dense when the
+   * reranker does not run). Thresholds and the choice come from `npm run calibrate:gate`
+   * (gate-calibration.ts): the score that refuses more synthetic unanswerable questions
+   * at the same 5 % of answerable ones refused.
    */
   gate: {
     enabled: boolean;
+    by: 'dense' | 'rerank';
     /** Minimum best cosine (query vs retrieval string or passage window) without the reranker. */
     minDense: number;
     /** Minimum best reranker score; calibrated on synthetic questions (docs/retrieval.md, "Evidence gate"). */
@@ -116,9 +134,14 @@ export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   expansion: { enabled: false },
   rrf: { k: 60, pool: 30 },
   postScore: { enabled: false, fused: 0.5, summary: 0.3, dense: 0.7, window: 0.7, keyword: 0.02, keywordCap: 5 },
-  rerank: { enabled: false, weight: 0.3, top: 20, input: 'window' },
+  rerank: { enabled: true, weight: 0.3, top: 20, input: 'window' },
   elbow: { enabled: false, threshold: 0.25 },
-  gate: { enabled: true, minDense: 0.3, minRerank: 0 },
+  gate: {
+    enabled: true,
+    by: preferredGateScore(GATE_CALIBRATION),
+    minDense: GATE_CALIBRATION.dense.threshold,
+    minRerank: GATE_CALIBRATION.rerank?.threshold ?? 0.5,
+  },
   keep: 10,
   contextChars: 12_000,
   broadenPoolFactor: 2,

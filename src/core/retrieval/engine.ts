@@ -296,7 +296,7 @@ export function evidenceGate(
 ): GateVerdict {
   if (!cfg.gate.enabled) return { passed: ranked.length > 0, source: 'off', score: NaN, threshold: NaN, note: 'off' };
   if (!ranked.length) return { passed: false, source: 'dense', score: NaN, threshold: cfg.gate.minDense, note: 'no candidates' };
-  if (reranked && ranked.some((r) => r.rerank !== null)) {
+  if (cfg.gate.by === 'rerank' && reranked && ranked.some((r) => r.rerank !== null)) {
     const best = Math.max(...ranked.map((r) => r.rerank ?? -Infinity));
     const passed = best >= cfg.gate.minRerank;
     return { passed, source: 'rerank', score: best, threshold: cfg.gate.minRerank, note: `best relevance ${best.toFixed(3)} ${passed ? '≥' : '<'} ${cfg.gate.minRerank}` };
