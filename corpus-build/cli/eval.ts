@@ -194,6 +194,7 @@ function printReport(r: EvalReport) {
   for (const [k, m] of Object.entries(r.byVariant)) console.log(row(`variant ${k}`, m));
   for (const [k, m] of Object.entries(r.byCorpus)) console.log(row(`corpus ${k}`, m));
   console.log(`unanswerable: n=${r.unanswerable.n}, no-evidence rate ${r.unanswerable.noEvidenceRate.toFixed(3)}`);
+  console.log(`answerable refused ("no evidence"): ${(r.answerableRefused.rate * 100).toFixed(1)} % of ${r.answerableRefused.n}`);
 }
 
 if (values.cv) {

@@ -80,6 +80,7 @@ describe('metrics', () => {
     expect(r.byVariant.direct!.n).toBe(2);
     expect(Object.keys(r.byCorpus).sort()).toEqual(['curated', 'easa']);
     expect(r.unanswerable).toEqual({ n: 2, noEvidenceRate: 0.5 });
+    expect(r.answerableRefused).toEqual({ n: 3, rate: 1 / 3 });
   });
 });
 

@@ -32,6 +32,8 @@ export interface EvalReport {
   byVariant: Record<string, Metrics>;
   byCorpus: Record<string, Metrics>;
   unanswerable: { n: number; noEvidenceRate: number };
+  /** Answerable questions that got "no evidence" (the gate's cost). */
+  answerableRefused: { n: number; rate: number };
 }
 
 export class QuestionFormatError extends Error {
@@ -112,5 +114,6 @@ export function summarise(outcomes: QuestionOutcome[]): EvalReport {
     byVariant: group((o) => o.question.variant, ['direct', 'synonym', 'reworked']),
     byCorpus: group((o) => o.question.corpus),
     unanswerable: { n: un.length, noEvidenceRate: un.length ? un.filter((o) => o.noEvidence).length / un.length : 0 },
+    answerableRefused: { n: answerable.length, rate: answerable.length ? answerable.filter((o) => o.noEvidence).length / answerable.length : 0 },
   };
 }
