@@ -14,7 +14,7 @@ import { isEasaJurisdiction } from '../../core/retrieval/filters';
 import type { Evidence, Filters, RetrievalResult, StageTrace } from '../../core/retrieval/types';
 import { findModel, modelUrls } from '../../llm/models';
 import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecordInput, AuditRoute } from '../../storage/audit-store';
-import type { CalcOutcome } from './calc';
+import type { CalcOutcome } from '../../core/assess/message-calc';
 
 export interface AuditInput {
   question: string;

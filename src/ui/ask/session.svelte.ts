@@ -15,7 +15,8 @@ import type { AskResult, RuntimeStatus, SkyCiteRuntime } from '../../runtime/typ
 import type { AnswerMode, AuditStore } from '../../storage/audit-store';
 import type { Settings } from '../../storage/settings-store';
 import { buildAuditRecord, noEvidenceReason } from './audit';
-import { extractCalc, mergeParams, runCalc, type CalcOutcome, type CalcParams, type CalcTarget } from './calc';
+import { extractOperation, mergeParams, type CalcParams, type CalcTarget } from '../../core/assess/extract';
+import { runCalc, type CalcOutcome } from '../../core/assess/message-calc';
 
 export type TurnPhase = 'routing' | 'retrieving' | 'composing' | 'generating' | 'checking' | 'done' | 'stopped' | 'error';
 
@@ -166,11 +167,11 @@ export class AskSession {
 
     // 2. calculator (database / both)
     if (turn.route.path !== 'rules') {
-      const ex = extractCalc(turn.question);
+      const ex = extractOperation(turn.question);
       const followUp = pre.cues.followUpOf !== undefined;
       const params = followUp ? mergeParams(this.lastParams, ex.params) : ex.params;
       const targets = ex.targets.length ? ex.targets : followUp ? this.lastTargets : [];
-      turn.calc = runCalc(targets, params, ex.readings);
+      turn.calc = runCalc(targets, params, ex.readings, ex.notes);
       turn.calcTargets = turn.calc.items.map((i) => i.target);
       this.lastParams = params;
       this.lastTargets = turn.calcTargets;
