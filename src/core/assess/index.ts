@@ -17,3 +17,4 @@ export * from './density-words.js';
 export * from './extract.js';
 export * from './chain.js';
 export * from './message-calc.js';
+export * from './tables/grid.js';
