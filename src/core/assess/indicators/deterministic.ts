@@ -96,7 +96,7 @@ function traceText(trace: readonly TraceStep[]): string {
 }
 
 function missingText(missing: readonly OptionalField[]): string {
-  return missing.map((f) => `${fieldLabel(f)} (${f})`).join(', ');
+  return missing.map((f) => fieldLabel(f)).join(', ');
 }
 
 /** The rule of S.4.4.4 "Atypical air environment" (p. 32): atypical airspace leads to ARC-a. */
