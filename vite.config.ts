@@ -41,13 +41,49 @@ function ortAssets(): Plugin {
       if (!existsSync(dst) || statSync(dst).size !== statSync(src).size) copyFileSync(src, dst);
     }
   };
-  return { name: 'skycite-ort-assets', buildStart: copy, configureServer: copy };
+  return {
+    name: 'skycite-ort-assets',
+    buildStart: copy,
+    configureServer: copy,
+    /**
+     * onnxruntime-web's bundled loader also names its wasm with `new URL(…, import.meta.url)`, so
+     * Vite emits a second, hashed 27 MB copy into assets/. The runtime always passes the ort/
+     * paths (wasmPaths), so that copy is never fetched: drop it and point the reference at ort/,
+     * leaving one copy in dist/.
+     */
+    generateBundle(options, bundle) {
+      const base = (this as unknown as { environment?: { config?: { base?: string } } }).environment?.config?.base ?? '/';
+      for (const f of ORT_FILES.filter((n) => n.endsWith('.wasm'))) {
+        const stem = f.replace(/\.wasm$/, '');
+        const emitted = Object.keys(bundle).filter((k) => k.startsWith('assets/') && k.includes(stem) && k.endsWith('.wasm'));
+        for (const name of emitted) {
+          delete bundle[name];
+          const rewrite = (code: string) => code.split(`${base}${name}`).join(`${base}ort/${f}`).split(name).join(`ort/${f}`);
+          for (const out of Object.values(bundle)) {
+            if (out.type === 'chunk' && out.code.includes(name)) out.code = rewrite(out.code);
+            // the retrieval worker is built separately and arrives here as an asset
+            else if (out.type === 'asset' && out.fileName.endsWith('.js')) {
+              const code = typeof out.source === 'string' ? out.source : new TextDecoder().decode(out.source);
+              if (code.includes(name)) out.source = rewrite(code);
+            }
+          }
+        }
+      }
+      void options;
+    },
+  };
 }
 
 export default defineConfig({
   plugins: [ortAssets(), svelte(), staticIndex(), VitePWA(skyCitePwaOptions())],
-  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 8000 },
-  worker: { format: 'es' },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 8000,
+    // Rolldown's "plugin callbacks took x s" note is about build speed, not the output: not printed
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
+  worker: { format: 'es', rolldownOptions: { checks: { bundlerTimings: false } } },
   preview: { port: 4173, strictPort: false },
   server: { port: 5173 },
 });
