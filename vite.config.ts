@@ -1,4 +1,6 @@
-import { copyFileSync, createReadStream, existsSync, mkdirSync, cpSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
@@ -74,8 +76,67 @@ function ortAssets(): Plugin {
   };
 }
 
+/** Files worth sending gzip-compressed (the wasm runtimes, the model, the index, scripts, styles). */
+export const PRECOMPRESS = /\.(?:wasm|onnx|f32|i8|json|js|mjs|css|html|webmanifest|svg|txt)$/;
+const CONTENT_TYPES: Record<string, string> = {
+  '.wasm': 'application/wasm',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Gzip-compressed copies (`file.gz`) of every compressible file of dist/ above 1 KB, written after
+ * the build, and a preview-server middleware that sends them to browsers that accept gzip. vite
+ * preview compresses text on the fly but not wasm, ONNX or the index's vectors (27 MB of ORT wasm
+ * become 6.7 MB on the wire). Any static host that serves precompressed files (nginx gzip_static,
+ * most CDNs) can use the same copies; the service worker stores the decompressed files.
+ */
+function precompressed(): Plugin {
+  let outDir = resolve('dist');
+  return {
+    name: 'skycite-precompressed',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string) => {
+        for (const e of readdirSync(dir, { withFileTypes: true })) {
+          const f = join(dir, e.name);
+          if (e.isDirectory()) walk(f);
+          else if (PRECOMPRESS.test(e.name) && statSync(f).size > 1024) writeFileSync(`${f}.gz`, gzipSync(readFileSync(f), { level: 6 }));
+        }
+      };
+      if (existsSync(outDir)) walk(outDir);
+    },
+    configurePreviewServer(server) {
+      const dist = resolve(server.config.root, server.config.build.outDir);
+      server.middlewares.use((req, res, next) => {
+        if ((req.method !== 'GET' && req.method !== 'HEAD') || !/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return next();
+        let path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+        if (path.endsWith('/')) path += 'index.html';
+        const file = resolve(dist, `.${path}`);
+        if (!file.startsWith(dist) || !PRECOMPRESS.test(file) || !existsSync(`${file}.gz`)) return next();
+        res.setHeader('Content-Encoding', 'gzip');
+        res.setHeader('Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
+        res.setHeader('Content-Length', statSync(`${file}.gz`).size);
+        res.setHeader('Vary', 'Accept-Encoding');
+        res.setHeader('Cache-Control', 'no-cache');
+        if (req.method === 'HEAD') return void res.end();
+        createReadStream(`${file}.gz`).pipe(res);
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [ortAssets(), svelte(), staticIndex(), VitePWA(skyCitePwaOptions())],
+  plugins: [ortAssets(), svelte(), staticIndex(), VitePWA(skyCitePwaOptions()), precompressed()],
   build: {
     target: 'es2022',
     sourcemap: false,
