@@ -99,13 +99,16 @@ const CONTENT_TYPES: Record<string, string> = {
  */
 function precompressed(): Plugin {
   let outDir = resolve('dist');
+  let building = false;
+  // no `apply: 'build'`: vite preview resolves its config as 'serve' and would drop the plugin
   return {
     name: 'skycite-precompressed',
-    apply: 'build',
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
+      building = config.command === 'build';
     },
     closeBundle() {
+      if (!building) return;
       const walk = (dir: string) => {
         for (const e of readdirSync(dir, { withFileTypes: true })) {
           const f = join(dir, e.name);
