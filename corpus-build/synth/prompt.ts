@@ -62,7 +62,8 @@ export function passagePrompt(title: string, text: string, isTable = false): str
 /** JSON schema of the answer (enforced by the generator's grammar). */
 export function questionsSchema() {
   const properties: Record<string, unknown> = {};
-  for (const s of QUESTION_STYLES) properties[s.key] = { type: 'array', items: { type: 'string' }, minItems: s.count, maxItems: s.count };
+  // a length cap keeps a model that starts repeating itself from running into the token limit
+  for (const s of QUESTION_STYLES) properties[s.key] = { type: 'array', items: { type: 'string', maxLength: 240 }, minItems: s.count, maxItems: s.count };
   return { type: 'object', properties } as const;
 }
 
