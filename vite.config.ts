@@ -138,6 +138,8 @@ function precompressed(): Plugin {
   };
 }
 
+const isWebLlm = (id: string) => id.includes('/node_modules/@mlc-ai/web-llm/');
+
 export default defineConfig({
   plugins: [ortAssets(), svelte(), staticIndex(), VitePWA(skyCitePwaOptions()), precompressed()],
   build: {
@@ -145,9 +147,21 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 8000,
     // Rolldown's "plugin callbacks took x s" note is about build speed, not the output: not printed
-    rolldownOptions: { checks: { bundlerTimings: false } },
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      // WebLLM's lazily imported bundle gets a recognisable name, so the service worker can leave it
+      // out of the precache (src/pwa/pwa-config.ts, WEBLLM_JS_GLOB)
+      output: { chunkFileNames: (chunk) => (chunk.moduleIds.some(isWebLlm) ? 'assets/webllm-[hash].js' : 'assets/[name]-[hash].js') },
+    },
   },
-  worker: { format: 'es', rolldownOptions: { checks: { bundlerTimings: false } } },
+  worker: {
+    format: 'es',
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      // the worker hosting WebLLM's engine (src/llm/worker.ts), named like its bundle above
+      output: { entryFileNames: (chunk) => (chunk.moduleIds.some(isWebLlm) ? 'assets/webllm-worker-[hash].js' : 'assets/[name]-[hash].js') },
+    },
+  },
   preview: { port: 4173, strictPort: false },
   server: { port: 5173 },
 });

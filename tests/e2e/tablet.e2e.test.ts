@@ -6,7 +6,7 @@
  * jump in portrait, the language notice, the question length limit, Library excerpts, tappable
  * examples, and the Assess view in labels with its answers first.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -265,5 +265,35 @@ describe('the build', () => {
     expect(existsSync('dist')).toBe(true);
     walk('dist');
     expect(wasm).toEqual([join('dist', 'ort', 'ort-wasm-simd-threaded.asyncify.wasm')]);
+  });
+
+  it("leaves WebLLM's bundles out of the first load: not precached, not fetched until a model is chosen", async () => {
+    const bundles = readdirSync(join('dist', 'assets')).filter((f) => /^webllm-.*\.js$/.test(f));
+    expect(bundles.length).toBe(2); // the lazily imported module and the engine's worker
+    const sw = readFileSync(join('dist', 'sw.js'), 'utf8');
+    const precached = [...sw.matchAll(/\{url:"([^"]+)"/g)].map((m) => m[1]!);
+    expect(precached.some((u) => u.startsWith('assets/index-'))).toBe(true);
+    for (const b of bundles) expect(precached).not.toContain(`assets/${b}`);
+    // a fresh page, with its service worker installed (the precache fetched)
+    const context = await browser.newContext({ viewport: LANDSCAPE });
+    const page = await openApp(context);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    const fetched = [...server.sizes.keys()];
+    expect(fetched).toContain('/ort/ort-wasm-simd-threaded.asyncify.wasm');
+    expect(fetched.filter((p) => p.startsWith('/assets/webllm-'))).toEqual([]);
+    // once the service worker controls the page, a bundle fetched (as choosing a model does) is kept
+    // in the "webllm/js" cache for offline starts
+    await page.reload();
+    await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+    const cached = await page.evaluate(async (file) => {
+      if (!navigator.serviceWorker.controller) return ['not controlled'];
+      await (await fetch(`assets/${file}`)).text();
+      const cache = await caches.open('webllm/js');
+      return (await cache.keys()).map((r) => new URL(r.url).pathname);
+    }, bundles[0]!);
+    expect(cached).toEqual([`/assets/${bundles[0]}`]);
+    await context.close();
   });
 });
