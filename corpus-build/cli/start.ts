@@ -11,9 +11,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { build, preview } from 'vite';
-import { DEFAULT_INDEX_DIR, staleReason } from '../node/index-fs.js';
-import { modelFile } from '../node/model.js';
 
 class StartArgsError extends Error {
   override name = 'StartArgsError';
@@ -54,6 +51,12 @@ function options() {
 
 async function main(): Promise<void> {
   const opts = options();
+  // loaded after the arguments are read, so a usage error answers at once
+  const [{ build, preview }, { DEFAULT_INDEX_DIR, staleReason }, { modelFile }] = await Promise.all([
+    import('vite'),
+    import('../node/index-fs.js'),
+    import('../node/model.js'),
+  ]);
   process.env.NODE_ENV = 'production';
   const reason = staleReason(DEFAULT_INDEX_DIR, modelFile());
   if (reason) {
