@@ -243,6 +243,8 @@ describe('the inspector on a tablet (production build)', () => {
     const sail = page.locator('[data-testid="assess-card"][data-indicator="sail"]');
     await expect(sail.getByTestId('assess-card-value').textContent()).resolves.toMatch(/\bII\b/);
     await expect(sail.locator('[data-testid="table-grid"][data-caption^="Table 3"] [data-testid="table-cell-used"]').allTextContents()).resolves.toEqual(['II']);
+    // the table's numbering note is said in the explanation and under the table, not a third time
+    expect((await sail.innerText()).split('cites this table as').length - 1).toBe(2);
     const noValue = page.locator('[data-testid="assess-card"][data-confidence="evidence-only"]');
     expect(await noValue.count()).toBeGreaterThan(0);
     for (const c of await noValue.all()) {

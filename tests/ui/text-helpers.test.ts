@@ -1,6 +1,6 @@
 /** Small text helpers of the Ask and Library views: language, edition labels, keyword excerpts, indicator display. */
 import { describe, expect, it } from 'vitest';
-import { cardOrder, numberCitations } from '../../src/core/assess/indicators/display';
+import { cardOrder, notesToShow, numberCitations } from '../../src/core/assess/indicators/display';
 import type { IndicatorResult } from '../../src/core/assess/indicators/run';
 import { shortEdition } from '../../src/core/text/edition';
 import { keywordExcerpt } from '../../src/core/text/excerpt';
@@ -63,5 +63,17 @@ describe('indicator cards as people read them', () => {
     const card = (name: string, value: string | number | null) => ({ name, value }) as unknown as IndicatorResult;
     const order = cardOrder([card('likely_regulatory_pathway', null), card('initial_ground_risk_orientation', 'low'), card('igrc', 3), card('final_grc', 3), card('sail', 'II'), card('expected_assessment_depth', null)]);
     expect(order.map((r) => r.name)).toEqual(['sail', 'final_grc', 'igrc', 'initial_ground_risk_orientation', 'likely_regulatory_pathway', 'expected_assessment_depth']);
+  });
+});
+
+describe('notesToShow', () => {
+  const table = 'The text (S.4.7.3) cites this table as "Table 7"; it is captioned "Table 3".';
+  it('drops notes already in the explanation or under a table shown, and repeated notes', () => {
+    expect(notesToShow([table], `SAIL III, read from the tables. ${table}`, [])).toEqual([]);
+    expect(notesToShow([table], 'SAIL III.', [table])).toEqual([]);
+    expect(notesToShow(['Assumes VLOS.', 'Assumes  VLOS.'], 'SAIL III.', [])).toEqual(['Assumes VLOS.']);
+  });
+  it('keeps the notes the reader has not seen, in their order', () => {
+    expect(notesToShow(['Assumes VLOS.', table], 'SAIL III.', ['Another table note.'])).toEqual(['Assumes VLOS.', table]);
   });
 });

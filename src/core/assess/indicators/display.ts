@@ -31,3 +31,19 @@ export function cardOrder(results: readonly IndicatorResult[]): IndicatorResult[
   };
   return results.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map((x) => x.r);
 }
+
+/**
+ * The card's notes that the reader has not already seen: a note that is part of the explanation,
+ * or printed under one of the tables shown, is not repeated at the foot of the card.
+ */
+export function notesToShow(notes: readonly string[], explanation: string, shownTableNotes: readonly string[]): string[] {
+  const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
+  const text = norm(explanation);
+  const shown = new Set(shownTableNotes.map(norm));
+  const out: string[] = [];
+  for (const n of notes) {
+    const k = norm(n);
+    if (k && !shown.has(k) && !text.includes(k) && !out.some((o) => norm(o) === k)) out.push(n);
+  }
+  return out;
+}
