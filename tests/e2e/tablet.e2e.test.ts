@@ -282,6 +282,8 @@ describe('the build', () => {
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
+    // every file any page of this file fetched (the Ask, Assess, Library and Settings tests before
+    // this one included: Settings checks for cached models without loading WebLLM)
     const fetched = [...server.sizes.keys()];
     expect(fetched).toContain('/ort/ort-wasm-simd-threaded.asyncify.wasm');
     expect(fetched.filter((p) => p.startsWith('/assets/webllm-'))).toEqual([]);
