@@ -1,9 +1,10 @@
-import { copyFileSync, createReadStream, existsSync, mkdirSync, cpSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { readFileSync } from 'node:fs';
 import { skyCitePwaOptions } from './src/pwa/pwa-config.js';
 import { RERANKER_ID } from './src/core/retrieval/reranker-id.js';
 
@@ -51,13 +52,125 @@ function ortAssets(): Plugin {
       if (!existsSync(dst) || statSync(dst).size !== statSync(src).size) copyFileSync(src, dst);
     }
   };
-  return { name: 'skycite-ort-assets', buildStart: copy, configureServer: copy };
+  return {
+    name: 'skycite-ort-assets',
+    buildStart: copy,
+    configureServer: copy,
+    /**
+     * onnxruntime-web's bundled loader also names its wasm with `new URL(…, import.meta.url)`, so
+     * Vite emits a second, hashed 27 MB copy into assets/. The runtime always passes the ort/
+     * paths (wasmPaths), so that copy is never fetched: drop it and point the reference at ort/,
+     * leaving one copy in dist/.
+     */
+    generateBundle(options, bundle) {
+      const base = (this as unknown as { environment?: { config?: { base?: string } } }).environment?.config?.base ?? '/';
+      for (const f of ORT_FILES.filter((n) => n.endsWith('.wasm'))) {
+        const stem = f.replace(/\.wasm$/, '');
+        const emitted = Object.keys(bundle).filter((k) => k.startsWith('assets/') && k.includes(stem) && k.endsWith('.wasm'));
+        for (const name of emitted) {
+          delete bundle[name];
+          const rewrite = (code: string) => code.split(`${base}${name}`).join(`${base}ort/${f}`).split(name).join(`ort/${f}`);
+          for (const out of Object.values(bundle)) {
+            if (out.type === 'chunk' && out.code.includes(name)) out.code = rewrite(out.code);
+            // the retrieval worker is built separately and arrives here as an asset
+            else if (out.type === 'asset' && out.fileName.endsWith('.js')) {
+              const code = typeof out.source === 'string' ? out.source : new TextDecoder().decode(out.source);
+              if (code.includes(name)) out.source = rewrite(code);
+            }
+          }
+        }
+      }
+      void options;
+    },
+  };
 }
 
+/** Files worth sending gzip-compressed (the wasm runtimes, the model, the index, scripts, styles). */
+export const PRECOMPRESS = /\.(?:wasm|onnx|f32|i8|json|js|mjs|css|html|webmanifest|svg|txt)$/;
+const CONTENT_TYPES: Record<string, string> = {
+  '.wasm': 'application/wasm',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Gzip-compressed copies (`file.gz`) of every compressible file of dist/ above 1 KB, written after
+ * the build, and a preview-server middleware that sends them to browsers that accept gzip. vite
+ * preview compresses text on the fly but not wasm, ONNX or the index's vectors (27 MB of ORT wasm
+ * become 6.7 MB on the wire). Any static host that serves precompressed files (nginx gzip_static,
+ * most CDNs) can use the same copies; the service worker stores the decompressed files.
+ */
+function precompressed(): Plugin {
+  let outDir = resolve('dist');
+  let building = false;
+  // no `apply: 'build'`: vite preview resolves its config as 'serve' and would drop the plugin
+  return {
+    name: 'skycite-precompressed',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+      building = config.command === 'build';
+    },
+    closeBundle() {
+      if (!building) return;
+      const walk = (dir: string) => {
+        for (const e of readdirSync(dir, { withFileTypes: true })) {
+          const f = join(dir, e.name);
+          if (e.isDirectory()) walk(f);
+          else if (PRECOMPRESS.test(e.name) && statSync(f).size > 1024) writeFileSync(`${f}.gz`, gzipSync(readFileSync(f), { level: 6 }));
+        }
+      };
+      if (existsSync(outDir)) walk(outDir);
+    },
+    configurePreviewServer(server) {
+      const dist = resolve(server.config.root, server.config.build.outDir);
+      server.middlewares.use((req, res, next) => {
+        if ((req.method !== 'GET' && req.method !== 'HEAD') || !/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return next();
+        let path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+        if (path.endsWith('/')) path += 'index.html';
+        const file = resolve(dist, `.${path}`);
+        if (!file.startsWith(dist) || !PRECOMPRESS.test(file) || !existsSync(`${file}.gz`)) return next();
+        res.setHeader('Content-Encoding', 'gzip');
+        res.setHeader('Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
+        res.setHeader('Content-Length', statSync(`${file}.gz`).size);
+        res.setHeader('Vary', 'Accept-Encoding');
+        res.setHeader('Cache-Control', 'no-cache');
+        if (req.method === 'HEAD') return void res.end();
+        createReadStream(`${file}.gz`).pipe(res);
+      });
+    },
+  };
+}
+
+const isWebLlm = (id: string) => id.includes('/node_modules/@mlc-ai/web-llm/');
+
 export default defineConfig({
-  plugins: [ortAssets(), svelte(), staticIndex(), VitePWA(skyCitePwaOptions({ modelFolders: modelFolders() }))],
-  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 8000 },
-  worker: { format: 'es' },
+  plugins: [ortAssets(), svelte(), staticIndex(), VitePWA(skyCitePwaOptions({ modelFolders: modelFolders() })), precompressed()],
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 8000,
+    // Rolldown's "plugin callbacks took x s" note is about build speed, not the output: not printed
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      // WebLLM's lazily imported bundle gets a recognisable name, so the service worker can leave it
+      // out of the precache (src/pwa/pwa-config.ts, WEBLLM_JS_GLOB)
+      output: { chunkFileNames: (chunk) => (chunk.moduleIds.some(isWebLlm) ? 'assets/webllm-[hash].js' : 'assets/[name]-[hash].js') },
+    },
+  },
+  worker: {
+    format: 'es',
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      // the worker hosting WebLLM's engine (src/llm/worker.ts), named like its bundle above
+      output: { entryFileNames: (chunk) => (chunk.moduleIds.some(isWebLlm) ? 'assets/webllm-worker-[hash].js' : 'assets/[name]-[hash].js') },
+    },
+  },
   preview: { port: 4173, strictPort: false },
   server: { port: 5173 },
 });

@@ -4,9 +4,6 @@
  * retrieval engine; --trace prints every stage's candidates and timing.
  */
 import { parseArgs } from 'node:util';
-import { formatPages } from '../../src/core/retrieval/context.js';
-import { nodeEngine } from '../node/engine.js';
-import { questionFilters } from '../node/question-filters.js';
 
 const USAGE = `Usage: npm run ask -- "your question" [options]
 
@@ -46,6 +43,12 @@ if (!question) {
   process.exit(2);
 }
 try {
+  // loaded after the arguments are read, so --help and usage errors answer at once
+  const [{ formatPages }, { nodeEngine }, { questionFilters }] = await Promise.all([
+    import('../../src/core/retrieval/context.js'),
+    import('../node/engine.js'),
+    import('../node/question-filters.js'),
+  ]);
   const { engine, index } = await nodeEngine();
   const r = await engine.retrieve(question, {
     filters: questionFilters(question, values.corpus),

@@ -8,6 +8,7 @@
  * started, until `load()` is called, i.e. until the user asks for a model.
  */
 import type { AppConfig, InitProgressReport, MLCEngineConfig, MLCEngineInterface } from '@mlc-ai/web-llm';
+import { WEBLLM_CACHE_NAMES } from '../pwa/storage.js';
 import { buildAppConfig } from './models.js';
 
 export { getDeviceReport, type DeviceReport, type AdapterReport, type NavigatorLike } from './device.js';
@@ -247,11 +248,42 @@ export function createLlmEngine(options: EngineOptions = {}): LlmEngine {
   };
 }
 
+/** The stores WebLLM keeps models in (IndexedDB databases or Cache Storage caches, by backend). */
+const WEBLLM_STORES: readonly string[] = WEBLLM_CACHE_NAMES;
+
+export interface StorageLike {
+  indexedDB?: { databases?: () => Promise<{ name?: string }[]> } | undefined;
+  caches?: { keys(): Promise<string[]> } | undefined;
+}
+
+/**
+ * Whether any of WebLLM's model stores exists on this device, read without loading WebLLM (its
+ * bundle is ≈ 6 MB of script): false when neither an IndexedDB database nor a cache of that name
+ * exists, null when the browser cannot list its databases.
+ */
+export async function webLlmStorePresent(env: StorageLike = globalThis as StorageLike): Promise<boolean | null> {
+  const dbs = env.indexedDB?.databases;
+  if (!dbs || !env.caches) return null;
+  try {
+    const [databases, cacheNames] = await Promise.all([dbs.call(env.indexedDB), env.caches.keys()]);
+    return databases.some((d) => WEBLLM_STORES.includes(d.name ?? '')) || cacheNames.some((n) => WEBLLM_STORES.includes(n));
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Whether the model's weights are in WebLLM's cache (no network access). Pass the same
  * AppConfig (same base URL and cache backend) used to download it: cache keys are URLs.
+ * When no WebLLM store exists at all the answer is no, without loading WebLLM.
  */
-export async function isModelCached(modelId: string, appConfig: AppConfig = buildAppConfig(), webllm = importWebLlm): Promise<boolean> {
+export async function isModelCached(
+  modelId: string,
+  appConfig: AppConfig = buildAppConfig(),
+  webllm = importWebLlm,
+  storePresent: () => Promise<boolean | null> = webLlmStorePresent,
+): Promise<boolean> {
+  if ((await storePresent()) === false) return false;
   const m = await webllm();
   try {
     return await m.hasModelInCache(modelId, appConfig);

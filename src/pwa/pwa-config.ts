@@ -4,6 +4,9 @@
  * generateSW: Workbox precaches everything the app needs to answer offline — the app
  * shell, the static index, the embedding model (q8 ONNX only) and the ONNX Runtime wasm
  * served from public/ort/ — and nothing is cached from other origins at run time.
+ * WebLLM's two bundles (≈ 12 MB, 4.3 MB gzipped) are left out of the precache: they are loaded only
+ * when the user chooses a model, and are then kept in the "webllm/js" cache (same origin only, next to
+ * WebLLM's own model caches), so a model once loaded still starts offline.
  * Registration is done by src/pwa/register.ts (workbox-window), hence injectRegister: false.
  */
 import type { VitePWAOptions } from 'vite-plugin-pwa';
@@ -27,6 +30,16 @@ export interface SkyCitePwaOptions {
    */
   modelFolders?: string[];
 }
+
+/**
+ * WebLLM's lazily imported bundle and the worker hosting its engine, as vite.config.ts names them
+ * (assets/webllm-<hash>.js, assets/webllm-worker-<hash>.js): not precached.
+ */
+export const WEBLLM_JS_GLOB = 'assets/webllm-*.js';
+/** Same-origin requests for those bundles, cached on first use (hashed names: cache first). */
+export const WEBLLM_JS_URL = /\/assets\/webllm-[^/?#]+\.js$/;
+/** Cache of the WebLLM bundles; the "webllm/" prefix makes Settings' storage clearing treat it as model data. */
+export const WEBLLM_JS_CACHE = 'webllm/js';
 
 /** Glob patterns (relative to the build output) that Workbox precaches. */
 export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] {
@@ -83,7 +96,7 @@ export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<Vite
     },
     workbox: {
       globPatterns: precacheGlobPatterns(options),
-      globIgnores: ['**/node_modules/**/*', 'sw.js', 'workbox-*.js', '**/*.map'],
+      globIgnores: ['**/node_modules/**/*', 'sw.js', 'workbox-*.js', '**/*.map', WEBLLM_JS_GLOB],
       maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
       navigateFallback: 'index.html',
       navigateFallbackDenylist: [/^\/static-index\//, /^\/models\//, /^\/ort\//, /^\/icons\//],
@@ -91,9 +104,18 @@ export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<Vite
       // 'prompt': the new version waits until the user accepts it (register.ts → applyUpdate()).
       skipWaiting: false,
       clientsClaim: false,
-      // No runtime caching at all, in particular none of other origins: model downloads are
-      // cached by WebLLM itself (IndexedDB), only when the user asks for a model.
-      runtimeCaching: [],
+      // Runtime caching of one thing only, on this origin: WebLLM's bundles, when a model is first
+      // loaded (a RegExp route matches other origins only from the URL's start, which this one never
+      // does). Nothing from other origins: model downloads are cached by WebLLM itself (IndexedDB),
+      // only when the user asks for a model.
+      runtimeCaching: [
+        {
+          urlPattern: WEBLLM_JS_URL,
+          handler: 'CacheFirst',
+          // two bundles per build: the current and the previous version at most
+          options: { cacheName: WEBLLM_JS_CACHE, expiration: { maxEntries: 4 } },
+        },
+      ],
       sourcemap: false,
     },
     devOptions: { enabled: false },

@@ -1,7 +1,7 @@
 /**
  * The runtime in the current thread: fetches the static index, verifies it
- * against its manifest, loads MiniLM from the app's own files (WebGPU when
- * available, WASM otherwise) and serves retrieval, evidence-only answers,
+ * against its manifest, loads MiniLM from the app's own files (on the device
+ * device-choice.ts picks: WASM on a software adapter or when WebGPU is slower) and serves retrieval, evidence-only answers,
  * grounding checks and the library. The Web Worker hosts exactly this.
  */
 import { composeEvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
@@ -21,6 +21,7 @@ import type { Reranker } from '../core/retrieval/rerank.js';
 import type { AskResult, DocumentOutline, KeywordHit, OutlineNode, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
 
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
+import { chooseDevice, probeAdapter, type AdapterProbe } from './device-choice.js';
 export { DEFAULT_RUNTIME_OPTIONS };
 
 export class RuntimeNotReadyError extends Error {
@@ -39,7 +40,12 @@ export interface InProcessDeps {
   fetchImpl?: typeof fetch;
   /** Inject an embedder (tests); default loads MiniLM with transformers.js. */
   createEmbedder?: (device: 'webgpu' | 'wasm', opts: RuntimeOptions, modelId: string) => Promise<Embedder>;
+  /** Tests: whether a (hardware) WebGPU adapter exists; superseded by `probeAdapter`. */
   hasWebGpu?: () => Promise<boolean>;
+  /** Tests: the WebGPU adapter as the device choice sees it (default: navigator.gpu). */
+  probeAdapter?: () => Promise<AdapterProbe>;
+  /** Tests: time of a warm embedding on a device (default: measured). */
+  timeEmbedding?: (embedder: Embedder) => Promise<number>;
   /** Inject a reranker (tests); default loads the cross-encoder with transformers.js on WASM. */
   createReranker?: (opts: RuntimeOptions) => Promise<Reranker>;
   baseUrl?: string;
@@ -49,15 +55,8 @@ export interface InProcessDeps {
 
 const abs = (path: string, base: string): string => new URL(path, base).href;
 
-async function defaultHasWebGpu(): Promise<boolean> {
-  const gpu = (globalThis.navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } })?.gpu;
-  if (!gpu) return false;
-  try {
-    return (await gpu.requestAdapter()) !== null;
-  } catch {
-    return false;
-  }
-}
+const HARDWARE_ADAPTER: AdapterProbe = { available: true, software: false, name: '', unavailableReason: null };
+const NO_ADAPTER: AdapterProbe = { available: false, software: false, name: '', unavailableReason: 'no WebGPU adapter' };
 
 export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime {
   const fetchImpl = deps.fetchImpl ?? globalThis.fetch.bind(globalThis);
@@ -130,17 +129,15 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       library = null;
       const t1 = performance.now();
       const make = deps.createEmbedder ?? defaultEmbedder;
-      let device: 'webgpu' | 'wasm' = 'wasm';
-      if (opts.device === 'webgpu' || (opts.device === 'auto' && (await (deps.hasWebGpu ?? defaultHasWebGpu)()))) {
-        try {
-          embedder = await make('webgpu', opts, index.manifest.model.id);
-          device = 'webgpu';
-        } catch (e) {
-          if (opts.device === 'webgpu') throw e;
-          embedder = null;
-        }
-      }
-      if (!embedder) embedder = await make('wasm', opts, index.manifest.model.id);
+      const modelId = index.manifest.model.id;
+      const { embedder: chosen, choice } = await chooseDevice({
+        requested: opts.device,
+        probe: deps.probeAdapter ?? (deps.hasWebGpu ? async () => ((await deps.hasWebGpu!()) ? HARDWARE_ADAPTER : NO_ADAPTER) : () => probeAdapter()),
+        make: (d) => make(d, opts, modelId),
+        ...(deps.timeEmbedding ? { time: deps.timeEmbedding } : {}),
+      });
+      embedder = chosen;
+      const device = choice.device;
       if (embedder.modelId !== index.manifest.model.id) {
         throw new IndexIntegrityError(
           `The static index was built with ${index.manifest.model.id} but the app loads ${embedder.modelId}. Rebuild the index with \`npm run index\`.`,
@@ -170,6 +167,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       return {
         manifest: index.manifest,
         device,
+        deviceChoice: choice,
         chunkCount: index.chunks.length,
         loadMs: { index: t1 - t0, model: t2 - t1 },
         dense: dense.status,

@@ -9,6 +9,7 @@ import type { RetrievalConfig, RetrievalConfigOverrides } from '../core/retrieva
 import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
 import type { GroundingReport } from '../core/answer/grounding.js';
 import type { IndexManifest } from '../core/index/manifest.js';
+import type { DeviceChoice } from './device-choice.js';
 
 export interface RuntimeOptions {
   /** Base URL of the static index (default: 'static-index/' on the app's origin). */
@@ -17,7 +18,10 @@ export interface RuntimeOptions {
   modelBaseUrl: string;
   /** Base URL of the onnxruntime-web wasm files (default: 'ort/' on the app's origin). */
   ortBaseUrl: string;
-  /** 'auto' tries WebGPU first and falls back to WASM. */
+  /**
+   * 'auto' chooses (device-choice.ts): WASM without an adapter or on a software (fallback) one,
+   * otherwise the faster of the two on a warm query embedding. 'webgpu' / 'wasm' force one.
+   */
   device: 'auto' | 'webgpu' | 'wasm';
   /**
    * Dense stage backend: 'voy' (a WASM k-d tree built at load from vectors.f32; the same results
@@ -33,6 +37,8 @@ export interface RuntimeStatus {
   manifest: IndexManifest;
   /** Device the embedding model actually runs on. */
   device: 'webgpu' | 'wasm';
+  /** Why that device: forced, no adapter, a software adapter, or the warm-up timings. */
+  deviceChoice: DeviceChoice;
   chunkCount: number;
   /** Milliseconds spent fetching + verifying the index and loading the model. */
   loadMs: { index: number; model: number };

@@ -13,6 +13,7 @@ import type { RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/t
 import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
 import type { TextRange } from './highlight';
+import type { TraceStep } from '../core/assess/types';
 
 export interface ViewerRequest {
   chunkId: string;
@@ -20,6 +21,8 @@ export interface ViewerRequest {
   chunk?: Chunk | null;
   /** Offsets into chunk.text to highlight (the cited passage). */
   ranges?: TextRange[];
+  /** Calculator trace steps: their cells are highlighted when the passage is one of the typed SORA tables. */
+  trace?: readonly TraceStep[];
   /** Display number when opened from a sources list. */
   number?: number;
   /** Element to return focus to when the viewer closes. */
@@ -79,6 +82,8 @@ export class AppState {
   private engine: LlmEngine | null = null;
 
   viewer: ViewerRequest | null = $state.raw(null);
+  /** Questions waiting for the index (resolved when it is verified, rejected when it fails). */
+  private indexWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   /** Polite announcements for screen readers (status line live region). */
   announcement = $state('');
 
@@ -128,11 +133,20 @@ export class AppState {
       this.indexState = 'ready';
       this.announce(`Index verified: ${this.status.chunkCount} passages.`);
       void this.computeManifestSha();
+      for (const w of this.indexWaiters.splice(0)) w.resolve();
     } catch (e) {
       this.indexState = 'error';
       this.indexError = early?.message ?? (e instanceof Error ? e.message : String(e));
       this.announce('The regulation index could not be loaded.');
+      for (const w of this.indexWaiters.splice(0)) w.reject(new Error(`The regulation index could not be loaded (${this.indexError}), so the question was not sent. Reload, then ask again.`));
     }
+  }
+
+  /** Resolves when the index is verified (at once if it is); rejects when loading it fails. */
+  waitForIndex(): Promise<void> {
+    if (this.indexState === 'ready') return Promise.resolve();
+    if (this.indexState === 'error') return Promise.reject(new Error(`The regulation index is not available (${this.indexError}). Reload, then ask again.`));
+    return new Promise((resolve, reject) => this.indexWaiters.push({ resolve, reject }));
   }
 
   private async computeManifestSha(): Promise<void> {

@@ -24,14 +24,17 @@ const TYPES: Record<string, string> = {
 
 export interface StaticServer {
   url: string;
-  /** Bytes served per path since start. */
+  /** Bytes sent per path since start (compressed when the gzip copy was sent; a path fetched twice counts twice). */
   served: Map<string, number>;
+  /** Size of each path served at least once (each path counted once: the unique download). */
+  sizes: Map<string, number>;
   close(): Promise<void>;
 }
 
 export async function serveDist(dir = resolve('dist')): Promise<StaticServer> {
   const root = resolve(dir);
   const served = new Map<string, number>();
+  const sizes = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
     let file = resolve(join(root, path));
@@ -44,14 +47,18 @@ export async function serveDist(dir = resolve('dist')): Promise<StaticServer> {
       res.writeHead(404).end('not found');
       return;
     }
-    const size = statSync(file).size;
+    // the build's gzip copies (file.gz) go to browsers that accept gzip, as `npm start` serves them
+    const gz = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && existsSync(`${file}.gz`) ? `${file}.gz` : null;
+    const size = statSync(gz ?? file).size;
     served.set(path, (served.get(path) ?? 0) + size);
+    sizes.set(path, size);
     res.writeHead(200, {
       'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
       'Content-Length': size,
       'Cache-Control': 'no-cache',
+      ...(gz ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
     });
-    createReadStream(file).pipe(res);
+    createReadStream(gz ?? file).pipe(res);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const addr = server.address();
@@ -60,6 +67,7 @@ export async function serveDist(dir = resolve('dist')): Promise<StaticServer> {
     // "localhost" (not 127.0.0.1): a secure context, so service workers and WebGPU are allowed
     url: `http://localhost:${port}/`,
     served,
+    sizes,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
 }

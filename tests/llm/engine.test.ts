@@ -12,6 +12,7 @@ import {
   getDeviceReport,
   isModelCached,
   LlmError,
+  webLlmStorePresent,
   mapProgress,
   type LoadProgress,
   type WebLlmModule,
@@ -283,5 +284,29 @@ describe('createLlmEngine (fake web-llm)', () => {
     expect(mod.deleteModelAllInfoInCache).toHaveBeenCalledTimes(1);
     expect(mod.deleteModelWasmInCache).toHaveBeenCalledWith('Qwen2.5-0.5B-Instruct-q4f16_1-MLC', expect.anything());
     expect(mod.deleteChatConfigInCache).toHaveBeenCalledWith('Qwen2.5-0.5B-Instruct-q4f16_1-MLC', expect.anything());
+  });
+
+  it('isModelCached answers no without loading web-llm when no WebLLM store exists', async () => {
+    const { mod } = fakeWebLlm(fakeEngine([]));
+    const load = vi.fn(async () => mod);
+    expect(await isModelCached('Llama-3.2-1B-Instruct-q4f16_1-MLC', undefined, load, async () => false)).toBe(false);
+    expect(load).not.toHaveBeenCalled();
+    // a store exists, or the browser cannot tell: web-llm decides
+    expect(await isModelCached('Llama-3.2-1B-Instruct-q4f16_1-MLC', undefined, load, async () => true)).toBe(true);
+    expect(await isModelCached('Llama-3.2-1B-Instruct-q4f16_1-MLC', undefined, load, async () => null)).toBe(true);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it("webLlmStorePresent reads the databases' and caches' names", async () => {
+    const env = (dbs: string[], caches: string[]) => ({
+      indexedDB: { databases: async () => dbs.map((name) => ({ name })) },
+      caches: { keys: async () => caches },
+    });
+    expect(await webLlmStorePresent(env([], ['workbox-precache-v2-x', 'webllm/js']))).toBe(false);
+    expect(await webLlmStorePresent(env(['skycite-audit', 'webllm/model'], []))).toBe(true);
+    expect(await webLlmStorePresent(env([], ['webllm/config']))).toBe(true);
+    expect(await webLlmStorePresent({ indexedDB: {}, caches: { keys: async () => [] } })).toBeNull();
+    expect(await webLlmStorePresent({})).toBeNull();
+    expect(await webLlmStorePresent({ indexedDB: { databases: async () => Promise.reject(new Error('blocked')) }, caches: { keys: async () => [] } })).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ICONS, NAVY, renderIcon, WHITE } from '../../tools/icons/make-icons.js';
 import { crc32, encodePng, PNG_SIGNATURE } from '../../tools/icons/png.js';
-import { MAX_PRECACHE_FILE_BYTES, precacheGlobPatterns, skyCitePwaOptions } from '../../src/pwa/pwa-config.js';
+import { MAX_PRECACHE_FILE_BYTES, precacheGlobPatterns, skyCitePwaOptions, WEBLLM_JS_CACHE } from '../../src/pwa/pwa-config.js';
 import { repoRoot } from '../support/paths.js';
 
 /** Minimal glob → RegExp for the patterns used (**, *, {a,b}). */
@@ -24,7 +24,8 @@ function globToRegExp(glob: string): RegExp {
   }
   return new RegExp(`^${re}$`);
 }
-const precached = (file: string) => precacheGlobPatterns().some((g) => globToRegExp(g).test(file));
+const ignored = (file: string) => (skyCitePwaOptions().workbox?.globIgnores ?? []).some((g) => globToRegExp(g).test(file));
+const precached = (file: string) => !ignored(file) && precacheGlobPatterns().some((g) => globToRegExp(g).test(file));
 
 describe('vite-plugin-pwa options', () => {
   const o = skyCitePwaOptions();
@@ -90,8 +91,23 @@ describe('vite-plugin-pwa options', () => {
     if (existsSync(ortWasm)) expect(readFileSync(ortWasm).length).toBeLessThan(MAX_PRECACHE_FILE_BYTES);
   });
 
-  it('does no runtime caching (no third-party origins)', () => {
-    expect(o.workbox!.runtimeCaching ?? []).toEqual([]);
+  it("leaves WebLLM's bundles out of the precache and caches them on this origin when a model is loaded", () => {
+    expect(precached('assets/webllm-CECpFLTr.js')).toBe(false);
+    expect(precached('assets/webllm-worker-CxfN5i-m.js')).toBe(false);
+    expect(precached('assets/runtime.worker-jZZA3ZNW.js')).toBe(true);
+    const rc = o.workbox!.runtimeCaching ?? [];
+    expect(rc).toHaveLength(1);
+    const route = rc[0]!;
+    expect(route.handler).toBe('CacheFirst');
+    expect(route.options?.cacheName).toBe(WEBLLM_JS_CACHE);
+    // Settings' "delete models" treats it as model data
+    expect(WEBLLM_JS_CACHE.startsWith('webllm/')).toBe(true);
+    const re = route.urlPattern as RegExp;
+    expect(re).toBeInstanceOf(RegExp);
+    for (const u of ['https://skycite.example/assets/webllm-CECpFLTr.js', 'https://skycite.example/app/assets/webllm-worker-CxfN5i-m.js']) expect(re.test(u), u).toBe(true);
+    for (const u of ['https://skycite.example/assets/index-ZAe8w4FN.js', 'https://skycite.example/assets/webllm-CECpFLTr.js.map', 'https://skycite.example/models/x/webllm-a.wasm']) expect(re.test(u), u).toBe(false);
+    // Workbox matches a RegExp against another origin only from the URL's start: this pattern never can
+    expect(re.exec('https://cdn.example/assets/webllm-a.js')!.index).toBeGreaterThan(0);
   });
 
   it('has a complete manifest with any and maskable icons that exist in public/icons', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NO_ANSWER_TEXT } from '../../src/core/answer/prompts';
-import { buildAuditRecord, noEvidenceReason } from '../../src/ui/ask/audit';
+import { buildAuditRecord, noEvidenceDetail, noEvidenceReason } from '../../src/ui/ask/audit';
 import { claimsCiting, turnSources } from '../../src/ui/ask/sources';
 import { citedPassageRanges, segmentsFromRanges, termRanges } from '../../src/ui/highlight';
 import { splitSections } from '../../src/ui/sections';
@@ -74,7 +74,10 @@ describe('turn sources and audit record', () => {
     const record = buildAuditRecord({ question: 'zebra', retrievalQuery: 'zebra', retrieval: ask.retrieval, retrievalConfig: ask.config, mode: 'evidence-only', indexManifestSha: 'x' });
     expect(record.answer).toBe(NO_ANSWER_TEXT);
     expect(record.citedSources).toEqual([]);
-    expect(noEvidenceReason(ask.retrieval)).toMatch(/no evidence/);
+    // the reason is in words; the retrieval's internal figures go to the technical detail only
+    expect(noEvidenceReason(ask.retrieval)).toMatch(/similar enough/);
+    expect(noEvidenceReason(ask.retrieval)).not.toMatch(/cosine|\d\.\d/);
+    expect(noEvidenceDetail(ask.retrieval)).toMatch(/cosine 0\.100 < 0\.35: no evidence/);
   });
 
   it('names a country where the EU rules do not apply, but not an EASA member state', () => {

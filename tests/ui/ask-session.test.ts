@@ -275,3 +275,49 @@ describe('Ask session: failures', () => {
 });
 
 const ANSWER_TEXT = `The intrinsic ground risk class is determined with Table 1 [${IGRC}].`;
+
+describe('Ask session: questions sent before the index is ready, length limit, language', () => {
+  it('shows a question sent while the index loads as queued and runs it when the index is ready', async () => {
+    const app = appStandIn();
+    const session = new AskSession(app);
+    let ready!: () => void;
+    const indexReady = new Promise<void>((r) => (ready = r));
+    const done = session.ask(IGRC_QUESTION, { until: indexReady });
+    await until(() => session.turns.length === 1);
+    expect(session.turns[0]!.phase).toBe('queued');
+    expect(session.busy).toBe(true);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(app.runtime.queries).toEqual([]); // nothing is sent before the index is ready
+    ready();
+    const turn = await done;
+    expect(turn.phase).toBe('done');
+    expect(app.runtime.queries).toEqual([IGRC_QUESTION]);
+  });
+
+  it('fails a queued question with the reason when the index cannot be loaded, and lets Stop cancel it', async () => {
+    const app = appStandIn();
+    const session = new AskSession(app);
+    const failed = await session.ask(IGRC_QUESTION, { until: Promise.reject(new Error('The regulation index could not be loaded (offline). Reload, then ask again.')) });
+    expect(failed.phase).toBe('error');
+    expect(failed.error?.summary).toMatch(/could not be loaded/);
+    const pending = session.ask(IGRC_QUESTION, { until: new Promise<void>(() => undefined) });
+    await until(() => session.turns.length === 2);
+    session.stop();
+    expect((await pending).phase).toBe('stopped');
+    expect(app.runtime.queries).toEqual([]);
+  });
+
+  it('refuses a question over the length limit with a message that says what to do', async () => {
+    const session = new AskSession(appStandIn());
+    await expect(session.ask('x '.repeat(10_000))).rejects.toThrow(/limited to 1,500 characters; this one has 19,999/);
+    expect(session.turns).toHaveLength(0);
+  });
+
+  it('marks a question in another language (the documents are English)', async () => {
+    const session = new AskSession(appStandIn());
+    const de = await session.ask('Welche Anforderungen gelten für den Betrieb über einer Menschenansammlung?');
+    expect(de.language).toMatchObject({ code: 'de', name: 'German' });
+    const en = await session.ask(IGRC_QUESTION);
+    expect(en.language).toBeNull();
+  });
+});

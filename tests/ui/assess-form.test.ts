@@ -19,8 +19,9 @@ describe('Assess form adapter', () => {
     const { result, errors } = validateForm(emptyFormValues());
     expect(result.ok).toBe(false);
     expect(Object.keys(errors).sort()).toEqual(['airspace_type', 'ground_environment', 'max_altitude_category', 'mtom_category', 'visual_mode']);
-    expect(errors.visual_mode![0]).toContain('visual_mode');
-    expect(errors.visual_mode![0]).toContain('VLOS, BVLOS');
+    expect(errors.visual_mode![0]).toContain('VLOS / BVLOS is required');
+    expect(errors.visual_mode![0]).toContain('VLOS (visual line of sight) · BVLOS (beyond visual line of sight)');
+    expect(errors.mtom_category![0]).not.toMatch(/mtom_category|below_250g/);
   });
 
   it('leaves blank optional fields out and converts decimal commas', () => {
@@ -38,7 +39,7 @@ describe('Assess form adapter', () => {
     v.max_speed_ms = 'fast';
     const { errors } = validateForm(v);
     expect(Object.keys(errors)).toEqual(['max_speed_ms']);
-    expect(errors.max_speed_ms![0]).toMatch(/max_speed_ms must be a number greater than 0/);
+    expect(errors.max_speed_ms![0]).toMatch(/^Maximum speed must be a number greater than 0, in metres per second .*"fast" is not\.$/);
   });
 
   it('passes claimed mitigations and puts mitigation errors on their select', () => {
@@ -58,8 +59,23 @@ describe('Assess form adapter', () => {
     expect(mitigationLabel('m1a')).toMatch(/^M1\(A\)/);
   });
 
-  it('adds the allowed values to a message that lacks them', () => {
-    expect(describeError({ field: 'x', got: 1, allowed: ['a', 'b'], message: 'x is wrong.' })).toBe('x is wrong. Allowed: a, b.');
+  it('words every field error with labels, never internal codes', () => {
+    const v = filled();
+    v.mtom_category = 'heavy';
+    v.characteristic_dimension_m = 'two metres';
+    v.max_speed_ms = '-3';
+    v.population_band = 'lots';
+    v.residual_arc = 'e';
+    v.mitigations.m1c = 'high';
+    const { errors } = validateForm(v);
+    const messages = Object.values(errors).flat();
+    expect(messages).toHaveLength(6);
+    for (const m of messages) {
+      expect(m).not.toMatch(/\b(?:mtom_category|characteristic_dimension_m|max_speed_ms|population_band|residual_arc|mitigations\.\w+|below_250g|below_4kg)\b/);
+      expect(describeError({ field: 'f', got: null, allowed: [], message: m })).toBe(m);
+    }
+    expect(errors.characteristic_dimension_m![0]).toMatch(/^Maximum characteristic dimension must be a number greater than 0, in metres/);
+    expect(errors.mtom_category![0]).toMatch(/Maximum take-off mass: "heavy" is not one of the choices \(< 250 g · 250 g to < 900 g/);
   });
 });
 

@@ -124,7 +124,7 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
     filters: filterLog,
     failNext,
     async init() {
-      return { manifest: MANIFEST, device: 'wasm', chunkCount: chunks.length, loadMs: { index: 1, model: 1 }, dense: { backend: 'exact', buildMs: null }, reranker: { state: 'off', loadMs: null } };
+      return { manifest: MANIFEST, device: 'wasm', deviceChoice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: 'WASM: no WebGPU adapter.', adapter: null }, chunkCount: chunks.length, loadMs: { index: 1, model: 1 }, dense: { backend: 'exact', buildMs: null }, reranker: { state: 'off', loadMs: null } };
     },
     async retrieve(query, options) {
       queries.push(query);

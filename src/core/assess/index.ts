@@ -13,3 +13,8 @@ export * from './operation.js';
 export * from './jurisdictions.js';
 export * from './router.js';
 export * from './eval.js';
+export * from './density-words.js';
+export * from './extract.js';
+export * from './chain.js';
+export * from './message-calc.js';
+export * from './tables/grid.js';

@@ -1,9 +1,10 @@
 /**
  * iGRC → final GRC → SAIL for one operation, in the input format of the operations evaluation set.
  */
-import { intrinsicGrc, type IgrcValue } from './igrc.js';
-import { finalGrc, type FinalGrcValue, type MitigationClaims } from './final-grc.js';
-import { sailFor, type SailValue } from './sail.js';
+import { runSoraChain } from './chain.js';
+import type { IgrcValue } from './igrc.js';
+import type { FinalGrcValue, MitigationClaims } from './final-grc.js';
+import type { SailValue } from './sail.js';
 import type { Sail } from './tables/sail-table.js';
 import type { PopulationBand } from './tables/igrc-table.js';
 import type { AssessResult, TraceStep } from './types.js';
@@ -36,45 +37,17 @@ export interface OperationAssessment {
   readonly notes: readonly string[];
 }
 
-function explain(r: AssessResult<unknown>): string[] {
-  if (r.status === 'invalid') return r.errors.map((e) => `${e.field}: ${e.message}`);
-  if (r.status === 'ok') return [...r.notes];
-  return [r.reason, ...r.notes];
-}
-
-/** Runs steps #2, #3 and #7 for one operation; stops at the first step without a value. */
+/** Runs steps #2, #3 and #7 for one operation (the chain of `chain.ts`); stops at the first step without a value. */
 export function assessOperation(input: OperationInput): OperationAssessment {
-  const igrc = intrinsicGrc({
+  const chain = runSoraChain({
     dimensionM: input.dimension_m,
     maxSpeedMs: input.max_speed_ms,
     population: input.population,
     ...(input.mass_g === undefined ? {} : { takeOffMassG: input.mass_g }),
+    ...(input.mitigations === undefined ? {} : { mitigations: input.mitigations }),
+    residualArc: input.residual_arc,
   });
-  const trace: TraceStep[] = igrc.status === 'invalid' ? [] : [...igrc.trace];
-  const notes = explain(igrc);
-  if (igrc.status !== 'ok') {
-    return { summary: { igrc: null, final_grc: null, sail: null }, igrc, finalGrc: null, sail: null, trace, notes };
-  }
-  const fin = finalGrc({
-    igrc: igrc.value.igrc,
-    columnIndex: igrc.value.columnIndex,
-    mitigations: input.mitigations,
-    population: igrc.value.band,
-  });
-  if (fin.status !== 'invalid') trace.push(...fin.trace);
-  notes.push(...explain(fin));
-  if (fin.status !== 'ok') {
-    return { summary: { igrc: igrc.value.igrc, final_grc: null, sail: null }, igrc, finalGrc: fin, sail: null, trace, notes };
-  }
-  const sail = sailFor({ finalGrc: fin.value.finalGrc, residualArc: input.residual_arc });
-  if (sail.status !== 'invalid') trace.push(...sail.trace);
-  notes.push(...explain(sail));
-  return {
-    summary: { igrc: igrc.value.igrc, final_grc: fin.value.finalGrc, sail: sail.status === 'ok' ? sail.value.sail : null },
-    igrc,
-    finalGrc: fin,
-    sail,
-    trace,
-    notes,
-  };
+  // every input is given, so Step #2 always ran
+  const igrc = chain.igrc as AssessResult<IgrcValue>;
+  return { summary: chain.summary, igrc, finalGrc: chain.finalGrc, sail: chain.sail, trace: chain.trace, notes: chain.notes };
 }

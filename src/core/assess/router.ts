@@ -4,17 +4,23 @@
  *
  * A keyword-and-pattern pre-filter decides clear cases from general regulatory vocabulary:
  *  - calculation = a requested table output (iGRC, final GRC, SAIL, TMPR, containment, OSO
- *    robustness, mitigation credit) together with parameters (numbers with units, "GRC 4",
- *    "ARC-c", "SAIL II", "M2 high", "OSO #5");
+ *    robustness, mitigation credit) together with parameters, read by the calculator's own
+ *    extractor (`extract.ts`: sizes, speeds, masses and densities in common units, the density
+ *    words of SORA Table 2, "GRC 4", "ARC-c", "SAIL II", "M2 high", "OSO #5");
  *  - explanation/requirement = why, meaning, definitions, who/when/how-should questions,
  *    permissions, obligations, scope, compliance activities; also a first-person operation
  *    described in qualitative terms (farmland, BVLOS, suburban…) that the text must map onto the
  *    table inputs;
  *  - `both` = the two together.
- * Short follow-ups ("and for ARC-d?") inherit the path of the previous user turn.
+ * Follow-ups inherit the path of the previous user turn: a message that opens like one ("and for
+ * ARC-d?", "what if…"), refers back to the same operation ("same drone but…"), or only changes
+ * calculation inputs without asking for anything new — whatever its length.
+ * The few choices the cues leave open are a {@link RouterPolicy}; `router-cv.ts` estimates the
+ * accuracy of choosing them with K-fold cross-validation.
  * Undecided messages go to an optional {@link RouterClassifier}: the LLM classifier of
  * `router-classifier.ts` (the Ask view uses it when a model is loaded).
  */
+import { extractOperation, type InputKind } from './extract.js';
 import { extractJurisdictions } from './jurisdictions.js';
 
 export type RoutePath = 'rules' | 'database' | 'both';
@@ -71,6 +77,53 @@ interface Cue {
   readonly re: RegExp;
 }
 
+/**
+ * The choices the cues leave open (each value written before any evaluation; which one is used
+ * is the tunable part `router-cv.ts` cross-validates):
+ *  - `targets`: a requested table output is a phrase pattern ("what SAIL", "iGRC for…": `cues`),
+ *    any table output named without a value of its own (`named`), or either (`union`);
+ *  - `inputs`: calculation inputs are what the calculator's extractor reads (`extractor`), the
+ *    generic number-with-unit patterns (`cues`), or either (`union`);
+ *  - `qualitative`: when a first-person operation described in qualitative terms (farmland,
+ *    BVLOS, suburban…) adds an explanation cue (the text must map it onto the table inputs):
+ *    `always`, only when the extractor could not read a population from it (`unread`: Table 2's
+ *    descriptors are data the calculator reads), or `never`;
+ *  - `weakExplain`: the compliance-activity and example/guidance words count as explanation cues.
+ */
+export interface RouterPolicy {
+  readonly targets: 'cues' | 'named' | 'union';
+  readonly inputs: 'extractor' | 'cues' | 'union';
+  readonly qualitative: 'always' | 'unread' | 'never';
+  readonly weakExplain: boolean;
+}
+
+export const DEFAULT_ROUTER_POLICY: RouterPolicy = { targets: 'union', inputs: 'extractor', qualitative: 'unread', weakExplain: true };
+
+/** Every policy, the default first (cross-validation keeps the earlier one on ties). */
+export function routerPolicies(): RouterPolicy[] {
+  const out: RouterPolicy[] = [DEFAULT_ROUTER_POLICY];
+  for (const targets of ['union', 'cues', 'named'] as const)
+    for (const inputs of ['extractor', 'union', 'cues'] as const)
+      for (const qualitative of ['unread', 'always', 'never'] as const)
+        for (const weakExplain of [true, false]) {
+          const p = { targets, inputs, qualitative, weakExplain };
+          if (!out.some((o) => JSON.stringify(o) === JSON.stringify(p))) out.push(p);
+        }
+  return out;
+}
+
+const INPUT_NAMES: Readonly<Record<InputKind, string>> = {
+  dimension: 'UA dimension',
+  speed: 'speed',
+  mass: 'mass',
+  population: 'population density',
+  residual_arc: 'ARC value',
+  mitigation: 'mitigation level',
+  grc: 'GRC value',
+  sail: 'SAIL value',
+  oso: 'OSO number',
+};
+
 const TARGET = String.raw`(?:final\s+|intrinsic\s+|initial\s+|residual\s+)?(?:i?GRC|iARC|ARC|SAIL|TMPR|containment(?:\s+robustness|\s+level)?|ground\s+risk\s+class|air\s+risk\s+class|OSOs?|robustness(?:\s+level)?)`;
 
 /** Cues that a table output is being asked for. */
@@ -112,12 +165,16 @@ const EXPLAIN_CUES: readonly Cue[] = [
   { name: 'example / guidance', re: /\b(?:examples?|guidance|procedure|best\s+practice)\b/i },
 ];
 
+const WEAK_EXPLAIN = new Set(['compliance activity', 'example / guidance']);
+
 /** A first-person operation described in qualitative terms: the text must map it onto table inputs. */
 const NARRATIVE = /\b(?:we|I)\s+(?:fly|operate|plan|will|want|intend|are\s+going)\b|\b(?:my|our)\s+(?:\d[\d.,]*\s*(?:m|kg|g)\b|drone|UA|UAS|operation|aircraft|multi\w*|quad\w*|survey|fixed[- ]wing|helicopter|VTOL)/i;
 const QUALITATIVE_SETTING = /\b(?:BVLOS|VLOS|EVLOS|farmland|rural|suburban|urban|city|town|village|forest|industrial|residential|remote|sparsely|populated|crowd|assembl\w*|sea|coast\w*|motorway|railway|power\s*lines?)\b/i;
 
-/** A short follow-up that only changes a parameter ("and for ARC-d?", "what about SAIL IV?"). */
-const FOLLOW_UP_OPENING = /^\s*(?:and|what\s+about|how\s+about|same\s+(?:for|with|but)|but\s+(?:for|with)|now\s+(?:for|with)|and\s+if|what\s+if|then|ok(?:ay)?,?\s+(?:and|now))\b/i;
+/** A follow-up opening ("and for ARC-d?", "what about SAIL IV?", "what if we fly at night instead?"). */
+const FOLLOW_UP_OPENING = /^\s*(?:and|also|what\s+about|how\s+about|same\s+(?:for|with|but)|but\s+(?:for|with|if|what)|now\s+(?:for|with)|and\s+if|what\s+if|suppose|assume|then|in\s+that\s+case|ok(?:ay)?,?\s+(?:and|now|what|but))\b/i;
+/** A reference back to the operation or question of the previous turn. */
+const REFERS_BACK = /\b(?:(?:the\s+)?same\s+(?:drone|UA|UAS|aircraft|operation|flight|mission|case|setup|set-up|scenario|area|one)|(?:that|this|these|those)\s+(?:drone|UA|UAS|aircraft|operation|flight|mission|case|scenario|one)|instead|as\s+before|previous(?:ly)?|above)\b/i;
 
 function matches(cues: readonly Cue[], text: string): string[] {
   return cues.filter((c) => c.re.test(text)).map((c) => c.name);
@@ -141,13 +198,19 @@ function previousUserPath(history: readonly ChatTurn[]): RoutePath | undefined {
  * Keyword and pattern pre-filter. Always returns a decision; `decided` is false when a classifier
  * should be consulted.
  */
-export function prefilterRoute(message: string, history: readonly ChatTurn[] = []): PrefilterResult {
+export function prefilterRoute(message: string, history: readonly ChatTurn[] = [], policy: RouterPolicy = DEFAULT_ROUTER_POLICY): PrefilterResult {
   const text = message.normalize('NFKC');
-  const calcTargets = matches(CALC_TARGET_CUES, text);
-  const calcInputs = matches(CALC_INPUT_CUES, text);
-  const explain = matches(EXPLAIN_CUES, text);
+  const ex = extractOperation(text);
+  const cueTargets = matches(CALC_TARGET_CUES, text);
+  const namedTargets = ex.targets.map((t) => `names ${t}`);
+  const calcTargets = policy.targets === 'cues' ? cueTargets : policy.targets === 'named' ? namedTargets : [...cueTargets, ...(cueTargets.length ? [] : namedTargets)];
+  const cueInputs = matches(CALC_INPUT_CUES, text);
+  const extracted = ex.inputs.map((k) => INPUT_NAMES[k]);
+  const calcInputs = policy.inputs === 'cues' ? cueInputs : policy.inputs === 'extractor' ? extracted : [...new Set([...extracted, ...cueInputs])];
+  const explain = matches(EXPLAIN_CUES, text).filter((n) => policy.weakExplain || !WEAK_EXPLAIN.has(n));
   const isCalc = calcTargets.length > 0 && calcInputs.length > 0;
-  if (isCalc && NARRATIVE.test(text) && QUALITATIVE_SETTING.test(text)) explain.push('own operation described qualitatively');
+  const qualitative = policy.qualitative === 'always' || (policy.qualitative === 'unread' && !ex.inputs.includes('population'));
+  if (qualitative && isCalc && NARRATIVE.test(text) && QUALITATIVE_SETTING.test(text)) explain.push('own operation described qualitatively');
   const jurisdictions = extractJurisdictions(text);
   const cues = { calcTargets, calcInputs, explain };
   const describe = (extra: string) =>
@@ -160,12 +223,22 @@ export function prefilterRoute(message: string, history: readonly ChatTurn[] = [
       .filter(Boolean)
       .join('; ');
 
-  // Follow-up: short, parameter-only or opening with "and …", with no request of its own.
+  // Follow-up: opens like one, refers back to the previous operation, or only changes inputs — with no request of its own.
   const previous = history.length > 0 ? previousUserPath(history) : undefined;
+  const opening = FOLLOW_UP_OPENING.test(text);
+  const refersBack = REFERS_BACK.test(text);
+  const inputsOnly = calcInputs.length > 0 && calcTargets.length === 0;
   const looksLikeFollowUp =
-    previous !== undefined && wordCount(text) <= 10 && explain.length === 0 && (FOLLOW_UP_OPENING.test(text) || (calcInputs.length > 0 && calcTargets.length === 0));
+    previous !== undefined &&
+    (opening || refersBack || inputsOnly) &&
+    // an explanation request of its own makes it a new question, unless it is phrased as a follow-up
+    (explain.length === 0 || opening || refersBack) &&
+    // a fresh calculation request with its own inputs and no link back is a new question
+    !(isCalc && !opening && !refersBack && wordCount(text) > 12);
   if (looksLikeFollowUp && previous) {
-    const path: RoutePath = previous === 'rules' && calcTargets.length > 0 && calcInputs.length > 0 ? 'both' : previous;
+    const calcPrev = previous !== 'rules';
+    const path: RoutePath =
+      previous === 'rules' && isCalc ? 'both' : calcPrev && explain.length > 0 && !isCalc && !inputsOnly ? 'both' : previous;
     return {
       decision: { path, confidence: 0.8, jurisdictions, reasoning: describe(`follow-up of a ${previous} question`) },
       decided: true,

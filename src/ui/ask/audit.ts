@@ -14,7 +14,7 @@ import { isEasaJurisdiction } from '../../core/retrieval/filters';
 import type { Evidence, Filters, RetrievalResult, StageTrace } from '../../core/retrieval/types';
 import { findModel, modelUrls } from '../../llm/models';
 import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecordInput, AuditRoute } from '../../storage/audit-store';
-import type { CalcOutcome } from './calc';
+import type { CalcOutcome } from '../../core/assess/message-calc';
 
 export interface AuditInput {
   question: string;
@@ -130,10 +130,16 @@ export function noEvidenceReason(r: Pick<RetrievalResult, 'trace' | 'broadened' 
   if (foreign.length && !(r.filters?.jurisdictions ?? []).some(isEasaJurisdiction)) {
     return `The question is about ${foreign.map(jurisdictionName).join(', ')}, where the EU drone rules indexed here do not apply, so no passage answers it. Consult that country’s aviation authority; ask here about EU/EASA rules.`;
   }
-  const notes = r.trace.map((t) => t.note).filter((n): n is string => !!n && /no evidence/.test(n));
   const parts = ['No passage of the indexed documents is similar enough to the question to be used as evidence, so no answer is composed.'];
-  if (notes.length) parts.push(`Retrieval: ${notes.join('; ')}.`);
   if (r.broadened) parts.push('The search was already broadened beyond the requested filters.');
   parts.push('Rephrase the question with the regulation’s terms (for example "operational authorisation", "SAIL", "OSO"), or browse the Library.');
   return parts.join(' ');
+}
+
+/** The retrieval's own notes on why nothing was kept (thresholds and scores), for the technical detail and the audit record. */
+export function noEvidenceDetail(r: Pick<RetrievalResult, 'trace'>): string {
+  return r.trace
+    .map((t) => t.note)
+    .filter((n): n is string => !!n && /no evidence/.test(n))
+    .join('; ');
 }

@@ -14,10 +14,13 @@ import type { LlmEngine } from '../../llm/engine';
 import type { AskResult, RuntimeStatus, SkyCiteRuntime } from '../../runtime/types';
 import type { AnswerMode, AuditStore } from '../../storage/audit-store';
 import type { Settings } from '../../storage/settings-store';
-import { buildAuditRecord, noEvidenceReason } from './audit';
-import { extractCalc, mergeParams, runCalc, type CalcOutcome, type CalcParams, type CalcTarget } from './calc';
+import { buildAuditRecord, noEvidenceDetail, noEvidenceReason } from './audit';
+import { checkQuestion, QuestionRejectedError } from '../../core/text/question';
+import { nonEnglishLanguage, type LanguageGuess } from '../../core/text/language';
+import { extractOperation, mergeParams, type CalcParams, type CalcTarget } from '../../core/assess/extract';
+import { runCalc, type CalcOutcome } from '../../core/assess/message-calc';
 
-export type TurnPhase = 'routing' | 'retrieving' | 'composing' | 'generating' | 'checking' | 'done' | 'stopped' | 'error';
+export type TurnPhase = 'queued' | 'routing' | 'retrieving' | 'composing' | 'generating' | 'checking' | 'done' | 'stopped' | 'error';
 
 export interface TurnError {
   summary: string;
@@ -44,6 +47,10 @@ export class Turn {
   groundingError: string | null = $state(null);
   noEvidence = $state(false);
   noEvidenceWhy = $state('');
+  /** The retrieval's own figures behind "no evidence" (technical detail). */
+  noEvidenceDetail = $state('');
+  /** Set when the question is not in English (the documents are). */
+  readonly language: LanguageGuess | null;
   error: TurnError | null = $state.raw(null);
   retryNotice: string | null = $state(null);
   auditError: string | null = $state(null);
@@ -52,6 +59,7 @@ export class Turn {
 
   constructor(question: string) {
     this.question = question;
+    this.language = nonEnglishLanguage(question);
   }
 
   get busy(): boolean {
@@ -111,15 +119,28 @@ export class AskSession {
     for (const t of this.turns) if (t.busy) t.controller?.abort();
   }
 
-  /** Ask a question; resolves when the turn is finished (done, stopped or failed). */
-  async ask(question: string): Promise<Turn> {
-    const q = question.trim();
-    const turn = new Turn(q);
+  /**
+   * Ask a question; resolves when the turn is finished (done, stopped or failed). With `until`
+   * (the index still loading) the turn is shown as queued and runs when `until` resolves.
+   */
+  async ask(question: string, options: { until?: Promise<void> } = {}): Promise<Turn> {
+    const checked = checkQuestion(question);
+    if (!checked.ok) throw new QuestionRejectedError(checked.message);
+    const turn = new Turn(checked.text);
     turn.controller = new AbortController();
     const previous = [...this.turns];
+    if (options.until) turn.phase = 'queued';
     this.turns.push(turn);
     const live = this.turns[this.turns.length - 1]!; // the reactive proxy of the turn
     try {
+      if (options.until) {
+        const signal = turn.controller.signal;
+        await Promise.race([
+          options.until,
+          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(Object.assign(new Error('Stopped.'), { name: 'AbortError' })), { once: true })),
+        ]);
+        live.phase = 'routing';
+      }
       await this.run(live, previous, turn.controller.signal);
     } catch (e) {
       if (turn.controller.signal.aborted) live.phase = 'stopped';
@@ -166,11 +187,11 @@ export class AskSession {
 
     // 2. calculator (database / both)
     if (turn.route.path !== 'rules') {
-      const ex = extractCalc(turn.question);
+      const ex = extractOperation(turn.question);
       const followUp = pre.cues.followUpOf !== undefined;
       const params = followUp ? mergeParams(this.lastParams, ex.params) : ex.params;
       const targets = ex.targets.length ? ex.targets : followUp ? this.lastTargets : [];
-      turn.calc = runCalc(targets, params, ex.readings);
+      turn.calc = runCalc(targets, params, ex.readings, ex.notes);
       turn.calcTargets = turn.calc.items.map((i) => i.target);
       this.lastParams = params;
       this.lastTargets = turn.calcTargets;
@@ -190,6 +211,7 @@ export class AskSession {
     if (hasNoContext(ask.retrieval)) {
       turn.noEvidence = true;
       turn.noEvidenceWhy = noEvidenceReason(ask.retrieval);
+      turn.noEvidenceDetail = noEvidenceDetail(ask.retrieval);
       turn.phase = 'done';
       await this.saveAudit(turn);
       return;

@@ -70,10 +70,9 @@ export function errorFieldKey(error: ValidationError): string {
   return FIELD_SPECS.some((f) => f.field === error.field) ? error.field : '(form)';
 }
 
-/** A message naming the field and the allowed values. */
+/** The message shown under a field: the validator's, which names the field by its label and says what to enter. */
 export function describeError(error: ValidationError): string {
-  const allowed = error.allowed.length ? ` Allowed: ${error.allowed.join(', ')}.` : '';
-  return error.message.includes('allowed') || error.message.includes('must be one of') ? error.message : `${error.message}${allowed}`;
+  return error.message;
 }
 
 export interface FormValidation {

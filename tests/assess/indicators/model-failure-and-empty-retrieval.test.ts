@@ -28,7 +28,8 @@ describe('model failure (E3)', () => {
     expect(p.error?.message).toMatch(/failed twice in run 1: attempt 1: model failure: endpoint unavailable \| attempt 2/);
     expect(p.value).toBeNull();
     expect(p.confidence).toBe('evidence-only');
-    expect(p.explanation).toContain(`[${CHUNKS.before.id}]`);
+    expect(p.explanation).toContain(`• ${CHUNKS.before.title}`);
+    expect(p.sources.map((s) => s.id)).toContain(CHUNKS.before.id);
     expect(r.results.initial_ground_risk_orientation).toMatchObject({ value: 'low', error: null });
     expect(r.results.expected_assessment_depth).toMatchObject({ value: 'structured_assessment', error: null });
   });
@@ -65,10 +66,11 @@ describe('empty retrieval (E2)', () => {
     expect(g).toMatchObject({ value: null, confidence: 'low', sources: [] });
     expect(g.missing).toEqual(['characteristic_dimension_m', 'max_speed_ms', 'population_band']);
     expect(g.clarification).toBe(
-      'To give the initial ground risk orientation, please provide: Maximum characteristic dimension (characteristic_dimension_m), Maximum speed (max_speed_ms), Population density band (population_band).',
+      'To give the initial ground risk orientation, please provide: Maximum characteristic dimension, Maximum speed, Population density band.',
     );
     expect(g.explanation).toMatch(/^Low confidence: no regulatory passage was retrieved/);
-    expect(r.results.likely_regulatory_pathway?.clarification).toMatch(/characteristic_dimension_m/);
+    expect(r.results.likely_regulatory_pathway?.clarification).toMatch(/Maximum characteristic dimension/);
+    expect(r.results.likely_regulatory_pathway?.clarification).not.toMatch(/characteristic_dimension_m/);
   });
 
   it('treats a failing retrieval like an empty one and says so', async () => {

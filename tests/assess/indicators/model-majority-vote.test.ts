@@ -81,7 +81,7 @@ describe('majority vote with a model double', () => {
     const r = await assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), model, runs: 3, indicators: ['initial_ground_risk_orientation'] });
     const g = r.results.initial_ground_risk_orientation!;
     expect(g).toMatchObject({ value: null, confidence: 'low', consistency: 1 });
-    expect(g.clarification).toMatch(/characteristic_dimension_m.*max_speed_ms.*population_band/);
+    expect(g.clarification).toMatch(/Maximum characteristic dimension.*Maximum speed.*Population density band/);
   });
 
   it('notes explanations citing chunks that were not in the context', async () => {

@@ -63,7 +63,10 @@ describe('no-model path', () => {
       const x = r.results[name]!;
       expect(x.value, name).toBeNull();
       expect(x.confidence, name).toBe('evidence-only');
-      expect(x.explanation, name).toContain(`[${CHUNKS.before.id}] S.3.2 Before starting the SORA process (easa-amc-gm-2019-947, page 19): Before starting`);
+      expect(x.explanation, name).toContain('• S.3.2 Before starting the SORA process (page 19): Before starting');
+      // titles and pages for people; the passage ids stay in the result's sources (and the export), not in the text
+      expect(x.explanation, name).not.toContain(CHUNKS.before.id);
+      expect(x.sources.map((s) => s.id), name).toContain(CHUNKS.before.id);
       expect(x.explanation, name).toContain('no value is inferred');
     }
     expect(r.results.initial_air_risk_orientation?.explanation).toMatch(/Figure 6/);
@@ -94,7 +97,7 @@ describe('no-model path', () => {
     const r = await assessIndicators({ ...BASE_INPUT, characteristic_dimension_m: 1 }, { retrieval: fakeRetrieval([CHUNKS.table1]), indicators: ['sail'] });
     expect(r.results.sail).toMatchObject({ value: null, missing: ['max_speed_ms', 'population_band', 'residual_arc'] });
     expect(r.results.sail?.clarification).toBe(
-      'To give the SAIL, please provide: Maximum speed (max_speed_ms), Population density band (population_band), Residual ARC (residual_arc).',
+      'To give the SAIL, please provide: Maximum speed, Population density band, Residual ARC.',
     );
   });
 });

@@ -53,7 +53,10 @@ describe('validateOperationInput', () => {
     expect(r.errors).toEqual([
       expect.objectContaining({ field: 'airspace_type', got: 'class G', allowed: [...AIRSPACE_TYPES] }),
     ]);
-    expect(r.errors[0]?.message).toContain('uncontrolled');
+    // the message speaks the form's language: the field's label and the choices' labels, no codes
+    expect(r.errors[0]?.message).toContain('Airspace type');
+    expect(r.errors[0]?.message).toContain('Uncontrolled airspace');
+    expect(r.errors[0]?.message).not.toMatch(/airspace_type|atypical_segregated/);
   });
 
   it('reports every missing required field with its allowed values', () => {
@@ -107,11 +110,12 @@ describe('validateOperationInput', () => {
 });
 
 describe('error flow E1 in the workflow', () => {
-  it('throws OperationInputError naming the field and allowed values, before any retrieval', async () => {
+  it('throws OperationInputError naming the field by its label and the choices, before any retrieval', async () => {
     const retrieval = fakeRetrieval([CHUNKS.before]);
     const run = assessIndicators({ ...BASE_INPUT, visual_mode: 'EVLOS' }, { retrieval });
     await expect(run).rejects.toBeInstanceOf(OperationInputError);
-    await expect(run).rejects.toThrow(/visual_mode \(got "EVLOS"; allowed: VLOS, BVLOS\)/);
+    await expect(run).rejects.toThrow(/VLOS \/ BVLOS: "EVLOS" is not one of the choices \(VLOS \(visual line of sight\) · BVLOS/);
+    await expect(run).rejects.not.toThrow(/visual_mode/);
     expect(retrieval.queries).toEqual([]);
   });
 

@@ -7,9 +7,10 @@
  * SKYSAFE paper's coarse scale): iGRC ≤ 2 → very_low, 3–4 → low, 5–6 → medium, ≥ 7 or
  * "Not part of SORA" → high; ARC-a → very_low, ARC-b → low, ARC-c → medium, ARC-d → high.
  */
-import { finalGrc, type FinalGrcValue } from '../final-grc.js';
-import { intrinsicGrc, type IgrcValue } from '../igrc.js';
-import { sailFor, type SailValue } from '../sail.js';
+import { runSoraChain, type ChainInputName } from '../chain.js';
+import type { FinalGrcValue } from '../final-grc.js';
+import type { IgrcValue } from '../igrc.js';
+import type { SailValue } from '../sail.js';
 import { IGRC_TABLE } from '../tables/igrc-table.js';
 import { EASA_DOC_ID, formatTraceStep, type AssessResult, type TraceStep } from '../types.js';
 import { INDICATOR_CATALOG, type IndicatorName, type IndicatorValue, type Orientation } from './catalog.js';
@@ -30,47 +31,41 @@ export interface CalculatorOutcome {
 /** Take-off mass passed to the calculator for the "< 250 g" category: its upper bound. */
 const BELOW_250G_BOUND_G = 250;
 
-/** Runs iGRC → final GRC → SAIL as far as the inputs allow. */
+const CHAIN_FIELD: Readonly<Record<ChainInputName, OptionalField>> = {
+  dimension: 'characteristic_dimension_m',
+  speed: 'max_speed_ms',
+  population: 'population_band',
+  residual_arc: 'residual_arc',
+};
+
+/** Runs iGRC → final GRC → SAIL as far as the inputs allow (the chain of `chain.ts`). */
 export function runCalculator(input: InitialOperationInput): CalculatorOutcome {
-  const missingIgrc: OptionalField[] = [];
-  if (input.characteristic_dimension_m === undefined) missingIgrc.push('characteristic_dimension_m');
-  if (input.max_speed_ms === undefined) missingIgrc.push('max_speed_ms');
-  if (input.population_band === undefined) missingIgrc.push('population_band');
-  const missingSail: OptionalField[] = [...missingIgrc, ...(input.residual_arc === undefined ? (['residual_arc'] as const) : [])];
   const notes: string[] = [];
   const borderline: string[] = [];
-  if (missingIgrc.length > 0 || input.characteristic_dimension_m === undefined || input.max_speed_ms === undefined || input.population_band === undefined) {
-    return { igrc: null, finalGrc: null, sail: null, missing: { igrc: missingIgrc, final_grc: missingIgrc, sail: missingSail }, borderline, notes };
-  }
   const below250 = input.mtom_category === 'below_250g';
-  if (below250) notes.push('Mass category "< 250 g": the ≤ 250 g rule printed under Table 1 was checked with the category bound (250 g).');
-  const igrc = intrinsicGrc({
-    dimensionM: input.characteristic_dimension_m,
-    maxSpeedMs: input.max_speed_ms,
-    population: input.population_band,
+  const chain = runSoraChain({
+    ...(input.characteristic_dimension_m === undefined ? {} : { dimensionM: input.characteristic_dimension_m }),
+    ...(input.max_speed_ms === undefined ? {} : { maxSpeedMs: input.max_speed_ms }),
+    ...(input.population_band === undefined ? {} : { population: input.population_band }),
     ...(below250 ? { takeOffMassG: BELOW_250G_BOUND_G } : {}),
+    ...(input.mitigations === undefined ? {} : { mitigations: input.mitigations }),
+    ...(input.residual_arc === undefined ? {} : { residualArc: input.residual_arc }),
   });
+  const fields = (names: readonly ChainInputName[]): OptionalField[] => names.map((n) => CHAIN_FIELD[n]);
+  if (chain.igrc === null) {
+    return { igrc: null, finalGrc: null, sail: null, missing: { igrc: fields(chain.missing.igrc), final_grc: fields(chain.missing.final_grc), sail: fields(chain.missing.sail) }, borderline, notes };
+  }
+  if (below250) notes.push('Mass category "< 250 g": the ≤ 250 g rule printed under Table 1 was checked with the category bound (250 g).');
   for (const c of IGRC_TABLE.columns) {
     if (input.characteristic_dimension_m === c.maxDimensionM) borderline.push(`The characteristic dimension (${c.maxDimensionM} m) is exactly the limit of the Table 1 column "${c.dimensionLabel}"; any larger UA falls in the next column.`);
     if (input.max_speed_ms === c.maxSpeedMs) borderline.push(`The maximum speed (${c.maxSpeedMs} m/s) is exactly the limit of the Table 1 column "${c.speedLabel}"; any faster UA falls in the next column.`);
   }
-  if (igrc.status !== 'ok') {
-    return { igrc, finalGrc: null, sail: null, missing: { igrc: [], final_grc: [], sail: input.residual_arc === undefined ? ['residual_arc'] : [] }, borderline, notes };
-  }
-  const fin = finalGrc({ igrc: igrc.value.igrc, columnIndex: igrc.value.columnIndex, mitigations: input.mitigations, population: igrc.value.band });
-  if (fin.status === 'ok') {
+  const fin = chain.finalGrc;
+  if (fin?.status === 'ok') {
     for (const n of fin.notes) if (/would not be accepted|cannot be claimed/.test(n)) borderline.push(n);
   }
-  let sail: AssessResult<SailValue> | null = null;
-  if (fin.status === 'ok' && input.residual_arc !== undefined) sail = sailFor({ finalGrc: fin.value.finalGrc, residualArc: input.residual_arc });
-  return {
-    igrc,
-    finalGrc: fin,
-    sail,
-    missing: { igrc: [], final_grc: [], sail: input.residual_arc === undefined ? ['residual_arc'] : [] },
-    borderline,
-    notes,
-  };
+  const sailMissing: OptionalField[] = input.residual_arc === undefined ? ['residual_arc'] : [];
+  return { igrc: chain.igrc, finalGrc: fin, sail: chain.sail, missing: { igrc: [], final_grc: [], sail: sailMissing }, borderline, notes };
 }
 
 /** A deterministic derivation for one indicator. */
@@ -101,7 +96,7 @@ function traceText(trace: readonly TraceStep[]): string {
 }
 
 function missingText(missing: readonly OptionalField[]): string {
-  return missing.map((f) => `${fieldLabel(f)} (${f})`).join(', ');
+  return missing.map((f) => fieldLabel(f)).join(', ');
 }
 
 /** The rule of S.4.4.4 "Atypical air environment" (p. 32): atypical airspace leads to ARC-a. */

@@ -9,7 +9,7 @@
 import { validateMitigations, type MitigationClaims } from '../final-grc.js';
 import { parsePopulationBand, parsePositive, parseResidualArc } from '../inputs.js';
 import { POPULATION_BANDS, type PopulationBand } from '../tables/igrc-table.js';
-import { MITIGATION_KEYS, type MitigationKey, type MitigationLevel } from '../tables/grc-mitigations-table.js';
+import { GRC_MITIGATIONS_TABLE, MITIGATION_KEYS, type MitigationKey, type MitigationLevel } from '../tables/grc-mitigations-table.js';
 import { RESIDUAL_ARCS, type ResidualArc } from '../tables/sail-table.js';
 import type { ValidationError } from '../types.js';
 
@@ -204,13 +204,14 @@ export function validateOperationInput(raw: unknown): InputValidation {
     const got = r[field];
     const m = matchChoice(got, values, labels);
     if (m === null) {
+      const options = values.map((v) => labels[v]).join(' · ');
       errors.push({
         field,
         got,
         allowed: [...values],
         message: isBlank(got)
-          ? `${fieldLabel(field)} (${field}) is required; allowed: ${values.join(', ')}.`
-          : `${fieldLabel(field)} (${field}) must be one of ${values.join(', ')}; got ${JSON.stringify(got)}.`,
+          ? `${fieldLabel(field)} is required: choose one of ${options}.`
+          : `${fieldLabel(field)}: "${String(got)}" is not one of the choices (${options}).`,
       });
     }
     return m;
@@ -228,31 +229,35 @@ export function validateOperationInput(raw: unknown): InputValidation {
     mitigations?: Partial<Record<MitigationKey, MitigationLevel>>;
     residual_arc?: ResidualArc;
   } = {};
+  /** The same error, its message in the form's words (label, unit, an example), never a field code. */
+  const worded = (e: ValidationError, message: string): ValidationError => ({ ...e, message });
+  const numberMessage = (field: OptionalField, unit: string, example: string, got: unknown) =>
+    `${fieldLabel(field)} must be a number greater than 0, in ${unit} (for example ${example}); "${String(got)}" is not.`;
   if (!isBlank(r.characteristic_dimension_m)) {
     const p = parsePositive(toNumber(r.characteristic_dimension_m), 'characteristic_dimension_m', 'metres');
     if (p.ok) optional.characteristic_dimension_m = p.value;
-    else errors.push(p.error);
+    else errors.push(worded(p.error, numberMessage('characteristic_dimension_m', 'metres', '1.2', r.characteristic_dimension_m)));
   }
   if (!isBlank(r.max_speed_ms)) {
     const p = parsePositive(toNumber(r.max_speed_ms), 'max_speed_ms', 'm/s');
     if (p.ok) optional.max_speed_ms = p.value;
-    else errors.push(p.error);
+    else errors.push(worded(p.error, numberMessage('max_speed_ms', 'metres per second', '19 (km/h ÷ 3.6)', r.max_speed_ms)));
   }
   if (!isBlank(r.population_band)) {
     const raw = r.population_band;
     const byLabel = matchChoice(raw, POPULATION_BANDS, POPULATION_BAND_LABELS);
     const p = byLabel ? ({ ok: true, value: byLabel } as const) : parsePopulationBand(raw, 'population_band');
     if (p.ok) optional.population_band = p.value;
-    else errors.push(p.error);
+    else errors.push(worded(p.error, `${fieldLabel('population_band')}: "${String(raw)}" is not one of the choices (${POPULATION_BANDS.map((b) => POPULATION_BAND_LABELS[b]).join(' · ')}).`));
   }
   if (!isBlank(r.residual_arc)) {
     const p = parseResidualArc(r.residual_arc, 'residual_arc');
     if (p.ok) optional.residual_arc = p.value;
-    else errors.push(p.error);
+    else errors.push(worded(p.error, `${fieldLabel('residual_arc')}: "${String(r.residual_arc)}" is not one of ARC-a, ARC-b, ARC-c, ARC-d.`));
   }
   if (!isBlank(r.mitigations)) {
     const v = validateMitigations(r.mitigations as MitigationClaims);
-    if ('errors' in v) errors.push(...v.errors);
+    if ('errors' in v) errors.push(...v.errors.map((e) => worded(e, mitigationMessage(e))));
     else {
       const claimed = Object.fromEntries(Object.entries(v.levels).filter(([, level]) => level !== 'none')) as Partial<Record<MitigationKey, MitigationLevel>>;
       if (Object.keys(claimed).length > 0) optional.mitigations = claimed;
@@ -265,12 +270,19 @@ export function validateOperationInput(raw: unknown): InputValidation {
   };
 }
 
-/** Error flow E1: the operation descriptor was rejected. */
+/** A mitigation error in the form's words: the Table 5 row label and the levels it allows. */
+function mitigationMessage(e: ValidationError): string {
+  const key = e.field.replace(/^mitigations\./, '') as MitigationKey;
+  const row = GRC_MITIGATIONS_TABLE.rows.find((r) => r.key === key);
+  if (!row) return e.message.replace(/^mitigations must be an object\.$/, 'The claimed mitigations could not be read; choose a level for each mitigation.');
+  if (/"n\/a"/.test(e.message)) return e.message.replace(/; allowed: .*$/, `; choose one of ${e.allowed.join(', ')}.`);
+  return `${row.label}: "${String(e.got)}" is not a level Table 5 allows; choose one of ${e.allowed.join(', ')}.`;
+}
+
+/** Error flow E1: the operation descriptor was rejected. The message names the fields by their labels and says what to choose. */
 export class OperationInputError extends Error {
   override name = 'OperationInputError';
   constructor(readonly errors: readonly ValidationError[]) {
-    super(
-      `Invalid operation inputs: ${errors.map((e) => `${e.field} (got ${JSON.stringify(e.got) ?? 'nothing'}; allowed: ${e.allowed.join(', ')})`).join('; ')}.`,
-    );
+    super(`The operation could not be assessed: ${errors.map((e) => e.message).join(' ')} Correct the fields marked in the form and run again.`);
   }
 }

@@ -210,14 +210,15 @@ async function callWithRetry(
 }
 
 function evidenceOnly(d: Derivation, sources: readonly IndicatorSource[]): string {
-  const lines = sources.map((s) => `[${s.id}] ${s.title} (${s.docId}, ${s.pages}): ${s.excerpt}`);
+  // titles and pages, never passage ids (the ids stay in the result's sources and in the export)
+  const lines = sources.map((s) => `• ${s.title} (${s.pages}): ${s.excerpt}`);
   return `${d.explanation}\nRetrieved passages bearing on this indicator (for the assessor to read; no value is inferred from them):\n${lines.join('\n')}`;
 }
 
 function missingQuestion(name: IndicatorName, missing: readonly OptionalField[]): string {
   const label = INDICATOR_CATALOG[name].label.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
   return missing.length > 0
-    ? `To give the ${label}, please provide: ${missing.map((f) => `${fieldLabel(f)} (${f})`).join(', ')}.`
+    ? `To give the ${label}, please provide: ${missing.map((f) => fieldLabel(f)).join(', ')}.`
     : `No regulatory passage supports the ${label} for these inputs. Please check the operation inputs, the retrieval filters or the index, or describe the operation further.`;
 }
 
@@ -234,7 +235,7 @@ export async function assessIndicators(rawInput: unknown, options: AssessOptions
   const requested = options.indicators ?? defaultIndicators(input);
   for (const n of requested) {
     if (!(INDICATOR_NAMES as readonly string[]).includes(n)) {
-      throw new OperationInputError([{ field: 'indicators', got: n, allowed: [...INDICATOR_NAMES], message: `Unknown indicator "${String(n)}".` }]);
+      throw new OperationInputError([{ field: 'indicators', got: n, allowed: [...INDICATOR_NAMES], message: `Unknown indicator "${String(n)}"; the indicators are ${INDICATOR_NAMES.join(', ')}.` }]);
     }
   }
   const order = [...new Set(requested)];
