@@ -257,7 +257,7 @@ export async function denseBackendFor(
 /**
  * Sentence vectors for the evidence-only highlights without running the model
  * again: a sentence takes the precomputed embedding of the passage window that
- * contains it (windows are runs of whole sentences, see corpus-build/enrich/windows.ts).
+ * contains it (windows are runs of whole sentences, see src/core/ingest/enrich/windows.ts).
  * Only texts not found that way (the question) are embedded.
  */
 export function windowBackedEmbedder(
