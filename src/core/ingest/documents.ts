@@ -243,7 +243,7 @@ function makeDocument(
   );
   const pageStart = pages.length ? Math.min(...pages) : null;
   const pageEnd = pages.length ? Math.max(...pages) : null;
-  const where = pageStart !== null ? `pp. ${pageStart}–${pageEnd}` : 'unpaged';
+  const where = pageStart === null ? 'unpaged' : pageStart === pageEnd ? `p. ${pageStart}` : `pp. ${pageStart}–${pageEnd}`;
   // the description's extract: the document's own opening statement (its first prose sentence in reading order)
   const opening = chunks
     .slice(0, 8)
