@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
 import { deepMerge } from '../../src/core/config/merge.js';
 import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise, type EvalReport, documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
-import { createDocumentAgents } from '../../src/core/retrieval/agents.js';
+import { type AgentConfig, createDocumentAgents, DEFAULT_AGENT_CONFIG } from '../../src/core/retrieval/agents.js';
 import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/core/evaluation/cross-validation.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
 import { nodeEngine } from '../node/engine.js';
@@ -38,6 +38,7 @@ const USAGE = `Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [
                    ranking; adds "documentSelection" {n, top1, top3} (gold passage's document among the
                    selected ones). Without --agents, documentSelection is measured on the flat ranking
                    (its first three distinct documents), for comparison
+  --agent-merge global|weighted-rrf  how the documents' evidence is merged (default global)
   --verbose        one line per question on stderr`;
 
 let values: Record<string, string | boolean | undefined>;
@@ -65,6 +66,7 @@ try {
       expansion: { type: 'boolean', default: false },
       decompose: { type: 'boolean', default: false },
       agents: { type: 'boolean', default: false },
+      'agent-merge': { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -168,7 +170,11 @@ if (values.rewrite) {
   await llm?.dispose();
 }
 
-const agents = values.agents ? createDocumentAgents(index, engine) : null;
+const merge = values['agent-merge'] as string | undefined;
+if (merge && merge !== 'global' && merge !== 'weighted-rrf') fail(`--agent-merge must be "global" or "weighted-rrf", got "${merge}".`);
+const agents = values.agents
+  ? createDocumentAgents(index, engine, { ...DEFAULT_AGENT_CONFIG, ...(merge ? { merge: merge as AgentConfig['merge'] } : {}) })
+  : null;
 if (agents && values.decompose) fail('--agents and --decompose cannot be combined.');
 const selections: { gold: string[]; selected: string[] }[] = [];
 
@@ -205,7 +211,7 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[]): P
 
 const t0 = performance.now();
 const report: EvalReport & { cv?: unknown; seconds?: number; assistance?: unknown; documentSelection?: unknown } = summarise(await run(over, selected));
-report.documentSelection = { ...documentSelection(selections), by: agents ? 'agents (top 3 documents)' : 'flat ranking (first 3 distinct documents)' };
+report.documentSelection = { ...documentSelection(selections), by: agents ? `agents (top 3 documents, merge ${merge ?? DEFAULT_AGENT_CONFIG.merge})` : 'flat ranking (first 3 distinct documents)' };
 if (assistReport) report.assistance = assistReport;
 
 function printReport(r: EvalReport) {

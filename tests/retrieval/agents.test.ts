@@ -63,6 +63,22 @@ describe('document agents', () => {
     expect(r.context).toContain('[batt/1] Battery charging');
   });
 
+  it('merges the documents\' evidence in the flat run\'s global order, or by document-weighted reciprocal rank', async () => {
+    const { index, engine } = await setup();
+    const q = 'flights battery wind';
+    const opts = { config: { gate: { enabled: false } } };
+    const global = await createDocumentAgents(index, engine).run(q, await vec(q), opts);
+    const flatIds = global.flat.trace.find((t) => t.stage === 'rerank')!.candidates.map((c) => c.id);
+    const ids = global.evidence.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => flatIds.indexOf(a) - flatIds.indexOf(b)));
+    const rrf = await createDocumentAgents(index, engine, { ...DEFAULT_AGENT_CONFIG, merge: 'weighted-rrf' }).run(q, await vec(q), opts);
+    expect(new Set(rrf.evidence.map((e) => e.id))).toEqual(new Set(ids));
+    // weighted RRF: every document's first passage comes before any document's third
+    const firstOfEach = rrf.consulted.filter((c) => c.kept).map((c) => c.evidence[0]!.id);
+    const thirds = rrf.consulted.filter((c) => c.kept && c.evidence[2]).map((c) => c.evidence[2]!.id);
+    for (const f of firstOfEach) for (const t of thirds) expect(rrf.evidence.findIndex((e) => e.id === f)).toBeLessThan(rrf.evidence.findIndex((e) => e.id === t));
+  });
+
   it('drops a document whose best evidence is below the gate, and keeps its reason', async () => {
     const { agents } = await setup();
     const q = 'battery charge log before every flight';
