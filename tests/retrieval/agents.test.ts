@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { createDocumentAgents, DEFAULT_AGENT_CONFIG, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
+import { createDocumentAgents, DEFAULT_AGENT_CONFIG, editionNote, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
 import { documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { chunkOf as mk, tinyIndex } from '../support/tiny-index.js';
@@ -102,6 +102,14 @@ describe('document agents', () => {
     const r = await agents.run(q, await vec(q), { config: { gate: { enabled: false } } });
     expect(r.mode).toBe('summary');
     expect(r.consulted[0]!.refined).toContain('Source batt (p. 1, 2 sections, 2 passages).');
+  });
+});
+
+describe('edition awareness', () => {
+  it('notes when the kept documents print different SORA editions, and only then', () => {
+    expect(editionNote(['SORA 2.5, Edition September 2025 (as printed in AMC & GM)', 'SORA 2.0-era AMC1 Article 11 (SORA 2.0)'])).toMatch(/mixes SORA editions \(SORA 2\.0 and SORA 2\.5\)/);
+    expect(editionNote(['SORA 2.5, Edition September 2025', 'SORA 2.5, Edition September 2025'])).toBeNull();
+    expect(editionNote(['Amdt 3', 'National guidance 2024'])).toBeNull();
   });
 });
 

@@ -142,7 +142,18 @@ export interface AgentResult {
   noEvidence: boolean;
   /** The refined contexts of the kept documents, one block per document, edition in each header. */
   context: string;
+  /** Set when the kept documents mix SORA editions. */
+  editionNote: string | null;
   flat: RetrievalResult;
+}
+
+/**
+ * Edition awareness: the SORA editions the kept documents print ("SORA 2.0", "SORA 2.5"),
+ * and a note when they mix editions (their values and tables differ).
+ */
+export function editionNote(editions: string[]): string | null {
+  const eras = [...new Set(editions.flatMap((e) => [...e.matchAll(/SORA (\d\.\d)/g)].map((m) => m[1]!)))].sort();
+  return eras.length > 1 ? `The evidence mixes SORA editions (${eras.map((e) => `SORA ${e}`).join(' and ')}): check which edition applies before relying on a value or table.` : null;
 }
 
 export interface DocumentAgents {
@@ -238,6 +249,7 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
         evidence,
         noEvidence: evidence.length === 0,
         context: kept.map((c) => c.refined).join('\n\n'),
+        editionNote: editionNote(kept.filter((c) => c.evidence.length).map((c) => c.edition)),
         flat,
       };
     },
