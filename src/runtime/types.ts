@@ -78,6 +78,18 @@ export interface AskResult {
   config: RetrievalConfig;
   /** The evidence chunks, in rank order (so the UI can render without another round trip). */
   chunks: Chunk[];
+  /**
+   * The documents the document agents consulted for this question (top 3 from the summary
+   * index and the hits they own), why, and whether each was kept or dropped at the evidence gate.
+   */
+  documents?: ConsultedDocuments;
+}
+
+export interface ConsultedDocuments {
+  mode: 'summary' | 'fact';
+  /** Set when the kept documents print different SORA editions. */
+  editionNote: string | null;
+  consulted: { id: string; title: string; edition: string; pages: string; rank: number; reason: string; kept: boolean }[];
 }
 
 export interface SkyCiteRuntime {

@@ -16,6 +16,8 @@ import { collapseWhitespace } from '../text/sentences.js';
 import { formatPages } from './context.js';
 import { dot } from './dense.js';
 import type { RetrievalEngine, RetrieveOptions } from './engine.js';
+import type { RetrievalConfigOverrides } from './config.js';
+import { deepMerge } from '../config/merge.js';
 import type { Evidence, RetrievalResult } from './types.js';
 import { windowScorer } from './windows.js';
 
@@ -39,6 +41,8 @@ export interface AgentConfig {
    * 'weighted-rrf' — Σ (document score / best document score) / (k + rank in its document).
    */
   merge: 'global' | 'weighted-rrf';
+  /** Overrides for the retrieval inside each document (the app switches the reranker off there: one cross-encoder pass per question). */
+  inDocument: RetrievalConfigOverrides;
 }
 
 /**
@@ -54,6 +58,7 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   k: 60,
   refined: { passages: 3, chars: 1500 },
   merge: 'global',
+  inDocument: {},
 };
 
 export interface DocumentScore {
@@ -210,7 +215,12 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
       const consulted: ConsultedDocument[] = [];
       for (const [rank, s] of scores.slice(0, cfg.topDocuments).entries()) {
         const d = docs.units[s.doc]!;
-        const r = await engine.retrieveWithVector(query, qv, { ...options, filters: { ...f, documentIds: [d.id] } }, alternativeVectors);
+        const r = await engine.retrieveWithVector(
+          query,
+          qv,
+          { ...options, filters: { ...f, documentIds: [d.id] }, config: deepMerge(options.config ?? {}, cfg.inDocument) },
+          alternativeVectors,
+        );
         const kept = !r.noEvidence;
         const where = s.bestNode.length ? `section “${s.bestNode[s.bestNode.length - 1]}”` : 'the document summary';
         consulted.push({
