@@ -58,10 +58,12 @@ try {
   const options = { filters: questionFilters(query, values.corpus) };
   const alt = await embedder.embed(engine.alternativesOf(query, options));
   const r = await agents.run(query, qv!, options, alt);
+  const verbatim = new Map(index.manifest.sources.map((src) => [src.id, src.verbatim]));
   const passages: DraftPassage[] = [];
   for (const c of r.consulted.filter((x) => x.kept)) {
     for (const e of c.evidence.slice(0, perDoc)) {
-      passages.push({ chunk: index.chunks[e.row]!, documentTitle: c.title, documentEdition: c.edition, rank: passages.length + 1 });
+      const chunk = index.chunks[e.row]!;
+      passages.push({ chunk, documentTitle: c.title, documentEdition: c.edition, rank: passages.length + 1, sourceVerbatim: verbatim.get(chunk.docId) ?? false });
     }
   }
   const draft = draftFromPassages(

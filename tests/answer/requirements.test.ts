@@ -26,9 +26,9 @@ describe('normative statements', () => {
 
 describe('requirement draft', () => {
   const draft = draftFromPassages('parachute failure over a crowd', [
-    { chunk: m2, documentTitle: 'Annex B', documentEdition: 'SORA 2.5', rank: 1 },
-    { chunk: oso, documentTitle: 'Annex E', documentEdition: 'SORA 2.5', rank: 2 },
-    { chunk: plain, documentTitle: 'Form 209', documentEdition: 'Amdt 3', rank: 3 },
+    { chunk: m2, documentTitle: 'Annex B', documentEdition: 'SORA 2.5', rank: 1, sourceVerbatim: true },
+    { chunk: oso, documentTitle: 'Annex E', documentEdition: 'SORA 2.5', rank: 2, sourceVerbatim: false },
+    { chunk: plain, documentTitle: 'Form 209', documentEdition: 'Amdt 3', rank: 3, sourceVerbatim: true },
   ], docs, fixed);
 
   it('lists every normative sentence of the passages once, with its citation and rationale, grouped', () => {
@@ -50,20 +50,27 @@ describe('requirement draft', () => {
   it('exports Markdown, JSON and CSV that carry the same statements', () => {
     const md = draftToMarkdown(draft);
     expect(md).toContain('## Mitigation M2');
-    expect(md).toContain('**REQ-003** (should) “The UAS operator should demonstrate the reliability.”');
+    expect(md).toContain('**REQ-003** (should) “The UAS operator should demonstrate the reliability.” — from a restatement');
+    expect(md).not.toContain('**REQ-001** (is required) “A parachute is required to meet the criterion.” — from a restatement');
     expect(JSON.parse(draftToJson(draft))).toEqual(draft);
     const csv = draftToCsv(draft).trimEnd().split('\r\n');
-    expect(csv[0]).toBe('id,group,modal,statement,document,edition,section,pages,chunk_id,rationale');
+    expect(csv[0]).toBe('id,group,modal,statement,document,edition,section,pages,chunk_id,source_verbatim,rationale');
     expect(csv).toHaveLength(5);
     // the quote-and-comma statement survives as one field
     expect(csv[2]).toContain('"Note: the designer, ""not the operator"", must test it, at 1:1 scale."');
+  });
+
+  it('leaves the heading printed at the top of a passage out of its first statement', () => {
+    const headed = { ...chunkOf('g/1', 'GM1 Article 11 Definitions', 'GM1 Article 11 Definitions The following definitions should apply.') };
+    const d = draftFromPassages('q', [{ chunk: headed, documentTitle: 'GM', documentEdition: 'x', rank: 1, sourceVerbatim: true }], docs, fixed);
+    expect(d.requirements.map((r) => r.statement)).toEqual(['The following definitions should apply.']);
   });
 
   it('says so when there is no evidence', () => {
     const none = draftFromPassages('x', [], docs, fixed);
     expect(none.noEvidence).toBe(true);
     expect(draftToMarkdown(none)).toContain('No evidence');
-    expect(draftToCsv(none)).toBe('id,group,modal,statement,document,edition,section,pages,chunk_id,rationale\r\n');
+    expect(draftToCsv(none)).toBe('id,group,modal,statement,document,edition,section,pages,chunk_id,source_verbatim,rationale\r\n');
   });
 
   it('quotes CSV fields only when needed', () => {

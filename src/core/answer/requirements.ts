@@ -52,6 +52,8 @@ export interface CandidateRequirement {
   source: DraftSource;
   /** Evidence-only drafts are verbatim; a model draft would be checked by the grounding check. */
   verbatim: true;
+  /** False when the source is a restatement (the curated set), not the regulation's own wording. */
+  sourceVerbatim: boolean;
 }
 
 export interface RequirementDraft {
@@ -71,6 +73,8 @@ export interface DraftPassage {
   documentEdition: string;
   /** 1-based rank of the passage among the selected evidence. */
   rank: number;
+  /** Whether the source prints the regulation's own wording (the manifest's `verbatim`). */
+  sourceVerbatim: boolean;
 }
 
 const OSO = /\bOSO #(\d+)/;
@@ -102,7 +106,10 @@ export function draftFromPassages(
   for (const p of passages) {
     const c = p.chunk;
     const group = groupOf(c, p.documentTitle);
-    for (const st of normativeStatements(c.text)) {
+    // the heading printed at the top of the passage is not part of its first sentence
+    const body = collapseWhitespace(c.text);
+    const title = collapseWhitespace(c.title);
+    for (const st of normativeStatements(body.startsWith(title) ? body.slice(title.length) : body)) {
       const key = st.text.toLowerCase();
       if (seen.has(key)) continue;
       seen.add(key);
@@ -114,6 +121,7 @@ export function draftFromPassages(
         rationale: `Printed as a "${st.modal}" statement in ${c.title} (${formatPages(c)}), passage ${p.rank} selected for “${query}”.`,
         source: { chunkId: c.id, document: p.documentTitle, edition: p.documentEdition, section, pages: formatPages(c) },
         verbatim: true,
+        sourceVerbatim: p.sourceVerbatim,
       });
     }
   }
@@ -141,7 +149,7 @@ export function draftToMarkdown(d: RequirementDraft): string {
   for (const g of [...new Set(d.requirements.map((r) => r.group))]) {
     lines.push(`## ${g}`, '');
     for (const r of d.requirements.filter((x) => x.group === g)) {
-      lines.push(`- **${r.id}** (${r.modal}) “${r.statement}”`, `  - Source: ${r.source.document}, ${r.source.section}, ${r.source.pages} [${r.source.chunkId}] — ${r.source.edition}`, `  - Rationale: ${r.rationale}`);
+      lines.push(`- **${r.id}** (${r.modal}) “${r.statement}”${r.sourceVerbatim ? '' : ' — from a restatement, not the regulation’s wording: check the official text'}`, `  - Source: ${r.source.document}, ${r.source.section}, ${r.source.pages} [${r.source.chunkId}] — ${r.source.edition}`, `  - Rationale: ${r.rationale}`);
     }
     lines.push('');
   }
@@ -150,7 +158,7 @@ export function draftToMarkdown(d: RequirementDraft): string {
 
 export const draftToJson = (d: RequirementDraft): string => `${JSON.stringify(d, null, 2)}\n`;
 
-const CSV_COLUMNS = ['id', 'group', 'modal', 'statement', 'document', 'edition', 'section', 'pages', 'chunk_id', 'rationale'] as const;
+const CSV_COLUMNS = ['id', 'group', 'modal', 'statement', 'document', 'edition', 'section', 'pages', 'chunk_id', 'source_verbatim', 'rationale'] as const;
 
 /** RFC 4180 field: quoted when it holds a comma, quote or line break; quotes doubled. */
 export function csvField(s: string): string {
@@ -159,7 +167,7 @@ export function csvField(s: string): string {
 
 export function draftToCsv(d: RequirementDraft): string {
   const rows = d.requirements.map((r) =>
-    [r.id, r.group, r.modal, r.statement, r.source.document, r.source.edition, r.source.section, r.source.pages, r.source.chunkId, r.rationale].map(csvField).join(','),
+    [r.id, r.group, r.modal, r.statement, r.source.document, r.source.edition, r.source.section, r.source.pages, r.source.chunkId, String(r.sourceVerbatim), r.rationale].map(csvField).join(','),
   );
   return `${[CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
 }
