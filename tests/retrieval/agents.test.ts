@@ -93,6 +93,21 @@ describe('document agents', () => {
     expect(r.evidence.every((e) => e.id.startsWith('batt/'))).toBe(true);
   });
 
+  it('keeps a national question in its country\'s documents, and consults the EU documents once it is broadened', async () => {
+    const { agents } = await setup();
+    const night = 'night flights lighting plan';
+    const de = await agents.run(night, await vec(night), { filters: { jurisdictions: ['DE'] } });
+    expect(de.flat.broadened).toBe(false);
+    expect(de.consulted.map((c) => c.id)).toEqual(['de']);
+    // nothing German about batteries: the flat run broadens to DE + EU, and so do the agents, each still inside its own document
+    const batt = 'battery charge log before every flight';
+    const r = await agents.run(batt, await vec(batt), { filters: { jurisdictions: ['DE'] }, config: { gate: { minDense: 0.45 } } });
+    expect(r.flat.broadened).toBe(true);
+    expect(r.consulted.map((c) => c.id)).toContain('batt');
+    for (const c of r.consulted) for (const e of c.evidence) expect(e.id.startsWith(`${c.id}/`)).toBe(true);
+    expect(r.consulted.find((c) => c.id === 'batt')!.kept).toBe(true);
+  });
+
   it('answers an overview question from the summary index', async () => {
     const { agents } = await setup();
     expect(questionMode('Summarise the rules on battery storage')).toBe('summary');

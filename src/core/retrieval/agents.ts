@@ -15,7 +15,7 @@ import type { DocumentUnit } from '../ingest/documents.js';
 import { collapseWhitespace } from '../text/sentences.js';
 import { formatPages } from './context.js';
 import { dot } from './dense.js';
-import type { RetrievalEngine, RetrieveOptions } from './engine.js';
+import { broaden, type RetrievalEngine, type RetrieveOptions } from './engine.js';
 import type { RetrievalConfigOverrides } from './config.js';
 import { deepMerge } from '../config/merge.js';
 import type { Evidence, RetrievalResult } from './types.js';
@@ -206,11 +206,12 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
     async run(query, qv, options = {}, alternativeVectors = []) {
       const mode = questionMode(query);
       const flat = await engine.retrieveWithVector(query, qv, options, alternativeVectors);
-      const f = options.filters ?? {};
+      // the filters the flat run ended with: a national question broadened to the EU rules searches the EU documents too
+      const f = flat.broadened ? broaden(options.filters ?? {}) : (options.filters ?? {});
       // a document is a candidate when the question's filters allow at least one of its chunks
       const allowedDoc = (d: DocumentUnit) =>
         (!f.docIds?.length || f.docIds.includes(d.sourceId)) &&
-        (!f.jurisdictions?.length || f.jurisdictions.includes(d.jurisdiction) || (flat.broadened && d.jurisdiction === 'EU'));
+        (!f.jurisdictions?.length || f.jurisdictions.includes(d.jurisdiction));
       const scores = scoreDocuments(docs, dim, qv, flatOrder(flat, index.rowOf), cfg, allowedDoc);
       const consulted: ConsultedDocument[] = [];
       for (const [rank, s] of scores.slice(0, cfg.topDocuments).entries()) {
