@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { draftFromPassages, draftToCsv, draftToJson, draftToMarkdown, type DraftPassage } from '../../src/core/answer/requirements.js';
+import { draftFromAgents, draftToCsv, draftToJson, draftToMarkdown } from '../../src/core/answer/requirements.js';
 import { createDocumentAgents } from '../../src/core/retrieval/agents.js';
 import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
@@ -59,22 +59,11 @@ try {
   const alt = await embedder.embed(engine.alternativesOf(query, options));
   const r = await agents.run(query, qv!, options, alt);
   const verbatim = new Map(index.manifest.sources.map((src) => [src.id, src.verbatim]));
-  const passages: DraftPassage[] = [];
-  for (const c of r.consulted.filter((x) => x.kept)) {
-    for (const e of c.evidence.slice(0, perDoc)) {
-      const chunk = index.chunks[e.row]!;
-      passages.push({ chunk, documentTitle: c.title, documentEdition: c.edition, rank: passages.length + 1, sourceVerbatim: verbatim.get(chunk.docId) ?? false });
-    }
-  }
-  const draft = draftFromPassages(
-    query,
-    passages,
-    r.consulted.map((c) => ({ id: c.id, title: c.title, edition: c.edition, reason: c.reason, kept: c.kept })),
-  );
+  const draft = draftFromAgents(r, index.chunks, (id) => verbatim.get(id) ?? false, perDoc);
   const text = format === 'json' ? draftToJson(draft) : format === 'csv' ? draftToCsv(draft) : draftToMarkdown(draft);
   if (values.out) {
     writeFileSync(values.out, text);
-    console.error(`${draft.requirements.length} candidate requirement(s) from ${passages.length} passage(s) written to ${values.out}`);
+    console.error(`${draft.requirements.length} candidate requirement(s) written to ${values.out}`);
   } else {
     process.stdout.write(text);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, draftFromPassages, draftToCsv, draftToJson, draftToMarkdown, groupOf, normativeStatements } from '../../src/core/answer/requirements.js';
+import { csvField, draftFromAgents, draftFromPassages, draftToCsv, draftToJson, draftToMarkdown, groupOf, normativeStatements } from '../../src/core/answer/requirements.js';
 import { chunkOf } from '../support/tiny-index.js';
 
 const oso = { ...chunkOf('e/oso-05', 'OSO #05 — UAS designed considering system safety and reliability', 'The UAS operator should demonstrate the reliability. The equipment, systems and installations shall be designed to minimise hazards. Table E.3 lists the criteria.'), sectionPath: ['AMC1 Article 11', 'Annex E', 'OSO #05 — UAS designed considering system safety and reliability'] };
@@ -78,5 +78,29 @@ describe('requirement draft', () => {
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('say "x"')).toBe('"say ""x"""');
     expect(csvField('two\nlines')).toBe('"two\nlines"');
+  });
+});
+
+describe('draft from the document agents', () => {
+  it('takes the kept documents\' top passages in rank order and marks restated sources', async () => {
+    const { createRetrievalEngine } = await import('../../src/core/retrieval/engine.js');
+    const { createDocumentAgents } = await import('../../src/core/retrieval/agents.js');
+    const { fakeEmbedder } = await import('../support/fake-embedder.js');
+    const { tinyIndex } = await import('../support/tiny-index.js');
+    const emb = fakeEmbedder(64);
+    const index = await tinyIndex([
+      chunkOf('ops/1', 'Battery', 'The operator shall charge the battery before every flight. Batteries are heavy.', 'EU', 'ops'),
+      chunkOf('ops/2', 'Battery log', 'The battery log should be kept for two years.', 'EU', 'ops'),
+      chunkOf('cur/1', 'Battery restated', 'The pilot must check the battery charge.', 'EU', 'cur'),
+    ], emb);
+    const agents = createDocumentAgents(index, createRetrievalEngine({ index, embedder: emb }));
+    const q = 'battery charge before flight';
+    const r = await agents.run(q, (await emb.embed([q]))[0]!, { config: { gate: { enabled: false } } });
+    const d = draftFromAgents(r, index.chunks, (id) => id !== 'cur', 5, fixed);
+    const kept = r.consulted.filter((c) => c.kept).map((c) => c.id);
+    expect(new Set(d.requirements.map((x) => x.source.chunkId.split('/')[0]))).toEqual(new Set(kept));
+    expect(d.requirements.map((x) => x.statement).sort()).toEqual(['The battery log should be kept for two years.', 'The operator shall charge the battery before every flight.', 'The pilot must check the battery charge.']);
+    expect(d.requirements.find((x) => x.source.chunkId === 'cur/1')!.sourceVerbatim).toBe(false);
+    expect(d.documents.map((x) => x.id)).toEqual(r.consulted.map((c) => c.id));
   });
 });

@@ -10,6 +10,7 @@
  * Exports: Markdown, JSON and CSV (for a requirements tool).
  */
 import type { Chunk } from '../model/chunk.js';
+import type { AgentResult } from '../retrieval/agents.js';
 import { formatPages } from '../retrieval/context.js';
 import { collapseWhitespace, splitSentences } from '../text/sentences.js';
 
@@ -135,6 +136,32 @@ export function draftFromPassages(
     requirements: sorted.map((r, i) => ({ id: `REQ-${String(i + 1).padStart(3, '0')}`, ...r })),
     noEvidence: passages.length === 0,
   };
+}
+
+/**
+ * The draft from the document agents' result: the top `perDocument` passages of each kept
+ * document, in document rank order. `verbatimOf` tells whether a source prints the regulation's wording.
+ */
+export function draftFromAgents(
+  result: Pick<AgentResult, 'query' | 'consulted'>,
+  chunks: Chunk[],
+  verbatimOf: (sourceId: string) => boolean,
+  perDocument = 5,
+  now: () => Date = () => new Date(),
+): RequirementDraft {
+  const passages: DraftPassage[] = [];
+  for (const c of result.consulted.filter((x) => x.kept)) {
+    for (const e of c.evidence.slice(0, perDocument)) {
+      const chunk = chunks[e.row]!;
+      passages.push({ chunk, documentTitle: c.title, documentEdition: c.edition, rank: passages.length + 1, sourceVerbatim: verbatimOf(chunk.docId) });
+    }
+  }
+  return draftFromPassages(
+    result.query,
+    passages,
+    result.consulted.map((c) => ({ id: c.id, title: c.title, edition: c.edition, reason: c.reason, kept: c.kept })),
+    now,
+  );
 }
 
 export function draftToMarkdown(d: RequirementDraft): string {
