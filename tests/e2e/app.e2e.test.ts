@@ -112,12 +112,12 @@ describe('SkyCite in Chromium (production build)', () => {
     // the S.4.3.4(f) floor rule is among the evidence
     const texts = (await turn.getByTestId('evidence-passage').allTextContents()).join(' ');
     expect(texts).toMatch(/controlled\s+ground\s+area/i);
-    // the documents the agents consulted, with edition and why; an Annex B question consults Annex B
+    // the documents the agents consulted, with edition and why: the SORA main body, which holds the S.4.3.4 rule above
     const consulted = turn.getByTestId('documents-consulted');
     await consulted.locator('summary').click();
     const consultedText = (await consulted.textContent()) ?? '';
     expect(consultedText).toMatch(/Documents consulted \(\d of [1-3] kept\)/);
-    expect(consultedText).toMatch(/Annex B to AMC1 Article 11/);
+    expect(consultedText).toMatch(/AMC & GM to Article 11 — Rules for conducting an operational risk assessment/);
     expect(consultedText).toMatch(/summary match \d\.\d\d/);
 
     // opening a source shows the chunk with the cited passage highlighted
