@@ -17,6 +17,7 @@ import { splitSentenceSpans } from '../core/text/sentences.js';
 import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../core/retrieval/config.js';
 import { voyBackend, type DenseBackend, type VoyConstructor } from '../core/retrieval/dense.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
+import { draftFromAgents } from '../core/answer/requirements.js';
 import { createDocumentAgents, DEFAULT_AGENT_CONFIG, type AgentResult, type DocumentAgents } from '../core/retrieval/agents.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../core/retrieval/cross-encoder.js';
 import type { Reranker } from '../core/retrieval/rerank.js';
@@ -213,6 +214,16 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
             }
           : {}),
       };
+    },
+
+    async draftRequirements(description, options = {}) {
+      const { engine: e, index: idx, embedder: emb } = ready();
+      if (!agents) throw new RuntimeNotReadyError();
+      const opts = { ...(options.filters ? { filters: options.filters } : {}) };
+      const [qv, ...alt] = await emb.embed([description, ...e.alternativesOf(description, opts)]);
+      const r = await agents.run(description, qv!, opts, alt);
+      const verbatim = new Map(idx.manifest.sources.map((s) => [s.id, s.verbatim]));
+      return draftFromAgents(r, idx.chunks, (id) => verbatim.get(id) ?? false, options.perDocument ?? 5);
     },
 
     async evidenceOnly(question, result) {

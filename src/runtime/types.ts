@@ -9,6 +9,7 @@ import type { RetrievalConfig, RetrievalConfigOverrides } from '../core/retrieva
 import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
 import type { GroundingReport } from '../core/answer/grounding.js';
 import type { IndexManifest } from '../core/index/manifest.js';
+import type { RequirementDraft } from '../core/answer/requirements.js';
 
 export interface RuntimeOptions {
   /** Base URL of the static index (default: 'static-index/' on the app's origin). */
@@ -96,6 +97,8 @@ export interface SkyCiteRuntime {
   init(options?: Partial<RuntimeOptions>): Promise<RuntimeStatus>;
   retrieve(query: string, options?: { filters?: Filters; config?: RetrievalConfigOverrides }): Promise<AskResult>;
   evidenceOnly(question: string, result: AskResult): Promise<EvidenceOnlyAnswer>;
+  /** Evidence-only candidate safety requirements for a hazard, function or operation (document agents + verbatim normative statements). */
+  draftRequirements(description: string, options?: { filters?: Filters; perDocument?: number }): Promise<RequirementDraft>;
   checkGrounding(answer: string, contextChunkIds: string[]): Promise<GroundingReport>;
   getChunk(id: string): Promise<Chunk | null>;
   outline(): Promise<DocumentOutline[]>;

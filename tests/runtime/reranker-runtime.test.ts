@@ -83,4 +83,19 @@ describe('the reranker in the runtime', () => {
     expect((await rt.init({ denseBackend: 'exact', rerank: false })).reranker).toEqual({ state: 'off', loadMs: null });
     expect(loaded).toBe(false);
   });
+
+  it('drafts evidence-only requirements through the document agents, each quoted from a cited passage', async () => {
+    const rt = createInProcessRuntime({ ...base, fetchImpl: await servedIndex() });
+    await rt.init({ denseBackend: 'exact', rerank: false });
+    const d = await rt.draftRequirements('paper logbook for a hobby pilot');
+    expect(d.mode).toBe('evidence-only');
+    expect(d.documents.map((x) => x.id)).toEqual(['qa-sample']);
+    expect(d.requirements.length).toBeGreaterThan(0);
+    for (const r of d.requirements) {
+      const c = (await rt.getChunk(r.source.chunkId))!;
+      expect(c.text.replace(/\s+/g, ' ')).toContain(r.statement);
+      expect(r.sourceVerbatim).toBe(false); // the fixture's source is registered as not verbatim
+    }
+    expect(d.requirements.some((r) => /logbook is required/.test(r.statement))).toBe(true);
+  });
 });
