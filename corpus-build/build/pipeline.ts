@@ -15,12 +15,9 @@ import { WINDOW_SCALE } from '../../src/core/index/load.js';
 import { collapseWhitespace } from '../../src/core/text/sentences.js';
 import { passageWindows, DEFAULT_WINDOWS } from '../../src/core/ingest/enrich/windows.js';
 import { ARTIFACTS, INDEX_FORMAT_VERSION, type IndexManifest, type ManifestSource } from '../../src/core/index/manifest.js';
-import { chunkEasaDocument, DEFAULT_CHUNKING, type ChunkDraft } from '../chunking/easa-chunker.js';
+import { chunkEasaDocument, DEFAULT_CHUNKING } from '../chunking/easa-chunker.js';
 import { chunkParagraphs } from '../../src/core/ingest/generic-chunker.js';
-import { extractKeywords } from '../../src/core/ingest/enrich/keywords.js';
-import { retrievalString } from '../../src/core/ingest/enrich/retrieval-string.js';
-import { summarize } from '../../src/core/ingest/enrich/summary.js';
-import { resolveCrossReferences } from '../../src/core/ingest/enrich/xrefs.js';
+import { enrichDrafts } from '../../src/core/ingest/enrich/drafts.js';
 import { type DocumentUnit, documentNodeText, sectionNodeText, splitDocuments, DEFAULT_SUMMARY_BUDGET } from '../../src/core/ingest/documents.js';
 import { CorpusBuildError } from '../errors.js';
 import { loadCuratedChunks } from '../loaders/curated-json.js';
@@ -79,18 +76,8 @@ export interface ChunkedSource {
 
 const decoder = new TextDecoder();
 
-/** Enrich drafts of one source: keywords (TF-IDF within the source), summaries, cross-references, retrieval strings. */
-export function enrichDrafts(drafts: ChunkDraft[]): Chunk[] {
-  const keywords = extractKeywords(drafts.map((d) => ({ title: d.title, text: d.text })));
-  const links = resolveCrossReferences(drafts);
-  return drafts.map((d, i) => ({
-    ...d,
-    summary: summarize(d),
-    keywords: keywords[i]!,
-    links: links[i]!,
-    retrieval: retrievalString(d.title, d.text),
-  }));
-}
+/** Enrich drafts of one source (shared with the browser: src/core/ingest/enrich/drafts.ts). */
+export { enrichDrafts };
 
 /** Load and chunk one resolved source (pure apart from PDF parsing). */
 export async function chunkSource(resolved: ResolvedSource): Promise<ChunkedSource> {
