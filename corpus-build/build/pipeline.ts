@@ -13,14 +13,12 @@ import type { Embedder } from '../../src/core/embedding/embedder.js';
 import { buildBm25 } from '../../src/core/index/bm25.js';
 import { WINDOW_SCALE } from '../../src/core/index/load.js';
 import { collapseWhitespace } from '../../src/core/text/sentences.js';
-import { passageWindows, DEFAULT_WINDOWS } from '../enrich/windows.js';
+import { passageWindows, DEFAULT_WINDOWS } from '../../src/core/ingest/enrich/windows.js';
 import { ARTIFACTS, INDEX_FORMAT_VERSION, type IndexManifest, type ManifestSource } from '../../src/core/index/manifest.js';
-import { chunkEasaDocument, DEFAULT_CHUNKING, type ChunkDraft } from '../chunking/easa-chunker.js';
-import { chunkParagraphs } from '../chunking/generic-chunker.js';
-import { extractKeywords } from '../enrich/keywords.js';
-import { retrievalString } from '../enrich/retrieval-string.js';
-import { summarize } from '../enrich/summary.js';
-import { resolveCrossReferences } from '../enrich/xrefs.js';
+import { chunkEasaDocument, DEFAULT_CHUNKING } from '../chunking/easa-chunker.js';
+import { chunkParagraphs } from '../../src/core/ingest/generic-chunker.js';
+import { enrichDrafts } from '../../src/core/ingest/enrich/drafts.js';
+import { type DocumentUnit, documentNodeText, sectionNodeText, splitDocuments, DEFAULT_SUMMARY_BUDGET } from '../../src/core/ingest/documents.js';
 import { CorpusBuildError } from '../errors.js';
 import { loadCuratedChunks } from '../loaders/curated-json.js';
 import { EASA_AMC_GM_LAYOUT, loadLayoutText } from '../loaders/easa-layout.js';
@@ -78,18 +76,8 @@ export interface ChunkedSource {
 
 const decoder = new TextDecoder();
 
-/** Enrich drafts of one source: keywords (TF-IDF within the source), summaries, cross-references, retrieval strings. */
-export function enrichDrafts(drafts: ChunkDraft[]): Chunk[] {
-  const keywords = extractKeywords(drafts.map((d) => ({ title: d.title, text: d.text })));
-  const links = resolveCrossReferences(drafts);
-  return drafts.map((d, i) => ({
-    ...d,
-    summary: summarize(d),
-    keywords: keywords[i]!,
-    links: links[i]!,
-    retrieval: retrievalString(d.title, d.text),
-  }));
-}
+/** Enrich drafts of one source (shared with the browser: src/core/ingest/enrich/drafts.ts). */
+export { enrichDrafts };
 
 /** Load and chunk one resolved source (pure apart from PDF parsing). */
 export async function chunkSource(resolved: ResolvedSource): Promise<ChunkedSource> {
@@ -148,7 +136,7 @@ function packVectors(vs: Float32Array[], dim: number): Uint8Array {
 export async function chunkSources(
   opts: ResolveOptions & { registry?: readonly SourceEntry[]; sources?: string[] },
   timed: <T>(stage: string, f: () => Promise<T>) => Promise<T> = (_s, f) => f(),
-): Promise<{ chunked: ChunkedSource[]; chunks: Chunk[] }> {
+): Promise<{ chunked: ChunkedSource[]; chunks: Chunk[]; documents: DocumentUnit[] }> {
   const registry = opts.registry ?? SOURCES;
   const wanted = opts.sources ?? registry.map((s) => s.id);
   const entries = wanted.map((id) => {
@@ -168,7 +156,14 @@ export async function chunkSources(
     if (ids.has(c.id)) throw new CorpusBuildError(`Duplicate chunk id ${c.id}: two sources or units produce the same id.`);
     ids.add(c.id);
   }
-  return { chunked, chunks };
+  // documents as units: every chunk gets the logical document it belongs to
+  const documents = splitDocuments(
+    chunks,
+    chunked.map(({ resolved: { entry } }) => ({ id: entry.id, title: entry.title, edition: entry.edition, jurisdiction: entry.jurisdiction })),
+  );
+  const docOf = new Map(documents.flatMap((d) => d.chunkIds.map((id) => [id, d.id] as const)));
+  for (const c of chunks) c.documentId = docOf.get(c.id)!;
+  return { chunked, chunks, documents };
 }
 
 export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
@@ -185,7 +180,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
     return r;
   };
 
-  const { chunked, chunks } = await chunkSources({ ...opts, registry, sources: wanted }, timed);
+  const { chunked, chunks, documents } = await chunkSources({ ...opts, registry, sources: wanted }, timed);
 
   const dim = opts.embedder.dimension;
   const vectors = await timed('embed retrieval strings', () => embedAll(opts.embedder, chunks.map((c) => c.retrieval), 'embed retrieval strings', progress));
@@ -201,6 +196,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
   const questionVectors = await timed('embed synthetic questions', () =>
     embedAll(opts.embedder, questionList.map((q) => q.text), 'embed synthetic questions', progress),
   );
+  const nodeTexts = documents.flatMap((d) => [documentNodeText(d), ...d.sections.map((s) => sectionNodeText(d, s))]);
+  const documentVectors = await timed('embed summary index', () => embedAll(opts.embedder, nodeTexts, 'embed summary index', progress));
   const bm25Json = await timed('BM25 index', async () =>
     JSON.stringify(buildBm25(chunks, (id) => (synth?.byChunk.get(id) ?? []).map((q) => q.q))),
   );
@@ -217,6 +214,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
     [ARTIFACTS.windowVectors]: quantizeInt8(windowVectors, dim),
     [ARTIFACTS.questions]: encoder.encode(JSON.stringify({ row: questionList.map((q) => q.row) })),
     [ARTIFACTS.questionVectors]: quantizeInt8(questionVectors, dim),
+    [ARTIFACTS.documents]: encoder.encode(JSON.stringify({ documents })),
+    [ARTIFACTS.documentVectors]: packVectors(documentVectors, dim),
   };
   const modelBytes = new Uint8Array(await readFile(opts.modelFile));
   const sources: ManifestSource[] = chunked.map(({ resolved: r, chunks: cs }) => ({
@@ -247,6 +246,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
       windowQuantization: `int8 × ${WINDOW_SCALE}`,
       keywordsPerChunk: 8,
       retrievalString: 'title title. text',
+      summaryIndex: { documents: documents.length, sections: nodeTexts.length - documents.length, budget: DEFAULT_SUMMARY_BUDGET, nodeText: 'title. summary (sections: document title › section path. summary)' },
       syntheticQuestions: synth
         ? { file: 'corpus-build/data/synthetic-questions.jsonl', sha256: readMeta(opts.syntheticDir)?.files['synthetic-questions.jsonl']?.sha256 ?? null, questions: questionList.length, passages: synth.byChunk.size, stale: synth.stale, missing: synth.missing }
         : null,

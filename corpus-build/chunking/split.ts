@@ -10,7 +10,7 @@
  * long is cut only after lines that end a sentence (never after an introduction).
  * A short tail is merged back into the previous part.
  */
-import type { SourceLine } from '../loaders/document-model.js';
+import type { SourceLine } from '../../src/core/ingest/document-model.js';
 
 export interface SplitOptions {
   maxChars: number;

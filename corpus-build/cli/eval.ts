@@ -8,7 +8,8 @@
 import { parseArgs } from 'node:util';
 import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
 import { deepMerge } from '../../src/core/config/merge.js';
-import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise, type EvalReport } from '../../src/core/evaluation/retrieval-metrics.js';
+import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise, type EvalReport, documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
+import { type AgentConfig, createDocumentAgents, DEFAULT_AGENT_CONFIG } from '../../src/core/retrieval/agents.js';
 import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/core/evaluation/cross-validation.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
 import { nodeEngine } from '../node/engine.js';
@@ -32,6 +33,12 @@ const USAGE = `Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [
   ablation flags   --dense-only --bm25-only --mmr --post --rerank --no-rerank --elbow --no-threshold
                    --no-windows --no-questions (synthetic-question vectors) --no-question-bm25
                    (BM25 without the synthetic questions) --expansion --voy --decompose
+  --agents         document agents (the agent-based RAG paper): top-3 documents from the summary index
+                   and the flat hits they own, retrieval inside each, per-document evidence gate, merged
+                   ranking; adds "documentSelection" {n, top1, top3} (gold passage's document among the
+                   selected ones). Without --agents, documentSelection is measured on the flat ranking
+                   (its first three distinct documents), for comparison
+  --agent-merge global|weighted-rrf  how the documents' evidence is merged (default global)
   --verbose        one line per question on stderr`;
 
 let values: Record<string, string | boolean | undefined>;
@@ -58,6 +65,8 @@ try {
       'no-question-bm25': { type: 'boolean', default: false },
       expansion: { type: 'boolean', default: false },
       decompose: { type: 'boolean', default: false },
+      agents: { type: 'boolean', default: false },
+      'agent-merge': { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -161,12 +170,28 @@ if (values.rewrite) {
   await llm?.dispose();
 }
 
+const merge = values['agent-merge'] as string | undefined;
+if (merge && merge !== 'global' && merge !== 'weighted-rrf') fail(`--agent-merge must be "global" or "weighted-rrf", got "${merge}".`);
+const agents = values.agents
+  ? createDocumentAgents(index, engine, { ...DEFAULT_AGENT_CONFIG, ...(merge ? { merge: merge as AgentConfig['merge'] } : {}) })
+  : null;
+if (agents && values.decompose) fail('--agents and --decompose cannot be combined.');
+const selections: { gold: string[]; selected: string[] }[] = [];
+
 async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[]): Promise<QuestionOutcome[]> {
   const outcomes: QuestionOutcome[] = [];
+  selections.length = 0;
   for (const q of qs) {
     const options = { filters: questionFilters(q.question, corpus), config, alternatives: assisted.get(q.question) ?? [] };
     let r;
-    if (values.decompose) {
+    let selected: string[];
+    if (agents) {
+      const qv = await vectorOf(q.question);
+      const alt: Float32Array[] = [];
+      for (const text of engine.alternativesOf(q.question, options)) alt.push(await vectorOf(text));
+      r = await agents.run(q.question, qv, options, alt);
+      selected = r.consulted.map((c) => c.id);
+    } else if (values.decompose) {
       r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
     } else {
       const qv = await vectorOf(q.question);
@@ -175,6 +200,8 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[]): P
       r = await engine.retrieveWithVector(q.question, qv, options, alt);
     }
     const ranked = r.evidence.map((e) => index.chunks[e.row]!);
+    selected ??= [...new Set(ranked.map((c) => c.documentId ?? c.docId))].slice(0, 3);
+    if (q.answerable) selections.push({ gold: goldDocuments(q, index.chunks), selected });
     const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };
     outcomes.push(o);
     if (values.verbose) console.error(`${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${o.topIds[0] ?? ''} gate=${'gate' in r ? (r.gate?.note ?? '-') : '-'}`);
@@ -183,7 +210,8 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[]): P
 }
 
 const t0 = performance.now();
-const report: EvalReport & { cv?: unknown; seconds?: number; assistance?: unknown } = summarise(await run(over, selected));
+const report: EvalReport & { cv?: unknown; seconds?: number; assistance?: unknown; documentSelection?: unknown } = summarise(await run(over, selected));
+report.documentSelection = { ...documentSelection(selections), by: agents ? `agents (top 3 documents, merge ${merge ?? DEFAULT_AGENT_CONFIG.merge})` : 'flat ranking (first 3 distinct documents)' };
 if (assistReport) report.assistance = assistReport;
 
 function printReport(r: EvalReport) {
@@ -195,6 +223,8 @@ function printReport(r: EvalReport) {
   for (const [k, m] of Object.entries(r.byCorpus)) console.log(row(`corpus ${k}`, m));
   console.log(`unanswerable: n=${r.unanswerable.n}, no-evidence rate ${r.unanswerable.noEvidenceRate.toFixed(3)}`);
   console.log(`answerable refused ("no evidence"): ${(r.answerableRefused.rate * 100).toFixed(1)} % of ${r.answerableRefused.n}`);
+  const ds = (r as { documentSelection?: { n: number; top1: number; top3: number; by: string } }).documentSelection;
+  if (ds) console.log(`document selection (${ds.by}): n=${ds.n}, top1 ${ds.top1.toFixed(3)}, top3 ${ds.top3.toFixed(3)}`);
 }
 
 if (values.cv) {

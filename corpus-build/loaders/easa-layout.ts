@@ -8,7 +8,7 @@
  * running headers, and marks footnote blocks at the bottom of pages so the chunker
  * can treat them as part of the page but not as structure.
  */
-import type { LoadDiagnostics, PageAwareDocument, SourceLine } from './document-model.js';
+import type { LoadDiagnostics, PageAwareDocument, SourceLine } from '../../src/core/ingest/document-model.js';
 
 export interface LayoutTextOptions {
   /** Footer line; group 1 = page number, group 2 = page count. */

@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { SourceFormatError } from '../errors.js';
-import type { LoadDiagnostics, PageAwareDocument, SourceLine } from './document-model.js';
+import type { LoadDiagnostics, PageAwareDocument, SourceLine } from '../../src/core/ingest/document-model.js';
 
 /** A text run on a page, in PDF user-space units (origin bottom-left). */
 export interface PositionedText {

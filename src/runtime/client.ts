@@ -47,6 +47,7 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     },
     retrieve: (q, o) => call('retrieve', q, o),
     evidenceOnly: (q, r) => call('evidenceOnly', q, r),
+    draftRequirements: (d, o) => call('draftRequirements', d, o),
     checkGrounding: (a, ids) => call('checkGrounding', a, ids),
     getChunk: (id) => call('getChunk', id),
     outline: () => call('outline'),

@@ -16,6 +16,8 @@ import { splitSentenceSpans } from '../core/text/sentences.js';
 import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../core/retrieval/config.js';
 import { voyBackend, type DenseBackend, type VoyConstructor } from '../core/retrieval/dense.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
+import { draftFromAgents } from '../core/answer/requirements.js';
+import { createDocumentAgents, DEFAULT_AGENT_CONFIG, type AgentResult, type DocumentAgents } from '../core/retrieval/agents.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../core/retrieval/cross-encoder.js';
 import type { Reranker } from '../core/retrieval/rerank.js';
 import type { AskResult, DocumentOutline, KeywordHit, OutlineNode, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
@@ -64,6 +66,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
   let index: LoadedIndex | null = null;
   let embedder: Embedder | null = null;
   let engine: RetrievalEngine | null = null;
+  let agents: DocumentAgents | null = null;
   let library: ReturnType<typeof createLibrarySearch> | null = null;
 
   const ready = () => {
@@ -164,6 +167,8 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         backends: dense.voy ? { voy: dense.voy } : {},
         ...(reranker ? { reranker } : {}),
       });
+      // the document agents' in-document searches skip the cross-encoder: it runs once per question, on the flat ranking
+      agents = createDocumentAgents(index, engine, { ...DEFAULT_AGENT_CONFIG, inDocument: { rerank: { enabled: false } } });
       return {
         manifest: index.manifest,
         device,
@@ -176,11 +181,47 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     },
 
     async retrieve(query, options = {}): Promise<AskResult> {
-      const { engine: e, index: idx } = ready();
-      const retrieval = await e.retrieve(query, options);
+      const { engine: e, index: idx, embedder: emb } = ready();
       // the engine applies the overrides to its base configuration the same way (withConfig)
       const config = withConfig(e.config, options.config);
-      return { retrieval, config, chunks: retrieval.evidence.map((ev) => idx.chunks[ev.row]!) };
+      // the flat retrieval answers; the document agents say which documents hold the evidence, and why
+      let consulted: AgentResult | null = null;
+      let retrieval;
+      if (agents) {
+        const t = performance.now();
+        const [qv, ...alt] = await emb.embed([query, ...e.alternativesOf(query, options)]);
+        const embedMs = performance.now() - t;
+        consulted = await agents.run(query, qv!, options, alt);
+        retrieval = consulted.flat;
+        retrieval.trace.unshift({ stage: 'embed query', ms: embedMs, candidates: [], ...(alt.length ? { note: `and ${alt.length} alternative formulation(s)` } : {}) });
+        retrieval.totalMs += embedMs;
+      } else {
+        retrieval = await e.retrieve(query, options);
+      }
+      return {
+        retrieval,
+        config,
+        chunks: retrieval.evidence.map((ev) => idx.chunks[ev.row]!),
+        ...(consulted
+          ? {
+              documents: {
+                mode: consulted.mode,
+                editionNote: consulted.editionNote,
+                consulted: consulted.consulted.map(({ id, title, edition, pages, rank, reason, kept }) => ({ id, title, edition, pages, rank, reason, kept })),
+              },
+            }
+          : {}),
+      };
+    },
+
+    async draftRequirements(description, options = {}) {
+      const { engine: e, index: idx, embedder: emb } = ready();
+      if (!agents) throw new RuntimeNotReadyError();
+      const opts = { ...(options.filters ? { filters: options.filters } : {}) };
+      const [qv, ...alt] = await emb.embed([description, ...e.alternativesOf(description, opts)]);
+      const r = await agents.run(description, qv!, opts, alt);
+      const verbatim = new Map(idx.manifest.sources.map((s) => [s.id, s.verbatim]));
+      return draftFromAgents(r, idx.chunks, (id) => verbatim.get(id) ?? false, options.perDocument ?? 5);
     },
 
     async evidenceOnly(question, result) {
@@ -228,6 +269,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       library = null;
       embedder = null;
       engine = null;
+      agents = null;
     },
   };
 }
@@ -255,7 +297,7 @@ export async function denseBackendFor(
 /**
  * Sentence vectors for the evidence-only highlights without running the model
  * again: a sentence takes the precomputed embedding of the passage window that
- * contains it (windows are runs of whole sentences, see corpus-build/enrich/windows.ts).
+ * contains it (windows are runs of whole sentences, see src/core/ingest/enrich/windows.ts).
  * Only texts not found that way (the question) are embedded.
  */
 export function windowBackedEmbedder(

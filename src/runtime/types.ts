@@ -10,6 +10,7 @@ import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
 import type { GroundingReport } from '../core/answer/grounding.js';
 import type { IndexManifest } from '../core/index/manifest.js';
 import type { DeviceChoice } from './device-choice.js';
+import type { RequirementDraft } from '../core/answer/requirements.js';
 
 export interface RuntimeOptions {
   /** Base URL of the static index (default: 'static-index/' on the app's origin). */
@@ -84,12 +85,26 @@ export interface AskResult {
   config: RetrievalConfig;
   /** The evidence chunks, in rank order (so the UI can render without another round trip). */
   chunks: Chunk[];
+  /**
+   * The documents the document agents consulted for this question (top 3 from the summary
+   * index and the hits they own), why, and whether each was kept or dropped at the evidence gate.
+   */
+  documents?: ConsultedDocuments;
+}
+
+export interface ConsultedDocuments {
+  mode: 'summary' | 'fact';
+  /** Set when the kept documents print different SORA editions. */
+  editionNote: string | null;
+  consulted: { id: string; title: string; edition: string; pages: string; rank: number; reason: string; kept: boolean }[];
 }
 
 export interface SkyCiteRuntime {
   init(options?: Partial<RuntimeOptions>): Promise<RuntimeStatus>;
   retrieve(query: string, options?: { filters?: Filters; config?: RetrievalConfigOverrides }): Promise<AskResult>;
   evidenceOnly(question: string, result: AskResult): Promise<EvidenceOnlyAnswer>;
+  /** Evidence-only candidate safety requirements for a hazard, function or operation (document agents + verbatim normative statements). */
+  draftRequirements(description: string, options?: { filters?: Filters; perDocument?: number }): Promise<RequirementDraft>;
   checkGrounding(answer: string, contextChunkIds: string[]): Promise<GroundingReport>;
   getChunk(id: string): Promise<Chunk | null>;
   outline(): Promise<DocumentOutline[]>;

@@ -4,12 +4,13 @@
  * `parseHash` returns null for it and the current view stays.
  */
 
-export const VIEWS = ['ask', 'assess', 'library', 'settings', 'about'] as const;
+export const VIEWS = ['ask', 'assess', 'requirements', 'library', 'settings', 'about'] as const;
 export type View = (typeof VIEWS)[number];
 
 export const VIEW_LABELS: Readonly<Record<View, string>> = {
   ask: 'Ask',
   assess: 'Assess',
+  requirements: 'Requirements',
   library: 'Library',
   settings: 'Settings',
   about: 'About',

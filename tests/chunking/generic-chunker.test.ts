@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { chunkParagraphs, paragraphs, splitSentences } from '../../corpus-build/chunking/generic-chunker.js';
-import type { PageAwareDocument, SourceLine } from '../../corpus-build/loaders/document-model.js';
+import { chunkParagraphs, paragraphs, splitSentences } from '../../src/core/ingest/generic-chunker.js';
+import type { PageAwareDocument, SourceLine } from '../../src/core/ingest/document-model.js';
 
 const meta = { docId: 'club-handbook', title: 'Club Handbook', edition: 'v1', jurisdiction: 'EU', language: 'en' };
 

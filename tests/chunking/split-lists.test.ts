@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keepListsWithIntroductions, splitIntoParts } from '../../corpus-build/chunking/split.js';
-import type { SourceLine } from '../../corpus-build/loaders/document-model.js';
+import type { SourceLine } from '../../src/core/ingest/document-model.js';
 
 const lines = (texts: string[]): SourceLine[] => texts.map((text, i) => ({ text, page: 1, lineNo: i + 1 }));
 const joined = (part: SourceLine[]) => part.map((l) => l.text).join('\n');

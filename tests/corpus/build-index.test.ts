@@ -106,10 +106,14 @@ describe('static index build', () => {
     expect(idx.chunks).toHaveLength(report.chunkCount);
     expect(idx.vectors.length).toBe(report.chunkCount * 32);
     expect(idx.manifest.sources[0]).toMatchObject({ id: 'qa-sample', sha256: fixtureSha, via: 'mirror' });
-    expect(Object.keys(idx.manifest.artifacts).sort()).toEqual(['bm25.json', 'chunks.json', 'question-vectors.i8', 'questions.json', 'summary-vectors.f32', 'vectors.f32', 'window-vectors.i8', 'windows.json']);
+    expect(Object.keys(idx.manifest.artifacts).sort()).toEqual(['bm25.json', 'chunks.json', 'document-vectors.f32', 'documents.json', 'question-vectors.i8', 'questions.json', 'summary-vectors.f32', 'vectors.f32', 'window-vectors.i8', 'windows.json']);
     expect(idx.windows.count).toBeGreaterThanOrEqual(report.chunkCount);
     expect(idx.bm25.search('logbook').length).toBeGreaterThan(0);
     for (const c of idx.chunks) expect(c.retrieval.startsWith(`${c.title} ${c.title}. `)).toBe(true);
+    // one source without entry structure: one document, every chunk in it, one summary vector per node
+    expect(idx.documents.units.map((d) => d.id)).toEqual(['qa-sample']);
+    for (const c of idx.chunks) expect(c.documentId).toBe('qa-sample');
+    expect(idx.documents.vectors.length).toBe((1 + idx.documents.units[0]!.sections.length) * 32);
   });
 
   it('refuses a corrupted artifact with the message to rebuild', async () => {

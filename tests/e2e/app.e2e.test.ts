@@ -5,6 +5,7 @@
  * shows the passage; offline reload still answers; HTML typed into the question
  * is inert. Each test checks that its own requests all stayed on the app's origin.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './browser.js';
@@ -112,6 +113,13 @@ describe('SkyCite in Chromium (production build)', () => {
     // the S.4.3.4(f) floor rule is among the evidence
     const texts = (await turn.getByTestId('evidence-passage').allTextContents()).join(' ');
     expect(texts).toMatch(/controlled\s+ground\s+area/i);
+    // the documents the agents consulted, with edition and why: the SORA main body, which holds the S.4.3.4 rule above
+    const consulted = turn.getByTestId('documents-consulted');
+    await consulted.locator('summary').click();
+    const consultedText = (await consulted.textContent()) ?? '';
+    expect(consultedText).toMatch(/Documents consulted \(\d of [1-3] kept\)/);
+    expect(consultedText).toMatch(/AMC & GM to Article 11 — Rules for conducting an operational risk assessment/);
+    expect(consultedText).toMatch(/summary match \d\.\d\d/);
 
     // opening a source shows the chunk with the cited passage highlighted
     await turn.getByTestId('open-passage').first().click();
@@ -148,6 +156,30 @@ describe('SkyCite in Chromium (production build)', () => {
     const outOfScope = page.getByTestId('turn').last();
     await expect(outOfScope.getByTestId('no-answer-reason').textContent()).resolves.toMatch(/no passage of the indexed documents/i);
     expect(await outOfScope.getByTestId('source-item').count()).toBe(0);
+    await context.close();
+    expectOnlyOwnOrigin(log);
+  });
+
+  it('drafts evidence-only requirements with their sources and exports them as CSV', async () => {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const log = watchRequests(context, server.url);
+    const page = await openApp(context, '?device=wasm#/requirements');
+    await page.getByTestId('requirements-input').fill('loss of the command and control link over a populated area');
+    await page.getByTestId('requirements-submit').click();
+    const result = page.getByTestId('requirements-result');
+    await result.waitFor({ timeout: 240_000 });
+    const items = result.getByTestId('requirement');
+    expect(await items.count()).toBeGreaterThan(0);
+    // every candidate is a normative sentence with its source (document, section, pages)
+    for (const t of await items.allTextContents()) {
+      expect(t).toMatch(/\b(shall|should|must|required)\b/i);
+      expect(t).toMatch(/pages? \d+|no page/);
+    }
+    const [download] = await Promise.all([page.waitForEvent('download'), result.getByTestId('requirements-export-csv').click()]);
+    expect(download.suggestedFilename()).toBe('skycite-requirements.csv');
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('id,group,modal,statement,document,edition,section,pages,chunk_id,source_verbatim,rationale');
+    expect(csv.trimEnd().split('\r\n').length).toBeGreaterThanOrEqual(2);
     await context.close();
     expectOnlyOwnOrigin(log);
   });

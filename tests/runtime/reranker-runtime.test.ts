@@ -58,6 +58,9 @@ describe('the reranker in the runtime', () => {
     expect(scored).toEqual(['flying at night']);
     expect(r.retrieval.rerank).toMatchObject({ state: 'on' });
     expect(r.config.rerank.enabled).toBe(true);
+    // the document agents searched inside the one document without calling the reranker again, and say why it was consulted
+    expect(r.documents!.consulted.map((d) => d.id)).toEqual(['qa-sample']);
+    expect(r.documents!.consulted[0]!.reason).toMatch(/summary match .* owns \d+ of the top 20 passages/);
   });
 
   it('keeps the fused order when the reranker cannot be loaded, and says so in the status and the trace', async () => {
@@ -79,6 +82,21 @@ describe('the reranker in the runtime', () => {
     const rt = createInProcessRuntime({ ...base, fetchImpl: await servedIndex(), createReranker: async () => ((loaded = true), { name: 'x', score: async () => [] }) });
     expect((await rt.init({ denseBackend: 'exact', rerank: false })).reranker).toEqual({ state: 'off', loadMs: null });
     expect(loaded).toBe(false);
+  });
+
+  it('drafts evidence-only requirements through the document agents, each quoted from a cited passage', async () => {
+    const rt = createInProcessRuntime({ ...base, fetchImpl: await servedIndex() });
+    await rt.init({ denseBackend: 'exact', rerank: false });
+    const d = await rt.draftRequirements('paper logbook for a hobby pilot');
+    expect(d.mode).toBe('evidence-only');
+    expect(d.documents.map((x) => x.id)).toEqual(['qa-sample']);
+    expect(d.requirements.length).toBeGreaterThan(0);
+    for (const r of d.requirements) {
+      const c = (await rt.getChunk(r.source.chunkId))!;
+      expect(c.text.replace(/\s+/g, ' ')).toContain(r.statement);
+      expect(r.sourceVerbatim).toBe(false); // the fixture's source is registered as not verbatim
+    }
+    expect(d.requirements.some((r) => /logbook is required/.test(r.statement))).toBe(true);
   });
 });
 

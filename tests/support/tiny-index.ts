@@ -5,7 +5,8 @@
  */
 import type { Embedder } from '../../src/core/embedding/embedder.js';
 import { buildBm25 } from '../../src/core/index/bm25.js';
-import type { LoadedIndex } from '../../src/core/index/load.js';
+import { documentIndex, type LoadedIndex } from '../../src/core/index/load.js';
+import { documentNodeText, sectionNodeText, splitDocuments } from '../../src/core/ingest/documents.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
 
 export const chunkOf = (id: string, title: string, text: string, jurisdiction = 'EU', docId = 'easa'): Chunk => ({
@@ -26,8 +27,13 @@ export const chunkOf = (id: string, title: string, text: string, jurisdiction = 
   retrieval: `${title} ${title}. ${text}`,
 });
 
-export async function tinyIndex(chunks: Chunk[], emb: Pick<Embedder, 'embed' | 'dimension'>): Promise<LoadedIndex> {
+export async function tinyIndex(given: Chunk[], emb: Pick<Embedder, 'embed' | 'dimension'>): Promise<LoadedIndex> {
   const dim = emb.dimension;
+  // documents as the build derives them (one per source here, unless the ids carry an entry structure)
+  const sources = [...new Set(given.map((c) => c.docId))].map((id) => ({ id, title: `Source ${id}`, edition: 'Ed', jurisdiction: 'EU' }));
+  const units = splitDocuments(given, sources);
+  const docOf = new Map(units.flatMap((d) => d.chunkIds.map((id) => [id, d.id] as const)));
+  const chunks = given.map((c) => ({ ...c, documentId: docOf.get(c.id)! }));
   const pack = async (texts: string[]) => {
     const vs = await emb.embed(texts);
     const out = new Float32Array(vs.length * dim);
@@ -50,5 +56,6 @@ export async function tinyIndex(chunks: Chunk[], emb: Pick<Embedder, 'embed' | '
       count: chunks.length,
     },
     questions: { row: new Int32Array(0), vectors: new Float32Array(0), count: 0 },
+    documents: documentIndex(units, await pack(units.flatMap((d) => [documentNodeText(d), ...d.sections.map((s) => sectionNodeText(d, s))])), dim, chunks),
   };
 }

@@ -4,6 +4,7 @@
  * (with a bag-of-words embedder). No worker, no model.
  */
 import { composeEvidenceOnlyAnswer } from '../../src/core/answer/evidence-only';
+import { draftFromPassages } from '../../src/core/answer/requirements';
 import { checkGrounding, type GroundingReport } from '../../src/core/answer/grounding';
 import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../../src/core/retrieval/config';
 import { fakeEmbedder } from '../support/fake-embedder';
@@ -139,6 +140,15 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
     async checkGrounding(answer, ids): Promise<GroundingReport> {
       fail('checkGrounding');
       return checkGrounding({ answer, chunks: chunks.filter((c) => ids.includes(c.id)), embedder });
+    },
+    async draftRequirements(description) {
+      // the shared-words stand-in's passages, one document
+      const r = retrieveSync(description, undefined);
+      return draftFromPassages(
+        description,
+        r.chunks.map((chunk, i) => ({ chunk, documentTitle: chunk.docId, documentEdition: chunk.edition, rank: i + 1, sourceVerbatim: true })),
+        [],
+      );
     },
     async getChunk(id) {
       return chunks.find((c) => c.id === id) ?? null;

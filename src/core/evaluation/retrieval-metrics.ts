@@ -117,3 +117,25 @@ export function summarise(outcomes: QuestionOutcome[]): EvalReport {
     answerableRefused: { n: answerable.length, rate: answerable.length ? answerable.filter((o) => o.noEvidence).length / answerable.length : 0 },
   };
 }
+
+/** Documents (logical, Chunk.documentId) that hold a gold passage of the question. */
+export function goldDocuments(q: RetrievalQuestion, chunks: Chunk[]): string[] {
+  return [...new Set(chunks.filter((c) => isHit(q, c)).map((c) => c.documentId ?? c.docId))];
+}
+
+export interface DocumentSelection {
+  /** Answerable questions whose gold passage is in some document. */
+  n: number;
+  /** Share whose first selected document holds a gold passage. */
+  top1: number;
+  /** Share where one of the (up to three) selected documents holds it. */
+  top3: number;
+}
+
+/** Document selection accuracy: `selected` in rank order (up to 3 count), `gold` the documents holding a gold passage. */
+export function documentSelection(cases: { gold: string[]; selected: string[] }[]): DocumentSelection {
+  const withGold = cases.filter((c) => c.gold.length);
+  const n = withGold.length;
+  const rate = (k: number) => (n ? withGold.filter((c) => c.selected.slice(0, k).some((d) => c.gold.includes(d))).length / n : 0);
+  return { n, top1: rate(1), top3: rate(3) };
+}

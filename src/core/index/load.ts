@@ -5,6 +5,7 @@
  */
 import type MiniSearch from 'minisearch';
 import type { Chunk } from '../model/chunk.js';
+import type { DocumentUnit } from '../ingest/documents.js';
 import { type Bm25Doc, loadBm25 } from './bm25.js';
 import { ARTIFACTS, IndexIntegrityError, type IndexManifest, parseManifest, verifyArtifacts } from './manifest.js';
 
@@ -22,6 +23,53 @@ export interface LoadedIndex {
   windows: { row: Int32Array; start: Int32Array; end: Int32Array; vectors: Float32Array; count: number };
   /** Synthetic questions (corpus-build/data): chunk row and embedding (dequantized); count 0 when built without them. */
   questions: MultiVectors;
+  /** Logical documents and their summary index. */
+  documents: DocumentIndex;
+}
+
+/**
+ * The summary index: one vector per document (its title and extractive summary),
+ * then one per section, in the order documents[0], its sections, documents[1], ...
+ */
+export interface DocumentIndex {
+  units: DocumentUnit[];
+  /** Row-major (documents + sections) × dimension. */
+  vectors: Float32Array;
+  /** Vector row of each document's own node; its sections follow it. */
+  nodeRow: Int32Array;
+  /** Chunk row → document index. */
+  docOfRow: Int32Array;
+  /** Document id → index. */
+  indexOf: Map<string, number>;
+}
+
+/** Build the document index from the units and their node vectors (the loader and the tests). */
+export function documentIndex(units: DocumentUnit[], vectors: Float32Array, dim: number, chunks: Pick<Chunk, 'id'>[]): DocumentIndex {
+  const nodes = units.reduce((n, d) => n + 1 + d.sections.length, 0);
+  if (vectors.length !== nodes * dim) {
+    throw new IndexIntegrityError(
+      `document-vectors.f32 holds ${vectors.length / dim} vectors; ${units.length} documents and their sections need ${nodes}. Rebuild it with \`npm run index\`.`,
+    );
+  }
+  const nodeRow = new Int32Array(units.length);
+  let r = 0;
+  units.forEach((d, i) => {
+    nodeRow[i] = r;
+    r += 1 + d.sections.length;
+  });
+  const rowOf = new Map(chunks.map((c, i) => [c.id, i]));
+  const docOfRow = new Int32Array(chunks.length).fill(-1);
+  units.forEach((d, i) => {
+    for (const id of d.chunkIds) {
+      const row = rowOf.get(id);
+      if (row === undefined) throw new IndexIntegrityError(`documents.json lists chunk ${id} (document ${d.id}), which is not in chunks.json. Rebuild it with \`npm run index\`.`);
+      if (docOfRow[row] !== -1) throw new IndexIntegrityError(`Chunk ${id} is in two documents (${units[docOfRow[row]!]!.id}, ${d.id}). Rebuild it with \`npm run index\`.`);
+      docOfRow[row] = i;
+    }
+  });
+  const orphan = docOfRow.indexOf(-1);
+  if (orphan >= 0) throw new IndexIntegrityError(`Chunk ${chunks[orphan]!.id} is in no document of documents.json. Rebuild it with \`npm run index\`.`);
+  return { units, vectors, nodeRow, docOfRow, indexOf: new Map(units.map((d, i) => [d.id, i])) };
 }
 
 /** Several vectors per chunk, grouped by chunk in row order (passage windows, synthetic questions). */
@@ -39,7 +87,7 @@ const decoder = new TextDecoder();
 function asFloat32(bytes: Uint8Array, name: string, rows: number, dim: number): Float32Array {
   if (bytes.byteLength !== rows * dim * 4) {
     throw new IndexIntegrityError(
-      `${name} holds ${bytes.byteLength} bytes; ${rows} chunks × ${dim} dimensions need ${rows * dim * 4}. Rebuild it with \`npm run index\`.`,
+      `${name} holds ${bytes.byteLength} bytes; ${rows} rows × ${dim} dimensions need ${rows * dim * 4}. Rebuild it with \`npm run index\`.`,
     );
   }
   // copy to an aligned buffer (little-endian as written by the build)
@@ -70,7 +118,17 @@ export async function loadIndexFromBytes(manifestJson: string, files: Record<str
   const rowOf = new Map(chunks.map((c, i) => [c.id, i]));
   const windows = parseWindows(files[ARTIFACTS.windows]!, files[ARTIFACTS.windowVectors]!, dim, chunks.length);
   const questions = parseQuestions(files[ARTIFACTS.questions]!, files[ARTIFACTS.questionVectors]!, dim, chunks.length);
-  return { manifest, chunks, vectors, summaryVectors, bm25, rowOf, windows, questions };
+  let units: DocumentUnit[];
+  try {
+    units = (JSON.parse(decoder.decode(files[ARTIFACTS.documents])) as { documents: DocumentUnit[] }).documents;
+    if (!Array.isArray(units)) throw new Error('no "documents" array');
+  } catch (e) {
+    throw new IndexIntegrityError(`documents.json is not valid (${(e as Error).message}). Rebuild it with \`npm run index\`.`);
+  }
+  const docBytes = files[ARTIFACTS.documentVectors]!;
+  const nodes = units.reduce((n, d) => n + 1 + (d.sections?.length ?? 0), 0);
+  const documents = documentIndex(units, asFloat32(docBytes, ARTIFACTS.documentVectors, nodes, dim), dim, chunks);
+  return { manifest, chunks, vectors, summaryVectors, bm25, rowOf, windows, questions, documents };
 }
 
 const dequantize = (bytes: Uint8Array): Float32Array => {

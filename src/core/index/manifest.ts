@@ -3,7 +3,13 @@
  * the SHA-256 of every artifact. Readers refuse an index whose artifacts do not
  * match it.
  */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
+
+/** What each format version added, so an old index's error can say what is missing. */
+export const FORMAT_HISTORY: Record<number, string> = {
+  3: 'passage windows and synthetic questions',
+  4: 'logical documents with their summary index (documents.json, document-vectors.f32)',
+};
 
 export const ARTIFACTS = {
   chunks: 'chunks.json',
@@ -14,6 +20,8 @@ export const ARTIFACTS = {
   windowVectors: 'window-vectors.i8',
   questions: 'questions.json',
   questionVectors: 'question-vectors.i8',
+  documents: 'documents.json',
+  documentVectors: 'document-vectors.f32',
 } as const;
 
 export type ArtifactName = (typeof ARTIFACTS)[keyof typeof ARTIFACTS];
@@ -71,8 +79,14 @@ export function parseManifest(json: string): IndexManifest {
     throw new IndexIntegrityError(`The static index manifest has no artifact list. ${REBUILD}`);
   }
   if (m.formatVersion !== INDEX_FORMAT_VERSION) {
+    const older = typeof m.formatVersion === 'number' && m.formatVersion < INDEX_FORMAT_VERSION;
+    const missing = older
+      ? Object.entries(FORMAT_HISTORY)
+          .filter(([v]) => Number(v) > (m.formatVersion as number))
+          .map(([, what]) => what)
+      : [];
     throw new IndexIntegrityError(
-      `The static index has format version ${String(m.formatVersion)}; this app reads version ${INDEX_FORMAT_VERSION}. ${REBUILD}`,
+      `The static index has format version ${String(m.formatVersion)}; this app reads version ${INDEX_FORMAT_VERSION}${missing.length ? ` (the older index lacks ${missing.join('; ')})` : ''}. ${REBUILD}`,
     );
   }
   for (const name of Object.values(ARTIFACTS)) {

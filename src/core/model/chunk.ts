@@ -28,6 +28,11 @@ export interface Chunk {
   id: string;
   /** Source (document) id from the registry. */
   docId: string;
+  /**
+   * The logical document of the source this chunk belongs to (src/core/ingest/documents.ts):
+   * e.g. "easa-amc-gm-2019-947/art11/annex-e". Set by the build; every chunk is in exactly one.
+   */
+  documentId?: string;
   kind: ChunkKind;
   /** Title as printed (whitespace collapsed). */
   title: string;

@@ -269,13 +269,14 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
 }
 
 /**
- * The broadening fallback: document and edition filters are dropped; a
+ * The broadening fallback: document (source) and edition filters are dropped; a
  * jurisdiction filter is widened to include the EU-level rules (which apply in
  * every member state), but a non-EU country is not widened to EU rules, which
  * do not apply there.
  */
 export function broaden(f: Filters): Filters {
-  const keep: Filters = f.excludeIds?.length ? { excludeIds: f.excludeIds } : {};
+  // a document agent's restriction to its document is never relaxed
+  const keep: Filters = { ...(f.excludeIds?.length ? { excludeIds: f.excludeIds } : {}), ...(f.documentIds?.length ? { documentIds: f.documentIds } : {}) };
   if (!f.jurisdictions?.length) return keep;
   const j = new Set(f.jurisdictions);
   if (f.jurisdictions.some(isEasaJurisdiction)) j.add('EU');

@@ -2,15 +2,17 @@
 import type { Chunk } from '../model/chunk.js';
 import type { Filters } from './types.js';
 
+/** Filters the broadening fallback may relax (a logical-document restriction is not one of them). */
 export const hasFilters = (f: Filters): boolean => Boolean(f.docIds?.length || f.jurisdictions?.length || f.editions?.length);
 
-export function allowedRows(chunks: Pick<Chunk, 'id' | 'docId' | 'jurisdiction' | 'edition'>[], f: Filters): Uint8Array {
+export function allowedRows(chunks: Pick<Chunk, 'id' | 'docId' | 'documentId' | 'jurisdiction' | 'edition'>[], f: Filters): Uint8Array {
   const mask = new Uint8Array(chunks.length);
   const excluded = f.excludeIds?.length ? new Set(f.excludeIds) : null;
   chunks.forEach((c, i) => {
     const ok =
       !excluded?.has(c.id) &&
       (!f.docIds?.length || f.docIds.includes(c.docId)) &&
+      (!f.documentIds?.length || (c.documentId !== undefined && f.documentIds.includes(c.documentId))) &&
       (!f.jurisdictions?.length || f.jurisdictions.includes(c.jurisdiction)) &&
       (!f.editions?.length || f.editions.some((e) => c.edition.includes(e)));
     mask[i] = ok ? 1 : 0;

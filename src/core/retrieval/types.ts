@@ -9,6 +9,11 @@ export interface Scored {
 export interface Filters {
   /** Keep chunks of these documents (source ids). */
   docIds?: string[];
+  /**
+   * Keep chunks of these logical documents (Chunk.documentId): a document agent's
+   * retrieval inside its document. Never broadened: a document without evidence is dropped.
+   */
+  documentIds?: string[];
   /** Keep chunks of these jurisdictions ('EU', 'FR' ...). */
   jurisdictions?: string[];
   /** Keep chunks whose edition contains one of these strings. */

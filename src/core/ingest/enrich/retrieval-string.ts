@@ -5,7 +5,7 @@
  * markup merged by the extraction ("wWhen" → "When") repaired; the chunk's own
  * text stays verbatim.
  */
-import { collapseWhitespace } from '../../src/core/text/sentences.js';
+import { collapseWhitespace } from '../../text/sentences.js';
 
 export function cleanForRetrieval(text: string): string {
   return collapseWhitespace(text)

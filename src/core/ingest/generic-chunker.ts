@@ -6,8 +6,8 @@
  * longer than `maxChars` is split at sentence boundaries only: a chunk never ends
  * mid-sentence, and a single sentence longer than `maxChars` is kept whole in its own chunk.
  */
-import type { Chunk } from '../../src/core/model/chunk.js';
-import type { PageAwareDocument } from '../loaders/document-model.js';
+import type { Chunk } from '../model/chunk.js';
+import type { PageAwareDocument } from './document-model.js';
 
 export interface GenericChunkMeta {
   docId: string;

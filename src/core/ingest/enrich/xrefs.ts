@@ -4,7 +4,7 @@
  * that the document prints inconsistently (the SAIL table is cited as "Table 7"
  * but captioned "Table 3"), stays unresolved (target null): we never guess.
  */
-import type { Chunk, ChunkLink } from '../../src/core/model/chunk.js';
+import type { Chunk, ChunkLink } from '../../model/chunk.js';
 
 type Draft = Pick<Chunk, 'id' | 'docId' | 'kind' | 'title' | 'text' | 'pageStart'>;
 

@@ -3,7 +3,7 @@
  * TF-IDF over the whole chunk set (title terms count double), plus regulatory
  * identifiers printed in the title (OSO #04, M1(A), SAIL, iGRC ...).
  */
-import { STOPWORDS, tokenize } from '../../src/core/text/tokenize.js';
+import { STOPWORDS, tokenize } from '../../text/tokenize.js';
 
 export interface KeywordOptions {
   /** Keywords per chunk. Default 8. */

@@ -3,7 +3,7 @@
  * sentences of the unit's body, up to a length budget. For tables: the caption
  * and the first row labels.
  */
-import { collapseWhitespace, splitSentences } from '../../src/core/text/sentences.js';
+import { collapseWhitespace, splitSentences } from '../../text/sentences.js';
 
 export interface SummaryInput {
   title: string;

@@ -6,7 +6,7 @@
  * stored as character offsets into the chunk's text, hence auditable and usable
  * for highlighting.
  */
-import { splitSentenceSpans } from '../../src/core/text/sentences.js';
+import { splitSentenceSpans } from '../../text/sentences.js';
 
 export interface WindowSpan {
   start: number;

@@ -1,0 +1,73 @@
+/**
+ * `npm run draft -- "<hazard, function or operation>" [--format md|json|csv] [--out file] [--corpus id] [--passages N]`:
+ * evidence-only safety-requirement drafting. The document agents select up to three
+ * documents and their passages; the normative statements (shall / should / must /
+ * is required) of those passages are listed verbatim with document, section, pages
+ * and chunk id, grouped by OSO or mitigation where the SORA applies.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { draftFromAgents, draftToCsv, draftToJson, draftToMarkdown } from '../../src/core/answer/requirements.js';
+import { createDocumentAgents } from '../../src/core/retrieval/agents.js';
+import { nodeEngine } from '../node/engine.js';
+import { questionFilters } from '../node/question-filters.js';
+
+const USAGE = `Usage: npm run draft -- "hazard, function or operation" [options]
+
+Candidate safety requirements, evidence-only: normative statements quoted verbatim from the
+passages the document agents select (build the index first with npm run index).
+
+  --format md|json|csv   output format (default md)
+  --out <file>           write to a file instead of stdout
+  --corpus <id>          only this source (easa-amc-gm-2019-947, skysafe-sora-curated)
+  --passages <N>         passages taken per document (default 5)
+  -h, --help             this text`;
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      format: { type: 'string', default: 'md' },
+      out: { type: 'string' },
+      corpus: { type: 'string' },
+      passages: { type: 'string', default: '5' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+} catch (e) {
+  console.error(`${(e as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+const { values, positionals } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const query = positionals.join(' ').trim();
+const format = values.format ?? 'md';
+const perDoc = Number(values.passages);
+if (!query || !['md', 'json', 'csv'].includes(format) || !Number.isInteger(perDoc) || perDoc < 1) {
+  console.error(USAGE);
+  process.exit(2);
+}
+try {
+  const { engine, index, embedder } = await nodeEngine();
+  const agents = createDocumentAgents(index, engine);
+  const [qv] = await embedder.embed([query]);
+  const options = { filters: questionFilters(query, values.corpus) };
+  const alt = await embedder.embed(engine.alternativesOf(query, options));
+  const r = await agents.run(query, qv!, options, alt);
+  const verbatim = new Map(index.manifest.sources.map((src) => [src.id, src.verbatim]));
+  const draft = draftFromAgents(r, index.chunks, (id) => verbatim.get(id) ?? false, perDoc);
+  const text = format === 'json' ? draftToJson(draft) : format === 'csv' ? draftToCsv(draft) : draftToMarkdown(draft);
+  if (values.out) {
+    writeFileSync(values.out, text);
+    console.error(`${draft.requirements.length} candidate requirement(s) written to ${values.out}`);
+  } else {
+    process.stdout.write(text);
+  }
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(1);
+}

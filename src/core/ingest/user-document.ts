@@ -1,0 +1,81 @@
+/**
+ * The user's own documents (issue 12, item 4), the part shared with the build: text
+ * (plain, Markdown, or the text layer of a PDF, one string per page) → page-aware
+ * document → the build's generic chunker and enrichment → chunks and one logical
+ * document with its summary index. Pure: runs in the browser worker and in Node.
+ * Embedding, storage and the UI are not here.
+ */
+import type { Chunk } from '../model/chunk.js';
+import type { PageAwareDocument, SourceLine } from './document-model.js';
+import { type DocumentUnit, splitSourceDocuments } from './documents.js';
+import { enrichDrafts } from './enrich/drafts.js';
+import { chunkParagraphs } from './generic-chunker.js';
+
+export interface UserDocumentMeta {
+  /** Stable id, e.g. "user/lba-guidance-2024"; must not collide with a built-in source. */
+  id: string;
+  title: string;
+  /** 'EU' or an ISO 3166-1 alpha-2 country code ("DE"). */
+  jurisdiction: string;
+  /** Edition or date as the user gives it. */
+  edition: string;
+  language?: string;
+}
+
+export class UserDocumentError extends Error {
+  override name = 'UserDocumentError';
+}
+
+/** Markdown markup that is not text: heading marks, emphasis, link targets, code fences. */
+export function markdownToText(md: string): string {
+  return md
+    .replace(/^```.*$/gm, '')
+    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(^|\W)[*_](\S(?:.*?\S)?)[*_](?=\W|$)/g, '$1$2');
+}
+
+/**
+ * Pages: one string per page (a PDF's text layer), or one string whose form feeds
+ * separate pages (text exported from a PDF); a text without form feeds is unpaged.
+ */
+export function textToDocument(sourceId: string, pages: string | string[]): PageAwareDocument {
+  const paged = Array.isArray(pages) || pages.includes('\f');
+  const list = Array.isArray(pages) ? pages : pages.split('\f');
+  const lines: SourceLine[] = [];
+  let lineNo = 0;
+  list.forEach((p, i) => {
+    for (const text of p.replace(/\r\n?/g, '\n').split('\n')) lines.push({ text: text.trimEnd(), page: paged ? i + 1 : null, lineNo: ++lineNo });
+    lines.push({ text: '', page: paged ? i + 1 : null, lineNo: ++lineNo });
+  });
+  const contentChars = lines.reduce((n, l) => n + l.text.replace(/\s/g, '').length, 0);
+  return {
+    sourceId,
+    pageCount: paged ? list.length : null,
+    lines,
+    diagnostics: { strippedLines: 0, contentChars, unreadablePages: [], warnings: [] },
+  };
+}
+
+const JURISDICTION = /^(EU|[A-Z]{2})$/;
+
+/** Chunk, enrich and describe a user's document; every chunk belongs to the one document. */
+export function ingestUserDocument(meta: UserDocumentMeta, doc: PageAwareDocument, reservedIds: readonly string[] = []): { chunks: Chunk[]; document: DocumentUnit } {
+  if (!meta.title.trim()) throw new UserDocumentError('Give the document a title.');
+  if (!JURISDICTION.test(meta.jurisdiction)) {
+    throw new UserDocumentError(`Jurisdiction "${meta.jurisdiction}" is not "EU" or a two-letter country code (e.g. "DE").`);
+  }
+  if (!/^[a-z0-9][a-z0-9/._-]*$/.test(meta.id) || reservedIds.includes(meta.id)) {
+    throw new UserDocumentError(`The document id "${meta.id}" is not usable (lower-case letters, digits, / . _ - only, and not an id already in the library).`);
+  }
+  if (doc.diagnostics.contentChars === 0) {
+    throw new UserDocumentError('The document has no text (a scanned PDF without a text layer?): nothing can be indexed. Run OCR on it first.');
+  }
+  const language = meta.language ?? 'en';
+  const drafts = chunkParagraphs(doc, { docId: meta.id, title: meta.title, edition: meta.edition, jurisdiction: meta.jurisdiction, language });
+  const chunks = enrichDrafts(drafts).map((c) => ({ ...c, documentId: meta.id }));
+  const [document] = splitSourceDocuments(chunks, { id: meta.id, title: meta.title, edition: meta.edition, jurisdiction: meta.jurisdiction });
+  return { chunks, document: document! };
+}

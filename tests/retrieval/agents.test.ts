@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
+import { createDocumentAgents, DEFAULT_AGENT_CONFIG, editionNote, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
+import { documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
+import { fakeEmbedder } from '../support/fake-embedder.js';
+import { chunkOf as mk, tinyIndex } from '../support/tiny-index.js';
+
+const DIM = 64;
+const emb = fakeEmbedder(DIM);
+
+// three sources without entry structure: one document each
+const CHUNKS = [
+  mk('batt/1', 'Battery charging', 'Charge the battery before every flight and record the charge in the battery log.', 'EU', 'batt'),
+  mk('batt/2', 'Battery storage', 'Store the battery at half charge in a fireproof bag.', 'EU', 'batt'),
+  mk('wx/1', 'Wind limits', 'Do not fly when the wind exceeds the limit printed in the manual.', 'EU', 'wx'),
+  mk('wx/2', 'Rain and icing', 'Rain and icing conditions ground the aircraft.', 'EU', 'wx'),
+  mk('de/1', 'Flights near hospitals', 'Flights near hospitals in Germany need the consent of the hospital.', 'DE', 'de'),
+  mk('de/2', 'Night flights', 'Night flights in Germany need a lighting plan.', 'DE', 'de'),
+];
+
+async function setup() {
+  const index = await tinyIndex(CHUNKS, emb);
+  const engine = createRetrievalEngine({ index, embedder: emb });
+  return { index, engine, agents: createDocumentAgents(index, engine) };
+}
+const vec = async (q: string) => (await emb.embed([q]))[0]!;
+
+describe('document scoring', () => {
+  it('ranks the document whose summary and hits match the question first, the hit shares summing to one', async () => {
+    const { index } = await setup();
+    const q = 'battery charge log';
+    const flat = [0, 1, 2]; // rows: batt/1, batt/2, wx/1
+    const s = scoreDocuments(index.documents, DIM, await vec(q), flat);
+    expect(index.documents.units[s[0]!.doc]!.id).toBe('batt');
+    expect(s[0]!.hitCount).toBe(2);
+    expect(s.reduce((a, x) => a + x.hits, 0)).toBeCloseTo(1, 10);
+    // the weights decide: with the hits alone, a document owning no flat candidate scores 0
+    const hitsOnly = scoreDocuments(index.documents, DIM, await vec(q), [2, 3], { ...DEFAULT_AGENT_CONFIG, summaryWeight: 0, hitsWeight: 1 });
+    expect(index.documents.units[hitsOnly[0]!.doc]!.id).toBe('wx');
+    expect(hitsOnly.find((x) => index.documents.units[x.doc]!.id === 'batt')!.score).toBe(0);
+  });
+
+  it('leaves out documents the question filters exclude', async () => {
+    const { index } = await setup();
+    const s = scoreDocuments(index.documents, DIM, await vec('night flights'), [], DEFAULT_AGENT_CONFIG, (d) => d.jurisdiction === 'EU');
+    expect(s.map((x) => index.documents.units[x.doc]!.id).sort()).toEqual(['batt', 'wx']);
+  });
+});
+
+describe('document agents', () => {
+  it('consults at most three documents, each retrieving only inside itself, and says why', async () => {
+    const { agents, index } = await setup();
+    const r = await agents.run('battery charge before flight', await vec('battery charge before flight'), { config: { gate: { enabled: false } } });
+    expect(r.consulted.length).toBe(3);
+    expect(r.consulted[0]!.id).toBe('batt');
+    for (const c of r.consulted) {
+      for (const e of c.evidence) expect(index.chunks[e.row]!.documentId).toBe(c.id);
+      expect(c.reason).toMatch(/summary match .* owns \d+ of the top 20 passages/);
+    }
+    expect(r.evidence[0]!.id).toBe('batt/1');
+    // the refined context is extractive and cited, with the document's edition in its header
+    expect(r.context).toContain('[Document: Source batt — Ed');
+    expect(r.context).toContain('[batt/1] Battery charging');
+  });
+
+  it('merges the documents\' evidence in the flat run\'s global order, or by document-weighted reciprocal rank', async () => {
+    const { index, engine } = await setup();
+    const q = 'flights battery wind';
+    const opts = { config: { gate: { enabled: false } } };
+    const global = await createDocumentAgents(index, engine).run(q, await vec(q), opts);
+    const flatIds = global.flat.trace.find((t) => t.stage === 'rerank')!.candidates.map((c) => c.id);
+    const ids = global.evidence.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => flatIds.indexOf(a) - flatIds.indexOf(b)));
+    const rrf = await createDocumentAgents(index, engine, { ...DEFAULT_AGENT_CONFIG, merge: 'weighted-rrf' }).run(q, await vec(q), opts);
+    expect(new Set(rrf.evidence.map((e) => e.id))).toEqual(new Set(ids));
+    // weighted RRF: every document's first passage comes before any document's third
+    const firstOfEach = rrf.consulted.filter((c) => c.kept).map((c) => c.evidence[0]!.id);
+    const thirds = rrf.consulted.filter((c) => c.kept && c.evidence[2]).map((c) => c.evidence[2]!.id);
+    for (const f of firstOfEach) for (const t of thirds) expect(rrf.evidence.findIndex((e) => e.id === f)).toBeLessThan(rrf.evidence.findIndex((e) => e.id === t));
+  });
+
+  it('drops a document whose best evidence is below the gate, and keeps its reason', async () => {
+    const { agents } = await setup();
+    const q = 'battery charge log before every flight';
+    const r = await agents.run(q, await vec(q), { config: { gate: { minDense: 0.45 } } });
+    const dropped = r.consulted.filter((c) => !c.kept);
+    expect(dropped.length).toBeGreaterThan(0);
+    for (const c of dropped) {
+      expect(c.reason).toMatch(/dropped: best dense cosine/);
+      expect(c.evidence).toEqual([]);
+    }
+    expect(r.consulted.find((c) => c.id === 'batt')!.kept).toBe(true);
+    expect(r.evidence.every((e) => e.id.startsWith('batt/'))).toBe(true);
+  });
+
+  it('keeps a national question in its country\'s documents, and consults the EU documents once it is broadened', async () => {
+    const { agents } = await setup();
+    const night = 'night flights lighting plan';
+    const de = await agents.run(night, await vec(night), { filters: { jurisdictions: ['DE'] } });
+    expect(de.flat.broadened).toBe(false);
+    expect(de.consulted.map((c) => c.id)).toEqual(['de']);
+    // nothing German about batteries: the flat run broadens to DE + EU, and so do the agents, each still inside its own document
+    const batt = 'battery charge log before every flight';
+    const r = await agents.run(batt, await vec(batt), { filters: { jurisdictions: ['DE'] }, config: { gate: { minDense: 0.45 } } });
+    expect(r.flat.broadened).toBe(true);
+    expect(r.consulted.map((c) => c.id)).toContain('batt');
+    for (const c of r.consulted) for (const e of c.evidence) expect(e.id.startsWith(`${c.id}/`)).toBe(true);
+    expect(r.consulted.find((c) => c.id === 'batt')!.kept).toBe(true);
+  });
+
+  it('answers an overview question from the summary index', async () => {
+    const { agents } = await setup();
+    expect(questionMode('Summarise the rules on battery storage')).toBe('summary');
+    expect(questionMode('What is Annex E about?')).toBe('summary');
+    expect(questionMode('How wide is the ground risk buffer?')).toBe('fact');
+    const q = 'Give an overview of battery handling';
+    const r = await agents.run(q, await vec(q), { config: { gate: { enabled: false } } });
+    expect(r.mode).toBe('summary');
+    expect(r.consulted[0]!.refined).toContain('Source batt (p. 1, 2 sections, 2 passages).');
+  });
+});
+
+describe('edition awareness', () => {
+  it('notes when the kept documents print different SORA editions, and only then', () => {
+    expect(editionNote(['SORA 2.5, Edition September 2025 (as printed in AMC & GM)', 'SORA 2.0-era AMC1 Article 11 (SORA 2.0)'])).toMatch(/mixes SORA editions \(SORA 2\.0 and SORA 2\.5\)/);
+    expect(editionNote(['SORA 2.5, Edition September 2025', 'SORA 2.5, Edition September 2025'])).toBeNull();
+    expect(editionNote(['Amdt 3', 'National guidance 2024'])).toBeNull();
+  });
+});
+
+describe('document selection metric', () => {
+  it('counts the gold passage document among the first and the first three selected', () => {
+    const ds = documentSelection([
+      { gold: ['a'], selected: ['a', 'b', 'c'] },
+      { gold: ['b'], selected: ['a', 'b', 'c'] },
+      { gold: ['d'], selected: ['a', 'b', 'c'] },
+      { gold: [], selected: ['a'] },
+    ]);
+    expect(ds).toEqual({ n: 3, top1: 1 / 3, top3: 2 / 3 });
+  });
+
+  it('finds the gold documents from the question quotes', async () => {
+    const { index } = await setup();
+    const q = { id: 'x', variant: 'direct', question: '?', corpus: 'any', answerable: true, evidence: [{ quote: 'fireproof bag' }] };
+    expect(goldDocuments(q, index.chunks)).toEqual(['batt']);
+  });
+});
