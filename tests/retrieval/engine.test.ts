@@ -77,7 +77,7 @@ describe('retrieval engine', () => {
     expect(fr.evidence.map((e) => e.id)).toEqual(['fr-night']);
   });
 
-  it('reranks the fused head with the reranker, blends by weight and gates on its score', async () => {
+  it('reranks the fused head with the reranker, blends by weight and, when told to, gates on its score', async () => {
     const seen: string[] = [];
     const reranker = {
       name: 'fake',
@@ -87,16 +87,20 @@ describe('retrieval engine', () => {
       },
     };
     const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb, reranker });
-    const r = await engine.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true, weight: 1 }, gate: { minRerank: 0.5 } } });
+    const r = await engine.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true, weight: 1 }, gate: { by: 'rerank', minRerank: 0.5 } } });
     expect(r.evidence[0]!.id).toBe('observer');
     expect(r.evidence[0]!.parts.rerank).toBeCloseTo(0.95);
     expect(r.rerank).toEqual({ state: 'on', note: expect.stringContaining('fake') });
     expect(r.gate).toMatchObject({ source: 'rerank', passed: true, threshold: 0.5 });
     // the reranker reads "title. window text", the text each window was embedded from
     expect(seen).toContain('Airspace observer. An airspace observer assists the remote pilot by scanning the airspace.');
-    const refused = await engine.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true }, gate: { minRerank: 0.99 } } });
+    const refused = await engine.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true }, gate: { by: 'rerank', minRerank: 0.99 } } });
     expect(refused.noEvidence).toBe(true);
     expect(refused.gate).toMatchObject({ source: 'rerank', passed: false });
+    // gated by the dense cosine (the calibrated default), the reranker's low scores do not refuse
+    const byDense = await engine.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true }, gate: { by: 'dense', minDense: 0, minRerank: 0.99 } } });
+    expect(byDense.gate).toMatchObject({ source: 'dense', passed: true });
+    expect(byDense.evidence[0]!.id).toBe('observer');
   });
 
   it('falls back to the fused order, and says so, when the reranker is missing or fails', async () => {
