@@ -115,7 +115,10 @@ describe('the inspector on a tablet (production build)', () => {
     expect(await grid.getByTestId('table-cell-used').isVisible()).toBe(true);
     await expect(card.getByTestId('calc-reading-note').allTextContents()).resolves.toEqual([expect.stringMatching(/documents disagree.*Table 2 \(p\. 26\).*Form 208.*Form 209/)]);
     // the Table 1 passage among the evidence is a table with the same cell highlighted, not reflowed text
-    const tablePassage = turn.locator('[data-testid="evidence-passage"][data-layout="grid"]').filter({ hasText: 'Controlled ground area' }).first();
+    const tablePassage = turn
+      .locator('[data-testid="evidence-passage"][data-layout="grid"]')
+      .filter({ has: page.locator('[data-testid="table-grid"][data-caption^="Table 1 — "]') })
+      .first();
     await expect(tablePassage.getByTestId('table-cell-used').allTextContents()).resolves.toEqual(['5']);
     await tablePassage.getByTestId('open-passage').click();
     await page.getByTestId('chunk-viewer').waitFor();
