@@ -82,7 +82,8 @@ export interface AskResult {
 
 export interface SkyCiteRuntime {
   init(options?: Partial<RuntimeOptions>): Promise<RuntimeStatus>;
-  retrieve(query: string, options?: { filters?: Filters; config?: RetrievalConfigOverrides }): Promise<AskResult>;
+  /** `alternatives`: other formulations of the question (model-assisted retrieval), searched besides it (RetrieveOptions). */
+  retrieve(query: string, options?: { filters?: Filters; config?: RetrievalConfigOverrides; alternatives?: { text: string; label: string }[] }): Promise<AskResult>;
   evidenceOnly(question: string, result: AskResult): Promise<EvidenceOnlyAnswer>;
   checkGrounding(answer: string, contextChunkIds: string[]): Promise<GroundingReport>;
   getChunk(id: string): Promise<Chunk | null>;
