@@ -35,6 +35,7 @@ const unitOf = (id: string) => id.replace(/\/(?:part-\d+|table-[^/]+)$/, '');
 
 const { engine, index, reranker } = await nodeEngine();
 const ids = index.chunks.map((c) => c.id);
+const embedderFile = modelFile(index.manifest.model.dtype as 'fp32' | 'q8', index.manifest.model.id);
 const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
 
 interface Scores { rerank: number[]; dense: number[] }
@@ -74,7 +75,7 @@ const rerank = reranker ? calibrate(pos.rerank, [{ name: 'offTopic', values: off
 const rerankerDir = resolve(MODELS_DIR, RERANKER_ID, 'onnx', 'model_quantized.onnx');
 const result = {
   maxRefused,
-  embedder: { file: modelFile().replace(`${process.cwd()}/`, ''), sha256: sha(modelFile()) },
+  embedder: { file: embedderFile.replace(`${process.cwd()}/`, ''), sha256: sha(embedderFile) },
   reranker: reranker && existsSync(rerankerDir) ? { file: rerankerDir.replace(`${process.cwd()}/`, ''), sha256: sha(rerankerDir) } : null,
   dense,
   rerank,

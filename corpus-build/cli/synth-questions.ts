@@ -165,27 +165,36 @@ type ChatHistory = ChatHistoryItem[];
 /** The chat history each prompt starts from (the worked example for passages). */
 let withHistory: ChatHistory | null = null;
 let outTokens = 0;
+let unusable = 0;
 let genMs = 0;
-async function ask(session: InstanceType<typeof LlamaChatSession>, prompt: string, schema: object, seed: number): Promise<unknown> {
+async function ask(session: InstanceType<typeof LlamaChatSession>, prompt: string, schema: object, seed: number, maxTokens = settings.maxTokens): Promise<unknown> {
   const grammar = await llama.createGrammarForJsonSchema(schema as never);
   if (withHistory) session.setChatHistory(withHistory);
   else session.resetChatHistory();
   const t = Date.now();
-  const text = await session.prompt(prompt, { grammar, temperature: settings.temperature, topK: settings.topK, topP: settings.topP, seed, maxTokens: settings.maxTokens });
+  const text = await session.prompt(prompt, { grammar, temperature: settings.temperature, topK: settings.topK, topP: settings.topP, seed, maxTokens });
   genMs += Date.now() - t;
   outTokens += model.tokenize(text).length;
-  return JSON.parse(text);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null; // cut off by the token limit (the model repeated itself): the caller retries or skips
+  }
 }
 
 if (values.offtopic) {
   const session = new LlamaChatSession({ contextSequence: sequence });
   const done = new Set(readExisting<OfftopicQuestions>(offPath).filter((r) => r.prompt === OFFTOPIC_VERSION).map((r) => r.topic));
-  const { subjects } = (await ask(session, OFFTOPIC_TOPICS_PROMPT, topicsSchema(), seedOf('subjects'))) as { subjects: string[] };
+  // 40 subjects need more room than one passage's questions; one retry with another seed
+  const listed = ((await ask(session, OFFTOPIC_TOPICS_PROMPT, topicsSchema(), seedOf('subjects'), 3 * settings.maxTokens)) ??
+    (await ask(session, OFFTOPIC_TOPICS_PROMPT, topicsSchema(), seedOf('subjects') + 1, 3 * settings.maxTokens))) as { subjects: string[] } | null;
+  if (!listed) fail('The model did not return a usable subject list twice (cut off or not JSON). Try another model or raise maxTokens.');
+  const { subjects } = listed!;
   const todo = [...new Set(subjects.map((s) => s.trim()).filter(Boolean))].filter((s) => !done.has(s));
   const t0 = Date.now();
   let n = 0;
   for (const topic of todo) {
-    const { questions } = (await ask(session, offtopicQuestionsPrompt(topic), offtopicSchema(), seedOf(topic))) as { questions: string[] };
+    const { questions } = ((await ask(session, offtopicQuestionsPrompt(topic), offtopicSchema(), seedOf(topic))) ?? { questions: [] }) as { questions: string[] };
     const rec: OfftopicQuestions = { topic, prompt: OFFTOPIC_VERSION, questions: cleanQuestions(questions) };
     appendFileSync(offPath, `${JSON.stringify(rec)}\n`);
     console.error(`  off-topic ${eta(++n, todo.length, t0)}  ${topic}`);
@@ -211,16 +220,23 @@ if (values.offtopic) {
   const t0 = Date.now();
   let n = 0;
   for (const c of todo) {
-    const out = (await ask(session, passagePrompt(c.title, c.text, c.kind === 'table'), questionsSchema(), seedOf(c.id))) as Record<string, string[]>;
+    const prompt = passagePrompt(c.title, c.text, c.kind === 'table');
+    // one retry with another seed when the reply is unusable; then no record, so the next run tries again
+    const out = ((await ask(session, prompt, questionsSchema(), seedOf(c.id))) ?? (await ask(session, prompt, questionsSchema(), seedOf(`${c.id}#retry`)))) as Record<string, string[]> | null;
+    n++;
+    if (!out) {
+      unusable++;
+      console.error(`  ${c.id}: no usable reply after a retry; left for the next run`);
+      continue;
+    }
     const questions = QUESTION_STYLES.flatMap((s) => cleanQuestions(out[s.key] ?? []).map((q) => ({ style: s.key, q })));
     const rec: PassageQuestions = { chunk: c.id, textSha: textSha(c.text), prompt: PROMPT_VERSION, questions };
     appendFileSync(synthPath, `${JSON.stringify(rec)}\n`);
-    n++;
     if (n % 5 === 0 || n === todo.length) console.error(`  passages ${eta(n, todo.length, t0)}, ${(outTokens / (genMs / 1000)).toFixed(1)} tokens/s`);
   }
 }
 await finalize(modelInfo, {
-  lastRun: { seconds: (genMs / 1000).toFixed(0), outputTokens: outTokens, outputTokensPerSecond: Number((outTokens / Math.max(genMs / 1000, 1e-3)).toFixed(2)), mode: values.offtopic ? 'offtopic' : 'passages' },
+  lastRun: { seconds: (genMs / 1000).toFixed(0), unusableReplies: unusable, outputTokens: outTokens, outputTokensPerSecond: Number((outTokens / Math.max(genMs / 1000, 1e-3)).toFixed(2)), mode: values.offtopic ? 'offtopic' : 'passages' },
 });
 await context.dispose();
 await model.dispose();

@@ -42,7 +42,8 @@ async function voyFor(index: LoadedIndex): Promise<DenseBackend> {
 
 export async function nodeEngine(opts: { indexDir?: string; config?: RetrievalConfig; voy?: boolean; reranker?: boolean } = {}): Promise<NodeEngine> {
   const index = await loadIndexFromDir(opts.indexDir);
-  const embedder = await nodeEmbedder(index.manifest.model.dtype as 'fp32' | 'q8');
+  // the model the index was built with, as the browser does
+  const embedder = await nodeEmbedder(index.manifest.model.dtype as 'fp32' | 'q8', index.manifest.model.id);
   const voy = opts.voy ? await voyFor(index) : undefined;
   const reranker = opts.reranker === false ? null : await nodeReranker();
   const engine = createRetrievalEngine({

@@ -62,7 +62,8 @@ export function passagePrompt(title: string, text: string, isTable = false): str
 /** JSON schema of the answer (enforced by the generator's grammar). */
 export function questionsSchema() {
   const properties: Record<string, unknown> = {};
-  for (const s of QUESTION_STYLES) properties[s.key] = { type: 'array', items: { type: 'string' }, minItems: s.count, maxItems: s.count };
+  // a length cap keeps a model that starts repeating itself from running into the token limit
+  for (const s of QUESTION_STYLES) properties[s.key] = { type: 'array', items: { type: 'string', maxLength: 240 }, minItems: s.count, maxItems: s.count };
   return { type: 'object', properties } as const;
 }
 
@@ -79,8 +80,8 @@ export function offtopicQuestionsPrompt(topic: string): string {
   return `Subject: ${topic}\nWrite 4 different questions that a person might type into a search box about this subject, in everyday words, each specific. Do not ask about EU drone rules, SORA or drone operating categories. Reply in JSON.`;
 }
 
-export const topicsSchema = () => ({ type: 'object', properties: { subjects: { type: 'array', items: { type: 'string' }, minItems: 40, maxItems: 40 } } }) as const;
-export const offtopicSchema = () => ({ type: 'object', properties: { questions: { type: 'array', items: { type: 'string' }, minItems: 4, maxItems: 4 } } }) as const;
+export const topicsSchema = () => ({ type: 'object', properties: { subjects: { type: 'array', items: { type: 'string', maxLength: 60 }, minItems: 40, maxItems: 40 } } }) as const;
+export const offtopicSchema = () => ({ type: 'object', properties: { questions: { type: 'array', items: { type: 'string', maxLength: 200 }, minItems: 4, maxItems: 4 } } }) as const;
 
 const words = (s: string): Set<string> => new Set(s.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 const EXAMPLE_WORDS = Object.values(EXAMPLE_OUTPUT).flat().map(words);

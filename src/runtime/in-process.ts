@@ -7,7 +7,6 @@
 import { composeEvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
 import { checkGrounding } from '../core/answer/grounding.js';
 import type { Embedder } from '../core/embedding/embedder.js';
-import { MINILM_ID } from '../core/embedding/embedder.js';
 import { createTransformersEmbedder } from '../core/embedding/transformers-embedder.js';
 import { loadIndexFromBytes, type LoadedIndex } from '../core/index/load.js';
 import { createLibrarySearch } from '../core/index/library-search.js';
@@ -39,7 +38,7 @@ export class IndexFetchError extends Error {
 export interface InProcessDeps {
   fetchImpl?: typeof fetch;
   /** Inject an embedder (tests); default loads MiniLM with transformers.js. */
-  createEmbedder?: (device: 'webgpu' | 'wasm', opts: RuntimeOptions) => Promise<Embedder>;
+  createEmbedder?: (device: 'webgpu' | 'wasm', opts: RuntimeOptions, modelId: string) => Promise<Embedder>;
   hasWebGpu?: () => Promise<boolean>;
   /** Inject a reranker (tests); default loads the cross-encoder with transformers.js on WASM. */
   createReranker?: (opts: RuntimeOptions) => Promise<Reranker>;
@@ -86,9 +85,10 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     return new Uint8Array(await res.arrayBuffer());
   }
 
-  const defaultEmbedder = async (device: 'webgpu' | 'wasm', opts: RuntimeOptions): Promise<Embedder> =>
+  /** The embedder the loaded index was built with (its manifest names the model folder). */
+  const defaultEmbedder = async (device: 'webgpu' | 'wasm', opts: RuntimeOptions, modelId: string): Promise<Embedder> =>
     createTransformersEmbedder({
-      modelId: MINILM_ID,
+      modelId,
       dtype: 'q8',
       // a path, not a full URL: transformers.js only looks up local files (e.g. tokenizer.json) by path
       localModelPath: new URL(opts.modelBaseUrl, base).pathname,
@@ -133,14 +133,14 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       let device: 'webgpu' | 'wasm' = 'wasm';
       if (opts.device === 'webgpu' || (opts.device === 'auto' && (await (deps.hasWebGpu ?? defaultHasWebGpu)()))) {
         try {
-          embedder = await make('webgpu', opts);
+          embedder = await make('webgpu', opts, index.manifest.model.id);
           device = 'webgpu';
         } catch (e) {
           if (opts.device === 'webgpu') throw e;
           embedder = null;
         }
       }
-      if (!embedder) embedder = await make('wasm', opts);
+      if (!embedder) embedder = await make('wasm', opts, index.manifest.model.id);
       if (embedder.modelId !== index.manifest.model.id) {
         throw new IndexIntegrityError(
           `The static index was built with ${index.manifest.model.id} but the app loads ${embedder.modelId}. Rebuild the index with \`npm run index\`.`,

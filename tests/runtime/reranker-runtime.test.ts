@@ -81,3 +81,12 @@ describe('the reranker in the runtime', () => {
     expect(loaded).toBe(false);
   });
 });
+
+describe('the embedder the index names', () => {
+  it('loads the model folder named in the index manifest', async () => {
+    const asked: string[] = [];
+    const rt = createInProcessRuntime({ ...base, fetchImpl: await servedIndex(), createEmbedder: async (_d, _o, id) => (asked.push(id), fakeEmbedder()), createReranker: async () => Promise.reject(new Error('none')) });
+    await rt.init({ denseBackend: 'exact' });
+    expect(asked).toEqual([fakeEmbedder().modelId]);
+  });
+});

@@ -38,3 +38,10 @@ export interface EmbeddingModelConfig {
 
 export const MINILM_ID = 'sentence-transformers/all-MiniLM-L6-v2';
 export const MINILM_DIM = 384;
+/**
+ * The embedder the static index is built with by default. The browser loads
+ * whichever model the index manifest names (`manifest.model.id`), so an index
+ * built with another model folder under public/models (e.g. a tuned MiniLM,
+ * `SKYCITE_EMBEDDER=skycite/minilm-skycite npm run index`) needs no code change.
+ */
+export const DEFAULT_EMBEDDER_ID = MINILM_ID;

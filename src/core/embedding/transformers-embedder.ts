@@ -5,7 +5,6 @@
  */
 import { env, mean_pooling, pipeline, type FeatureExtractionPipeline, type Tensor } from '@huggingface/transformers';
 import type { Embedder, EmbeddingModelConfig } from './embedder.js';
-import { MINILM_DIM } from './embedder.js';
 
 export class ModelLoadError extends Error {
   override name = 'ModelLoadError';
@@ -67,7 +66,8 @@ export async function createTransformersEmbedder(config: EmbeddingModelConfig): 
         '`git checkout -- public/models` (or run tools/export-minilm.sh), or point the model base path at a folder that holds it.',
     );
   }
-  const dim = MINILM_DIM;
+  // the model's own width (MiniLM and its tuned copies: 384)
+  const dim = Number((extractor.model as unknown as { config?: { hidden_size?: number } }).config?.hidden_size ?? 384);
   const sepId = BigInt((extractor.tokenizer as unknown as { sep_token_id?: number }).sep_token_id ?? 102);
   /** Tokenize (with the [SEP] fix) and run the model: token states and the attention mask. */
   const encode = async (texts: string[]): Promise<{ hidden: Tensor; mask: Tensor }> => {
