@@ -46,6 +46,10 @@ export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] 
   ];
 }
 
+/** The LLM worker's bundle as Vite names it (src/llm/llm.worker.ts → assets/llm.worker-<hash>.js). */
+export const LLM_WORKER_GLOB = 'assets/llm.worker-*.js';
+export const LLM_WORKER_ASSET = /\/assets\/llm\.worker-[\w-]+\.js$/;
+
 export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<VitePWAOptions> {
   return {
     strategies: 'generateSW',
@@ -78,17 +82,26 @@ export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<Vite
     },
     workbox: {
       globPatterns: precacheGlobPatterns(options),
-      globIgnores: ['**/node_modules/**/*', 'sw.js', 'workbox-*.js', '**/*.map'],
+      // the LLM worker (web-llm inside, ~6 MB) is not precached: see LLM_WORKER_ASSET
+      globIgnores: ['**/node_modules/**/*', 'sw.js', 'workbox-*.js', '**/*.map', LLM_WORKER_GLOB],
       maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
       navigateFallback: 'index.html',
-      navigateFallbackDenylist: [/^\/static-index\//, /^\/models\//, /^\/ort\//, /^\/icons\//],
+      navigateFallbackDenylist: [/^\/static-index\//, /^\/models\//, /^\/ort\//, /^\/icons\//, /\/llm\//],
       cleanupOutdatedCaches: true,
       // 'prompt': the new version waits until the user accepts it (register.ts → applyUpdate()).
       skipWaiting: false,
       clientsClaim: false,
-      // No runtime caching at all, in particular none of other origins: model downloads are
-      // cached by WebLLM itself (IndexedDB), only when the user asks for a model.
-      runtimeCaching: [],
+      // Nothing of other origins is cached at run time (model files go to WebLLM's caches,
+      // verified, only when the user asks for a model). The one runtime rule: the LLM
+      // worker's script, cached the first time it is loaded — i.e. when the user loads a
+      // model — so a device that never uses a model never downloads web-llm.
+      runtimeCaching: [
+        {
+          urlPattern: LLM_WORKER_ASSET,
+          handler: 'CacheFirst',
+          options: { cacheName: 'skycite-llm-worker', expiration: { maxEntries: 4 } },
+        },
+      ],
       sourcemap: false,
     },
     devOptions: { enabled: false },

@@ -4,7 +4,7 @@ import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ICONS, NAVY, renderIcon, WHITE } from '../../tools/icons/make-icons.js';
 import { crc32, encodePng, PNG_SIGNATURE } from '../../tools/icons/png.js';
-import { MAX_PRECACHE_FILE_BYTES, precacheGlobPatterns, skyCitePwaOptions } from '../../src/pwa/pwa-config.js';
+import { LLM_WORKER_GLOB, MAX_PRECACHE_FILE_BYTES, precacheGlobPatterns, skyCitePwaOptions } from '../../src/pwa/pwa-config.js';
 import { repoRoot } from '../support/paths.js';
 
 /** Minimal glob → RegExp for the patterns used (**, *, {a,b}). */
@@ -90,8 +90,14 @@ describe('vite-plugin-pwa options', () => {
     if (existsSync(ortWasm)) expect(readFileSync(ortWasm).length).toBeLessThan(MAX_PRECACHE_FILE_BYTES);
   });
 
-  it('does no runtime caching (no third-party origins)', () => {
-    expect(o.workbox!.runtimeCaching ?? []).toEqual([]);
+  it('runtime-caches only the LLM worker script of its own origin; the worker (web-llm) is not precached', () => {
+    const rules = o.workbox!.runtimeCaching ?? [];
+    expect(rules).toHaveLength(1);
+    const pattern = rules[0]!.urlPattern as RegExp;
+    expect(pattern.test('https://skycite.example/app/assets/llm.worker-B3x_9aZ.js')).toBe(true);
+    expect(pattern.test('https://huggingface.co/mlc-ai/x/resolve/main/params_shard_0.bin')).toBe(false);
+    expect(pattern.test('https://skycite.example/app/assets/index-B3x9aZ.js')).toBe(false);
+    expect(o.workbox!.globIgnores).toContain(LLM_WORKER_GLOB);
   });
 
   it('has a complete manifest with any and maskable icons that exist in public/icons', () => {
