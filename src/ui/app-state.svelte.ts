@@ -85,12 +85,13 @@ function mapImportManifestError(e: unknown): AnswerError {
 
 /**
  * `?generation=smoke` runs answers with the diagnostic smoke profile (SMOKE_ANSWER_CONFIG: a few
- * tokens, a short prompt — for a software WebGPU adapter and the end-to-end test) and
- * `?assist=off` turns model-assisted retrieval off.
+ * tokens, a short prompt, no other model call — for a software WebGPU adapter and the end-to-end
+ * test) and `?assist=off` turns model-assisted retrieval off.
  */
-export function answerOptionsFromUrl(search: string = typeof location === 'undefined' ? '' : location.search): { answerConfig: AnswerConfig; assist: boolean } {
+export function answerOptionsFromUrl(search: string = typeof location === 'undefined' ? '' : location.search): { answerConfig: AnswerConfig; assist: boolean; routerModel: boolean } {
   const params = new URLSearchParams(search);
-  return { answerConfig: params.get('generation') === 'smoke' ? SMOKE_ANSWER_CONFIG : DEFAULT_ANSWER_CONFIG, assist: params.get('assist') !== 'off' };
+  const smoke = params.get('generation') === 'smoke';
+  return { answerConfig: smoke ? SMOKE_ANSWER_CONFIG : DEFAULT_ANSWER_CONFIG, assist: !smoke && params.get('assist') !== 'off', routerModel: !smoke };
 }
 
 export class AppState {
@@ -98,6 +99,7 @@ export class AppState {
   /** The answer configuration and model-assisted retrieval (answerOptionsFromUrl). */
   readonly answerConfig: AnswerConfig;
   readonly assist: boolean;
+  readonly routerModel: boolean;
   readonly audit: AuditStore;
   readonly settingsStore: SettingsStore;
 
@@ -131,7 +133,7 @@ export class AppState {
 
   constructor(runtime: SkyCiteRuntime, options: { audit?: AuditStore; settingsStore?: SettingsStore } = {}) {
     this.runtime = runtime;
-    ({ answerConfig: this.answerConfig, assist: this.assist } = answerOptionsFromUrl());
+    ({ answerConfig: this.answerConfig, assist: this.assist, routerModel: this.routerModel } = answerOptionsFromUrl());
     this.audit = options.audit ?? createAuditStore();
     this.settingsStore = options.settingsStore ?? createSettingsStore();
     this.online = typeof navigator === 'undefined' ? true : navigator.onLine !== false;

@@ -5,7 +5,9 @@
  * real audit store over fake-indexeddb.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG } from '../../src/core/answer/config';
 import { NO_ANSWER_TEXT } from '../../src/core/answer/prompts';
+import { answerOptionsFromUrl } from '../../src/ui/app-state.svelte';
 import { ROUTER_VERDICT_SCHEMA } from '../../src/core/assess/router-classifier';
 import { DEFAULT_RETRIEVAL_CONFIG } from '../../src/core/retrieval/config';
 import { CURATED_MODELS, parseModelsManifest } from '../../src/llm/models';
@@ -195,6 +197,19 @@ describe('Ask session: generated answers', () => {
     expect(turn.route?.reasoning).toBe('classifier: asks about the text');
     const [r] = await records(app.audit);
     expect(r!.route?.reasoning).toBe('classifier: asks about the text');
+  });
+
+  it('the smoke profile (?generation=smoke): one short answer request, no router or assistance call', async () => {
+    const opts = answerOptionsFromUrl('?generation=smoke');
+    expect(opts).toMatchObject({ answerConfig: SMOKE_ANSWER_CONFIG, assist: false, routerModel: false });
+    expect(answerOptionsFromUrl('?assist=off')).toMatchObject({ answerConfig: DEFAULT_ANSWER_CONFIG, assist: false, routerModel: true });
+    const chat = chatStandIn({ streams: [[delta('Pilots', 'length')]] });
+    const app = Object.assign(appStandIn({ chat }), opts);
+    const turn = await new AskSession(app).ask('ground risk population');
+    expect(chat.structuredCalls).toHaveLength(0);
+    expect(chat.double.requests).toHaveLength(1);
+    expect(chat.double.requests[0]!.max_tokens).toBe(SMOKE_ANSWER_CONFIG.generation.max_tokens);
+    expect(turn.mode).toBe('generative');
   });
 
   it('answers evidence-only when evidence-only mode is on, even with a model loaded', async () => {

@@ -99,6 +99,8 @@ export interface AskApp {
   readonly answerConfig?: AnswerConfig;
   /** Model-assisted retrieval when a model is loaded (default true; `?assist=off` turns it off). */
   readonly assist?: boolean;
+  /** The model classifies messages the keyword pre-filter cannot decide (default true; off in the smoke profile). */
+  readonly routerModel?: boolean;
   /** The offered models (the generation model's URLs in the audit record). */
   readonly llmModels?: readonly CuratedModel[];
 }
@@ -164,7 +166,7 @@ export class AskSession {
     const chat = app.generative ? app.chatEngine() : null;
     const llmEngine = chat?.engine ?? null;
     const config = app.answerConfig ?? DEFAULT_ANSWER_CONFIG;
-    const classifier = llmEngine ? createLlmRouterClassifier(chatModel(llmEngine), { signal }) : undefined;
+    const classifier = llmEngine && app.routerModel !== false ? createLlmRouterClassifier(chatModel(llmEngine), { signal }) : undefined;
     turn.route = await routeMessage(turn.question, history, classifier);
     const pre = prefilterRoute(turn.question, history);
     const prevQuestion = previous[previous.length - 1]?.question;
