@@ -199,5 +199,6 @@ else {
   console.log(`flagged sentences    ${f(out.flaggedSentenceRate)}  (${summary.detail.flaggedSentences}/${summary.detail.sentences})`);
   console.log(`answer consistency   ${f(out.answerConsistency)}  (${summary.detail.claimsFoundInContext}/${summary.detail.claims} claims found in the context)`);
   console.log(`tokens/s             prefill ${out.tokensPerSecond.prefill ?? 'n/a'}, decode ${out.tokensPerSecond.decode ?? 'n/a'}`);
-  console.log(`answers without a citation: ${summary.detail.answersWithoutCitation}; replies kept in ${outFile}`);
+  console.log(`citation rate        ${f(summary.detail.citationRate)}  (answers to answerable questions that cite a context passage; ${summary.detail.answersWithoutCitation} cite none)`);
+  console.log(`replies kept in ${outFile}`);
 }

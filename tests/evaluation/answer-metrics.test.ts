@@ -43,7 +43,7 @@ describe('summariseAnswers', () => {
     expect(s.flaggedSentenceRate).toBe(0.6667); // 2 unsupported of 3 sentences
     expect(s.answerConsistency).toBe(0.6667); // supported, or found in another chunk: 2 of 3 claims
     expect(s.tokensPerSecond).toEqual({ prefill: 50, decode: 10 });
-    expect(s.detail).toMatchObject({ answerable: 2, unanswerable: 3, modelCalls: 4, answersWithoutCitation: 1, falseRefusals: 0 });
+    expect(s.detail).toMatchObject({ answerable: 2, unanswerable: 3, modelCalls: 4, answersWithoutCitation: 1, citationRate: 0.5, falseRefusals: 0 });
   });
 
   it('null where a figure has no cases', () => {

@@ -6,6 +6,8 @@
  *   the share whose chunk holds the question's supporting quote (EASA corpus:
  *   `evidence[].quote`, whitespace collapsed) or is one of its gold chunks
  *   (curated corpus: `gold_chunk_index`) — `isHit` of the retrieval evaluation;
+ * - citation rate: of the generated answers to answerable questions that do not
+ *   refuse, the share that cite at least one context chunk;
  * - refusal correctness: of the unanswerable questions, the share answered with a
  *   refusal (the fixed no-evidence reply, or a generated answer that says the
  *   context does not give the answer and cites nothing in its "Answer" section);
@@ -94,6 +96,8 @@ export interface AnswerEvalSummary {
     citedIdsHit: number;
     /** Citation precision over answers whose context held a gold chunk. */
     citationPrecisionGoldInContext: number | null;
+    /** Generated, non-refusing answers to answerable questions that cite at least one context chunk, over all such answers. */
+    citationRate: number | null;
     answersWithoutCitation: number;
     /** Answerable questions answered with a refusal. */
     falseRefusals: number;
@@ -118,6 +122,8 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
   let citedGold = 0;
   let citedGoldHit = 0;
   let withoutCitation = 0;
+  let citing = 0;
+  let citable = 0;
   let refusals = 0;
   let refusedUnanswerable = 0;
   let falseRefusals = 0;
@@ -142,7 +148,11 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
         citedGold += o.citations.length;
         citedGoldHit += o.citationHits.filter(Boolean).length;
       }
-      if (!o.citations.length && !refused) withoutCitation++;
+      if (!refused) {
+        citable++;
+        if (o.citations.length) citing++;
+        else withoutCitation++;
+      }
     }
     if (o.modelCalled && o.grounding) {
       sentences += o.grounding.totals.sentences;
@@ -176,6 +186,7 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
       citedIds,
       citedIdsHit,
       citationPrecisionGoldInContext: ratio(citedGoldHit, citedGold),
+      citationRate: ratio(citing, citable),
       answersWithoutCitation: withoutCitation,
       falseRefusals,
       refusals,
