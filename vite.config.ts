@@ -37,6 +37,27 @@ function staticIndex(): Plugin {
 }
 
 /**
+ * The self-hosted language models written by `npm run models:prepare` (.cache/models/, never
+ * committed), served at /llm/ — the app's default model base URL — by the dev server and
+ * `vite preview`. They are not copied into dist/ (gigabytes): a static host serves the same
+ * folder at <app>/llm/ (or anywhere, with Settings → model base URL). Missing folder: /llm/
+ * answers 404 and the app lists only WebLLM's remote models.
+ */
+export const MODELS_DIR = resolve(process.env['SKYCITE_MODELS_DIR'] ?? '.cache/models');
+function selfHostedModels(): Plugin {
+  const serve = (server: { middlewares: { use(path: string, fn: (req: { url?: string }, res: NodeJS.WritableStream & { setHeader(k: string, v: string | number): void }, next: () => void) => void): void } }) => {
+    server.middlewares.use('/llm', (req, res, next) => {
+      const file = resolve(MODELS_DIR, `.${decodeURIComponent((req.url ?? '/').split('?')[0]!)}`);
+      if (!file.startsWith(MODELS_DIR + '/') || file.includes('/_sources/') || !existsSync(file) || statSync(file).isDirectory()) return next();
+      res.setHeader('Content-Length', statSync(file).size);
+      res.setHeader('Cache-Control', 'no-cache');
+      createReadStream(file).pipe(res);
+    });
+  };
+  return { name: 'skycite-self-hosted-models', configureServer: serve, configurePreviewServer: serve };
+}
+
+/**
  * onnxruntime-web's wasm runtime, served from the app's own origin (transformers.js
  * would otherwise fetch it from a CDN): copied from node_modules into public/ort/
  * (git-ignored) so both the dev server and the build serve /ort/.
@@ -150,7 +171,7 @@ function precompressed(): Plugin {
 const isWebLlm = (id: string) => id.includes('/node_modules/@mlc-ai/web-llm/');
 
 export default defineConfig({
-  plugins: [ortAssets(), svelte(), staticIndex(), VitePWA(skyCitePwaOptions({ modelFolders: modelFolders() })), precompressed()],
+  plugins: [ortAssets(), svelte(), staticIndex(), selfHostedModels(), VitePWA(skyCitePwaOptions({ modelFolders: modelFolders() })), precompressed()],
   build: {
     target: 'es2022',
     sourcemap: false,
@@ -167,7 +188,7 @@ export default defineConfig({
     format: 'es',
     rolldownOptions: {
       checks: { bundlerTimings: false },
-      // the worker hosting WebLLM's engine (src/llm/worker.ts), named like its bundle above
+      // the worker hosting WebLLM's engine (src/llm/llm.worker.ts), named like its bundle above
       output: { entryFileNames: (chunk) => (chunk.moduleIds.some(isWebLlm) ? 'assets/webllm-worker-[hash].js' : 'assets/[name]-[hash].js') },
     },
   },

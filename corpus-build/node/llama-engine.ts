@@ -4,6 +4,12 @@
  * same streaming protocol and the same checks run in Node on real model output
  * (evaluation, query rewriting). `response_format` with a JSON schema becomes a
  * grammar, as WebLLM's constrained decoding does in the browser.
+ *
+ * It behaves like WebLLM at the context window: a prompt longer than the window is
+ * refused with WebLLM's error name (ContextWindowSizeExceededError, which the answer
+ * stage maps to ContextTooLongError), and generation stops with finish_reason
+ * "length" when the window is full. The final chunk's `usage.extra` carries the
+ * request's prefill and decode speeds in WebLLM's field names.
  */
 import { basename } from 'node:path';
 import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '../../src/core/answer/generation.js';
@@ -11,6 +17,7 @@ import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '
 export interface LlamaEngineOptions {
   /** CPU threads (default 2; more threads than cores is much slower). */
   threads?: number;
+  /** Context window in tokens (default 4096, the window of the WebLLM libraries the app uses). */
   contextSize?: number;
   /** Sampling seed (default 1): the same request gives the same output. */
   seed?: number;
@@ -18,16 +25,20 @@ export interface LlamaEngineOptions {
 
 export interface LlamaEngine extends ChatEngine {
   readonly modelId: string;
-  /** Tokens and seconds over all requests so far: prefill (up to the first token) and decode. */
+  /** Tokens and seconds over all requests so far: prefill (evaluated prompt tokens, up to the first token) and decode. */
   stats(): { promptTokens: number; outputTokens: number; prefillSeconds: number; decodeSeconds: number };
   dispose(): Promise<void>;
 }
+
+/** ChatML: "<|im_start|>role\n" … "<|im_end|>\n" around each message. */
+const TEMPLATE_TOKENS_PER_MESSAGE = 5;
 
 export async function createLlamaEngine(modelPath: string, opts: LlamaEngineOptions = {}): Promise<LlamaEngine> {
   const { getLlama, LlamaChatSession } = await import('node-llama-cpp');
   const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' as never });
   const model = await llama.loadModel({ modelPath });
-  const context = await model.createContext({ contextSize: opts.contextSize ?? 4096, threads: opts.threads ?? 2 });
+  const contextSize = opts.contextSize ?? 4096;
+  const context = await model.createContext({ contextSize, threads: opts.threads ?? 2 });
   const sequence = context.getSequence();
   const session = new LlamaChatSession({ contextSequence: sequence });
   const totals = { promptTokens: 0, outputTokens: 0, prefillSeconds: 0, decodeSeconds: 0 };
@@ -43,6 +54,14 @@ export async function createLlamaEngine(modelPath: string, opts: LlamaEngineOpti
         m.role === 'system' ? { type: 'system' as const, text: m.content } : m.role === 'user' ? { type: 'user' as const, text: m.content } : { type: 'model' as const, response: [m.content] },
       ),
     );
+    // the prompt as the chat template lays it out: each message's tokens plus its role markers
+    const promptTokens = msgs.reduce((n, m) => n + model.tokenize(m.content).length + TEMPLATE_TOKENS_PER_MESSAGE, 0) + 3;
+    if (promptTokens >= contextSize) {
+      throw new Error(
+        `ContextWindowSizeExceededError: Prompt tokens exceed context window size: number of prompt tokens: ${promptTokens}; context window size: ${contextSize}`,
+      );
+    }
+    const maxTokens = Math.max(1, Math.min(request.max_tokens, contextSize - promptTokens));
     const grammar = request.response_format?.schema ? await llama.createGrammarForJsonSchema(JSON.parse(request.response_format.schema)) : undefined;
     abort = new AbortController();
     const queue: string[] = [];
@@ -56,7 +75,7 @@ export async function createLlamaEngine(modelPath: string, opts: LlamaEngineOpti
       .prompt(last.content, {
         temperature: request.temperature,
         topP: request.top_p,
-        maxTokens: request.max_tokens,
+        maxTokens,
         seed: opts.seed ?? 1,
         ...(grammar ? { grammar } : {}),
         signal: abort.signal,
@@ -85,18 +104,32 @@ export async function createLlamaEngine(modelPath: string, opts: LlamaEngineOpti
     await finished;
     if (failure) throw failure;
     const end = performance.now();
-    const promptTokens = sequence.tokenMeter.usedInputTokens - before.in;
+    // tokens actually evaluated: a prefix already in the context (the same system prompt) is reused, as in WebLLM
+    const evaluated = sequence.tokenMeter.usedInputTokens - before.in;
     const outputTokens = sequence.tokenMeter.usedOutputTokens - before.out;
-    totals.promptTokens += promptTokens;
+    const prefillSeconds = ((firstAt || end) - t0) / 1000;
+    const decodeSeconds = (end - (firstAt || end)) / 1000;
+    totals.promptTokens += evaluated;
     totals.outputTokens += outputTokens;
-    totals.prefillSeconds += ((firstAt || end) - t0) / 1000;
-    totals.decodeSeconds += (end - (firstAt || end)) / 1000;
+    totals.prefillSeconds += prefillSeconds;
+    totals.decodeSeconds += decodeSeconds;
     const stopped = abort.signal.aborted;
     abort = null;
     yield {
-      choices: [{ delta: {}, finish_reason: stopped ? 'abort' : outputTokens >= request.max_tokens ? 'length' : 'stop' }],
+      choices: [{ delta: {}, finish_reason: stopped ? 'abort' : outputTokens >= maxTokens ? 'length' : 'stop' }],
       model: modelId,
-      usage: { prompt_tokens: promptTokens, completion_tokens: outputTokens, total_tokens: promptTokens + outputTokens },
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: outputTokens,
+        total_tokens: promptTokens + outputTokens,
+        extra: {
+          prefill_tokens_per_s: prefillSeconds > 0 ? evaluated / prefillSeconds : 0,
+          // the first token comes out of the prefill step (as in WebLLM)
+          decode_tokens_per_s: decodeSeconds > 0 ? Math.max(0, outputTokens - 1) / decodeSeconds : 0,
+          time_to_first_token_s: prefillSeconds,
+          e2e_latency_s: (end - t0) / 1000,
+        },
+      },
     };
   }
 

@@ -1,30 +1,47 @@
 /**
- * The language models SkyCite offers: a short list of WebLLM prebuilt models that fit a
- * tablet (3B-class or smaller, 4-bit weights), with an honest download-size estimate, a
- * recommendation from the GPU's limits, and an AppConfig whose artifact URLs can point at
- * a self-hosted mirror.
+ * The language models SkyCite offers, and nothing else:
  *
- * The table is a copy of entries of `prebuiltAppConfig.model_list` of @mlc-ai/web-llm
- * 0.2.86 (ids, URLs, `vram_required_MB`, `low_resource_required`, `required_features`,
- * overrides). It is kept here, rather than read from web-llm at run time, so the main
- * bundle does not pull in web-llm (6.8 MB) just to show the list;
- * tests/llm/models.test.ts fails when it drifts from the installed web-llm.
+ * - **self-hosted**: the models `npm run models:prepare` writes (docs/models.md), listed in
+ *   its `manifest.json` with every file's size and SHA-256, served from a base URL — by
+ *   default the app's own origin at `llm/` (`npm run build` copies `.cache/models/` there
+ *   when present), or any URL set in Settings — or imported from files (Settings →
+ *   "Import model files"). Their files are verified against the manifest before WebLLM
+ *   reads them (src/llm/install.ts).
+ * - **remote**: a short list of WebLLM's prebuilt models on Hugging Face (3B-class or
+ *   smaller, 4-bit), a copy of entries of `prebuiltAppConfig.model_list` of
+ *   @mlc-ai/web-llm 0.2.79 (tests/llm/models.test.ts fails when it drifts). WebLLM
+ *   downloads them itself; no hashes are published for them, so they are not verified.
  *
- * Nothing here fetches anything.
+ * Recommendation from the GPU's limits; the WebLLM AppConfig for a chosen model.
+ * Nothing here fetches anything, and nothing imports web-llm's code (types only).
  */
 import type { AppConfig, ModelRecord } from '@mlc-ai/web-llm';
 
-/** web-llm's `modelVersion` for the prebuilt model libraries of 0.2.86. */
-export const WEBLLM_MODEL_VERSION = 'v0_2_86/base';
+/**
+ * web-llm's `modelVersion` for the prebuilt model libraries of 0.2.79. web-llm is pinned
+ * to 0.2.79 because its `v0_2_48` libraries are the ones that can be obtained here (a
+ * stored copy of binary-mlc-llm-libs; compiling libraries needs mlc-llm, which is not on
+ * PyPI); 0.2.80+ need `v0_2_80` libraries.
+ */
+export const WEBLLM_MODEL_VERSION = 'v0_2_48';
 /** web-llm's `modelLibURLPrefix`. */
 export const WEBLLM_LIB_PREFIX = 'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/';
 const HF_PREFIX = 'https://huggingface.co/';
 
 export type Quantization = 'q4f16_1' | 'q4f32_1';
 
+export interface ModelFile {
+  /** Path relative to the base URL (the manifest's layout). */
+  path: string;
+  size: number;
+  sha256: string;
+}
+
 export interface CuratedModel {
   /** WebLLM model_id. */
   id: string;
+  /** Where the files come from: the app's base URL / an import (verified), or Hugging Face. */
+  source: 'self-hosted' | 'remote';
   /** Human label. */
   label: string;
   family: string;
@@ -40,10 +57,14 @@ export interface CuratedModel {
   /** web-llm's `low_resource_required` (true: meant to run on limited devices). */
   lowResource: boolean;
   contextWindow: number;
-  /** web-llm's `model` URL (Hugging Face repository). */
+  /** remote: web-llm's `model` URL (Hugging Face); self-hosted: the model folder relative to the base URL. */
   modelUrl: string;
-  /** web-llm's `model_lib`, relative to WEBLLM_LIB_PREFIX. */
+  /** remote: web-llm's `model_lib` relative to WEBLLM_LIB_PREFIX; self-hosted: relative to the base URL. */
   modelLibPath: string;
+  /** Exact download size in bytes (self-hosted, from the manifest); null when unknown (remote). */
+  totalBytes: number | null;
+  /** Every file with size and SHA-256 (self-hosted); null for remote models. */
+  files: ModelFile[] | null;
 }
 
 interface Row {
@@ -58,26 +79,27 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { id: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5 0.5B Instruct', family: 'Qwen2.5', paramsB: 0.49, vramMB: 944.62, lowResource: true, lib: 'Qwen2-0.5B-Instruct-q4f16_1_cs1k-webgpu.wasm' },
-  { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5 0.5B Instruct', family: 'Qwen2.5', paramsB: 0.49, vramMB: 1060.2, lowResource: true, lib: 'Qwen2-0.5B-Instruct-q4f32_1_cs1k-webgpu.wasm' },
-  { id: 'Llama-3.2-1B-Instruct-q4f16_1-MLC', label: 'Llama 3.2 1B Instruct', family: 'Llama-3.2', paramsB: 1.24, vramMB: 879.04, lowResource: true, lib: 'Llama-3.2-1B-Instruct-q4f16_1_cs1k-webgpu.wasm' },
-  { id: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', label: 'Llama 3.2 1B Instruct', family: 'Llama-3.2', paramsB: 1.24, vramMB: 1128.82, lowResource: true, lib: 'Llama-3.2-1B-Instruct-q4f32_1_cs1k-webgpu.wasm' },
-  { id: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5 1.5B Instruct', family: 'Qwen2.5', paramsB: 1.54, vramMB: 1629.75, lowResource: true, lib: 'Qwen2-1.5B-Instruct-q4f16_1_cs1k-webgpu.wasm' },
-  { id: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5 1.5B Instruct', family: 'Qwen2.5', paramsB: 1.54, vramMB: 1888.97, lowResource: true, lib: 'Qwen2-1.5B-Instruct-q4f32_1_cs1k-webgpu.wasm' },
-  { id: 'SmolLM2-1.7B-Instruct-q4f16_1-MLC', label: 'SmolLM2 1.7B Instruct', family: 'SmolLM2', paramsB: 1.71, vramMB: 1774.19, lowResource: true, requiredFeatures: ['shader-f16'], lib: 'SmolLM2-1.7B-Instruct-q4f16_1_cs1k-webgpu.wasm' },
-  { id: 'SmolLM2-1.7B-Instruct-q4f32_1-MLC', label: 'SmolLM2 1.7B Instruct', family: 'SmolLM2', paramsB: 1.71, vramMB: 2692.38, lowResource: true, lib: 'SmolLM2-1.7B-Instruct-q4f32_1_cs1k-webgpu.wasm' },
-  { id: 'gemma-2-2b-it-q4f16_1-MLC', label: 'Gemma 2 2B IT', family: 'gemma-2', paramsB: 2.61, vramMB: 1895.3, lowResource: false, requiredFeatures: ['shader-f16'], lib: 'gemma-2-2b-it-q4f16_1_cs1k-webgpu.wasm' },
-  { id: 'gemma-2-2b-it-q4f32_1-MLC', label: 'Gemma 2 2B IT', family: 'gemma-2', paramsB: 2.61, vramMB: 2508.75, lowResource: false, lib: 'gemma-2-2b-it-q4f32_1_cs1k-webgpu.wasm' },
-  { id: 'Qwen2.5-3B-Instruct-q4f16_1-MLC', label: 'Qwen2.5 3B Instruct', family: 'Qwen2.5', paramsB: 3.09, vramMB: 2504.76, lowResource: true, lib: 'Qwen2.5-3B-Instruct-q4f16_1_cs1k-webgpu.wasm' },
-  { id: 'Qwen2.5-3B-Instruct-q4f32_1-MLC', label: 'Qwen2.5 3B Instruct', family: 'Qwen2.5', paramsB: 3.09, vramMB: 2893.64, lowResource: true, lib: 'Qwen2.5-3B-Instruct-q4f32_1_cs1k-webgpu.wasm' },
-  { id: 'Llama-3.2-3B-Instruct-q4f16_1-MLC', label: 'Llama 3.2 3B Instruct', family: 'Llama-3.2', paramsB: 3.21, vramMB: 2263.69, lowResource: true, lib: 'Llama-3.2-3B-Instruct-q4f16_1_cs1k-webgpu.wasm' },
-  { id: 'Llama-3.2-3B-Instruct-q4f32_1-MLC', label: 'Llama 3.2 3B Instruct', family: 'Llama-3.2', paramsB: 3.21, vramMB: 2951.51, lowResource: true, lib: 'Llama-3.2-3B-Instruct-q4f32_1_cs1k-webgpu.wasm' },
+  { id: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5 0.5B Instruct', family: 'Qwen2.5', paramsB: 0.49, vramMB: 944.62, lowResource: true, lib: 'Qwen2-0.5B-Instruct-q4f16_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5 0.5B Instruct', family: 'Qwen2.5', paramsB: 0.49, vramMB: 1060.2, lowResource: true, lib: 'Qwen2-0.5B-Instruct-q4f32_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'Llama-3.2-1B-Instruct-q4f16_1-MLC', label: 'Llama 3.2 1B Instruct', family: 'Llama-3.2', paramsB: 1.24, vramMB: 879.04, lowResource: true, lib: 'Llama-3.2-1B-Instruct-q4f16_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', label: 'Llama 3.2 1B Instruct', family: 'Llama-3.2', paramsB: 1.24, vramMB: 1128.82, lowResource: true, lib: 'Llama-3.2-1B-Instruct-q4f32_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5 1.5B Instruct', family: 'Qwen2.5', paramsB: 1.54, vramMB: 1629.75, lowResource: true, lib: 'Qwen2-1.5B-Instruct-q4f16_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5 1.5B Instruct', family: 'Qwen2.5', paramsB: 1.54, vramMB: 1888.97, lowResource: true, lib: 'Qwen2-1.5B-Instruct-q4f32_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'SmolLM2-1.7B-Instruct-q4f16_1-MLC', label: 'SmolLM2 1.7B Instruct', family: 'SmolLM2', paramsB: 1.71, vramMB: 1774.19, lowResource: true, requiredFeatures: ['shader-f16'], lib: 'SmolLM2-1.7B-Instruct-q4f16_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'SmolLM2-1.7B-Instruct-q4f32_1-MLC', label: 'SmolLM2 1.7B Instruct', family: 'SmolLM2', paramsB: 1.71, vramMB: 2692.38, lowResource: true, lib: 'SmolLM2-1.7B-Instruct-q4f32_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'gemma-2-2b-it-q4f16_1-MLC', label: 'Gemma 2 2B IT', family: 'gemma-2', paramsB: 2.61, vramMB: 1895.3, lowResource: false, requiredFeatures: ['shader-f16'], lib: 'gemma-2-2b-it-q4f16_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'gemma-2-2b-it-q4f32_1-MLC', label: 'Gemma 2 2B IT', family: 'gemma-2', paramsB: 2.61, vramMB: 2508.75, lowResource: false, lib: 'gemma-2-2b-it-q4f32_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'Qwen2.5-3B-Instruct-q4f16_1-MLC', label: 'Qwen2.5 3B Instruct', family: 'Qwen2.5', paramsB: 3.09, vramMB: 2504.76, lowResource: true, lib: 'Qwen2.5-3B-Instruct-q4f16_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'Qwen2.5-3B-Instruct-q4f32_1-MLC', label: 'Qwen2.5 3B Instruct', family: 'Qwen2.5', paramsB: 3.09, vramMB: 2893.64, lowResource: true, lib: 'Qwen2.5-3B-Instruct-q4f32_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'Llama-3.2-3B-Instruct-q4f16_1-MLC', label: 'Llama 3.2 3B Instruct', family: 'Llama-3.2', paramsB: 3.21, vramMB: 2263.69, lowResource: true, lib: 'Llama-3.2-3B-Instruct-q4f16_1-ctx4k_cs1k-webgpu.wasm' },
+  { id: 'Llama-3.2-3B-Instruct-q4f32_1-MLC', label: 'Llama 3.2 3B Instruct', family: 'Llama-3.2', paramsB: 3.21, vramMB: 2951.51, lowResource: true, lib: 'Llama-3.2-3B-Instruct-q4f32_1-ctx4k_cs1k-webgpu.wasm' },
 ];
 
 function toModel(r: Row): CuratedModel {
   const quantization: Quantization = r.id.includes('q4f16_1') ? 'q4f16_1' : 'q4f32_1';
   return {
     id: r.id,
+    source: 'remote',
     label: r.label,
     family: r.family,
     paramsB: r.paramsB,
@@ -89,15 +111,111 @@ function toModel(r: Row): CuratedModel {
     contextWindow: 4096,
     modelUrl: `${HF_PREFIX}mlc-ai/${r.id}`,
     modelLibPath: `${WEBLLM_MODEL_VERSION}/${r.lib}`,
+    totalBytes: null,
+    files: null,
   };
 }
 
-/** The curated models, smallest first. */
+/** The remote (Hugging Face) models, smallest first. */
 export const CURATED_MODELS: readonly CuratedModel[] = Object.freeze(ROWS.map(toModel));
 export const CURATED_MODEL_IDS: readonly string[] = Object.freeze(CURATED_MODELS.map((m) => m.id));
 
-export function findModel(id: string): CuratedModel | undefined {
-  return CURATED_MODELS.find((m) => m.id === id);
+export function findModel(id: string, models: readonly CuratedModel[] = CURATED_MODELS): CuratedModel | undefined {
+  return models.find((m) => m.id === id);
+}
+
+/** A model id as Settings accepts it (self-hosted ids come from a manifest at run time). */
+export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** The suffix `npm run models:prepare` gives the models it writes (tools/models). */
+export const SELF_HOSTED_SUFFIX = '-SkyCite';
+
+/**
+ * Whether Settings may keep this model id: one of the remote list, or a self-hosted id
+ * as models:prepare names them (whether it is served is only known from the catalog).
+ */
+export function isOfferableModelId(id: string): boolean {
+  return CURATED_MODEL_IDS.includes(id) || (MODEL_ID_PATTERN.test(id) && id.endsWith(SELF_HOSTED_SUFFIX));
+}
+
+// ---------------------------------------------------------------------------------------
+// Self-hosted models: the manifest of npm run models:prepare
+
+export const MODELS_MANIFEST_FORMAT = 'skycite-mlc-models/1';
+/**
+ * The self-hosted model (source model name) the app recommends when it fits, once
+ * `npm run eval:answers` has shown which one meets the answer-quality targets; null
+ * until then (the largest fitting self-hosted model is recommended).
+ */
+export const PREFERRED_SELF_HOSTED: string | null = null;
+
+export class ModelsManifestError extends Error {
+  override name = 'ModelsManifestError';
+}
+
+interface ManifestEntry {
+  model_id: string;
+  source_model: string;
+  quantization: string;
+  model_url: string;
+  model_lib: string;
+  required_features: string[];
+  vram_required_MB: number;
+  context_window_size: number;
+  total_bytes: number;
+  files: ModelFile[];
+}
+
+const SAFE_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[A-Za-z0-9._\/-]+$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * The self-hosted models of a `manifest.json` written by `npm run models:prepare`.
+ * Throws ModelsManifestError (what is wrong, and the fix) for anything else.
+ */
+export function parseModelsManifest(json: unknown): CuratedModel[] {
+  const bad = (why: string): never => {
+    throw new ModelsManifestError(`The model manifest is not usable: ${why}. Serve the manifest.json that npm run models:prepare wrote, unchanged.`);
+  };
+  const m = json as { format?: unknown; models?: unknown };
+  if (typeof m !== 'object' || m === null) bad('not a JSON object');
+  if (m.format !== MODELS_MANIFEST_FORMAT) bad(`format is ${JSON.stringify(m.format)}, expected "${MODELS_MANIFEST_FORMAT}"`);
+  if (!Array.isArray(m.models)) bad('"models" is not a list');
+  return (m.models as ManifestEntry[]).map((e, i) => {
+    const where = `model ${i + 1}`;
+    if (typeof e?.model_id !== 'string' || !MODEL_ID_PATTERN.test(e.model_id)) bad(`${where}: model_id is missing or malformed`);
+    for (const k of ['model_url', 'model_lib', 'source_model', 'quantization'] as const) {
+      if (typeof e[k] !== 'string' || !e[k]) bad(`${e.model_id}: ${k} is missing`);
+    }
+    if (e.quantization !== 'q4f16_1' && e.quantization !== 'q4f32_1') bad(`${e.model_id}: quantization ${e.quantization} is not q4f16_1 or q4f32_1`);
+    if (!SAFE_PATH.test(e.model_url) || !SAFE_PATH.test(e.model_lib)) bad(`${e.model_id}: model_url and model_lib must be relative paths inside the folder`);
+    if (!Array.isArray(e.files) || !e.files.length) bad(`${e.model_id}: no files listed`);
+    for (const f of e.files) {
+      if (typeof f?.path !== 'string' || !SAFE_PATH.test(f.path) || !Number.isSafeInteger(f.size) || f.size < 0 || typeof f.sha256 !== 'string' || !SHA256.test(f.sha256)) {
+        bad(`${e.model_id}: a file entry lacks a relative path, a size or a SHA-256 (${JSON.stringify(f)?.slice(0, 120)})`);
+      }
+    }
+    const quantization = e.quantization as Quantization;
+    const paramsB = Number(/(\d+(?:\.\d+)?)B\b/i.exec(e.source_model)?.[1] ?? 0);
+    return {
+      id: e.model_id,
+      source: 'self-hosted' as const,
+      label: e.source_model.replace(/-/g, ' '),
+      family: e.source_model.replace(/-\d+(?:\.\d+)?B.*$/i, ''),
+      paramsB,
+      quantization,
+      needsShaderF16: quantization === 'q4f16_1',
+      requiredFeatures: Array.isArray(e.required_features) ? e.required_features.map(String) : [],
+      vramMB: Number(e.vram_required_MB) || 0,
+      // the Qwen2 0.5B/1.5B libraries are web-llm's low-resource ones (same libraries as its prebuilt list)
+      lowResource: true,
+      contextWindow: Number(e.context_window_size) || 4096,
+      modelUrl: e.model_url,
+      modelLibPath: e.model_lib,
+      totalBytes: Number(e.total_bytes) || e.files.reduce((n, f) => n + f.size, 0),
+      files: e.files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -128,13 +246,19 @@ export function formatApproxSize(mb: number): string {
   return `approx. ${Math.round(mb / 10) * 10} MB`;
 }
 
-/** One line per model for the chooser: label, quantization, approx. download, VRAM. */
+/** Exact size for self-hosted models ("324.3 MB"), the estimate otherwise ("approx. 280 MB"). */
+export function downloadSizeText(model: CuratedModel): string {
+  if (model.totalBytes !== null) {
+    const mb = model.totalBytes / 1e6;
+    return mb >= 1000 ? `${(mb / 1000).toFixed(2)} GB` : `${mb.toFixed(1)} MB`;
+  }
+  return formatApproxSize(estimateDownloadMB(model));
+}
+
+/** One line per model for the chooser: label, quantization, download, VRAM. */
 export function describeModel(model: CuratedModel): string {
   const needs = model.needsShaderF16 ? ', needs shader-f16' : '';
-  return (
-    `${model.label} (${model.quantization}${needs}) — download ${formatApproxSize(estimateDownloadMB(model))}, ` +
-    `GPU memory about ${(model.vramMB / 1024).toFixed(1)} GB`
-  );
+  return `${model.label} (${model.quantization}${needs}) — download ${downloadSizeText(model)}, GPU memory about ${(model.vramMB / 1024).toFixed(1)} GB`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -183,7 +307,11 @@ const FULL_LIMIT = 1024 * MB;
  *   (navigator.deviceMemory, capped at 8 by browsers; memory is shared on tablets), or,
  *   when unknown, 4 GB for adapters with full limits and 2 GB otherwise.
  */
-export function recommendModel(adapterInfo: AdapterLimitsInfo | null | undefined, deviceMemoryGB?: number | null): Recommendation {
+export function recommendModel(
+  adapterInfo: AdapterLimitsInfo | null | undefined,
+  deviceMemoryGB?: number | null,
+  models: readonly CuratedModel[] = CURATED_MODELS,
+): Recommendation {
   const none = (reason: string, budgetMB = 0): Recommendation => ({ model: null, fitting: [], budgetMB, reason });
   if (!adapterInfo) return none('WebGPU is not available: answers are given in evidence-only mode.');
   if (adapterInfo.isFallbackAdapter) {
@@ -204,14 +332,18 @@ export function recommendModel(adapterInfo: AdapterLimitsInfo | null | undefined
   const memOk = typeof deviceMemoryGB === 'number' && Number.isFinite(deviceMemoryGB) && deviceMemoryGB > 0;
   const budgetMB = memOk ? deviceMemoryGB * 1024 * 0.5 : fullLimits ? 4096 : 2048;
 
-  const fitting = CURATED_MODELS.filter((m) => {
-    if (m.needsShaderF16 !== hasF16) return false; // f16 when available, f32 otherwise
-    if (m.requiredFeatures.some((f) => !a.features.includes(f))) return false;
-    if (!fullLimits && !m.lowResource) return false;
-    return m.vramMB <= budgetMB;
-  }).sort((x, y) => y.paramsB - x.paramsB || y.vramMB - x.vramMB);
+  const fitting = models
+    .filter((m) => {
+      if (m.needsShaderF16 !== hasF16) return false; // f16 when available, f32 otherwise
+      if (m.requiredFeatures.some((f) => !a.features.includes(f))) return false;
+      if (!fullLimits && !m.lowResource) return false;
+      return m.vramMB <= budgetMB;
+    })
+    .sort((x, y) => y.paramsB - x.paramsB || y.vramMB - x.vramMB);
 
-  const model = fitting[0] ?? null;
+  // verified self-hosted models first: the preferred one (it met the answer-quality targets), else the largest
+  const selfHosted = fitting.filter((m) => m.source === 'self-hosted');
+  const model = (PREFERRED_SELF_HOSTED ? selfHosted.find((m) => m.label.replace(/ /g, '-') === PREFERRED_SELF_HOSTED) : undefined) ?? selfHosted[0] ?? fitting[0] ?? null;
   if (model === null) {
     return none(`No model fits the assumed GPU memory budget of about ${Math.round(budgetMB)} MB: evidence-only mode.`, budgetMB);
   }
@@ -220,13 +352,37 @@ export function recommendModel(adapterInfo: AdapterLimitsInfo | null | undefined
     fullLimits ? 'full buffer limits' : 'reduced buffer limits (low-resource models only)',
     memOk ? `device memory ${deviceMemoryGB} GB` : 'device memory unknown',
   ].join(', ');
-  return { model, fitting, budgetMB, reason: `${model.label} (${model.quantization}) is the largest model that fits: ${why}.` };
+  const what = model.source === 'self-hosted' ? (selfHosted[0] === model ? 'the largest self-hosted model that fits' : 'the self-hosted model that met the answer-quality targets, and it fits') : 'the largest model that fits';
+  return { model, fitting, budgetMB, reason: `${model.label} (${model.quantization}) is ${what}: ${why}.` };
+}
+
+/** GPU memory budget assumed for an adapter (MB): see recommendModel. */
+export function memoryBudgetMB(a: AdapterLimitsInfo, deviceMemoryGB?: number | null): number {
+  const fullLimits = a.maxBufferSize >= FULL_LIMIT && a.maxStorageBufferBindingSize >= FULL_LIMIT;
+  const memOk = typeof deviceMemoryGB === 'number' && Number.isFinite(deviceMemoryGB) && deviceMemoryGB > 0;
+  return memOk ? deviceMemoryGB * 1024 * 0.5 : fullLimits ? 4096 : 2048;
+}
+
+/**
+ * Why this model cannot run on this adapter, or null when it can: a GPU feature it needs
+ * is missing, its GPU memory exceeds the budget, or its largest weight buffer exceeds the
+ * adapter's buffer limits (self-hosted models: the largest params shard, which holds the
+ * embedding alone). A software adapter is not refused here (it is slow, not unable).
+ */
+export function whyNotFits(model: CuratedModel, a: AdapterLimitsInfo | null | undefined, deviceMemoryGB?: number | null): string | null {
+  if (!a) return null; // no adapter: WebLLM reports that itself (WebGpuUnavailableError)
+  const missing = model.requiredFeatures.filter((f) => !a.features.includes(f));
+  if (missing.length) return `the GPU lacks ${missing.join(', ')}${missing.includes('shader-f16') ? ' (choose the q4f32_1 variant)' : ''}`;
+  const budget = memoryBudgetMB(a, deviceMemoryGB);
+  if (model.vramMB > budget) return `it needs about ${(model.vramMB / 1024).toFixed(1)} GB of GPU memory and this device offers about ${(budget / 1024).toFixed(1)} GB`;
+  const largest = Math.max(0, ...(model.files ?? []).filter((f) => /params_shard_\d+\.bin$/.test(f.path)).map((f) => f.size));
+  const limit = Math.min(a.maxBufferSize, a.maxStorageBufferBindingSize);
+  if (limit > 0 && largest > limit) return `its largest weight buffer is ${(largest / MB).toFixed(0)} MB and the GPU allows ${(limit / MB).toFixed(0)} MB per buffer`;
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------
 // AppConfig, with optional self-hosted artifacts
-
-export type CacheBackend = NonNullable<AppConfig['cacheBackend']>;
 
 /** Normalise a base URL: absolute, no trailing slash; a path is resolved against `locationHref`. */
 export function resolveBaseUrl(baseUrl: string, locationHref?: string): string {
@@ -247,41 +403,47 @@ export function resolveBaseUrl(baseUrl: string, locationHref?: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-/** The model's artifact URLs, at WebLLM's defaults or under a self-hosted base URL. */
+/** The self-hosted models' default base URL: the app's own origin, `llm/` beside index.html. */
+export const DEFAULT_MODELS_PATH = 'llm/';
+
+/** The base URL in use: the setting, or the app's own `llm/` folder. Absolute, no trailing slash. */
+export function modelsBaseUrl(setting: string | null | undefined, locationHref?: string): string {
+  const here = locationHref ?? (globalThis as { document?: { baseURI?: string } }).document?.baseURI ?? (globalThis as { location?: { href?: string } }).location?.href;
+  return resolveBaseUrl(setting && setting.trim() ? setting : DEFAULT_MODELS_PATH, here);
+}
+
+/** The model's artifact URLs: Hugging Face / GitHub for remote models, under the base URL for self-hosted ones. */
 export function modelUrls(model: CuratedModel, baseUrl?: string | null): { model: string; model_lib: string } {
-  if (baseUrl === undefined || baseUrl === null || baseUrl.trim() === '') {
-    return { model: model.modelUrl, model_lib: WEBLLM_LIB_PREFIX + model.modelLibPath };
-  }
-  const base = resolveBaseUrl(baseUrl);
-  return {
-    // Same relative layout as the sources: <base>/mlc-ai/<id>/resolve/main/<files> (WebLLM
-    // appends resolve/main/ itself) and <base>/web-llm-models/<version>/<lib>.wasm.
-    model: `${base}/${model.modelUrl.slice(HF_PREFIX.length)}`,
-    model_lib: `${base}/web-llm-models/${model.modelLibPath}`,
+  if (model.source === 'remote') return { model: model.modelUrl, model_lib: WEBLLM_LIB_PREFIX + model.modelLibPath };
+  const base = modelsBaseUrl(baseUrl);
+  return { model: new URL(model.modelUrl, `${base}/`).href, model_lib: new URL(model.modelLibPath, `${base}/`).href };
+}
+
+/** web-llm's record of one model. */
+export function modelRecord(m: CuratedModel, baseUrl?: string | null): ModelRecord {
+  const record: ModelRecord = {
+    ...modelUrls(m, baseUrl),
+    model_id: m.id,
+    vram_required_MB: m.vramMB,
+    low_resource_required: m.lowResource,
+    overrides: { context_window_size: m.contextWindow },
   };
+  if (m.requiredFeatures.length > 0) record.required_features = [...m.requiredFeatures];
+  return record;
 }
 
 export interface AppConfigOptions {
-  /** Self-hosted artifacts; null/undefined/'' keeps WebLLM's default hosts. */
+  /** Base URL of the self-hosted models (null/'' = the app's own llm/ folder). */
   baseUrl?: string | null;
-  /** Defaults to 'indexeddb' (web-llm 0.2.86's replacement for `useIndexedDBCache: true`). */
-  cacheBackend?: CacheBackend;
   models?: readonly CuratedModel[];
 }
 
-/** The AppConfig handed to WebLLM: the curated models only. Building it fetches nothing. */
+/**
+ * The AppConfig handed to WebLLM: the offered models only, cached with the Cache API
+ * (`useIndexedDBCache: false`, web-llm 0.2.79's default and its better-tested cache) —
+ * the same caches the verified installer and the import write (src/llm/cache.ts).
+ */
 export function buildAppConfig(options: AppConfigOptions = {}): AppConfig {
   const models = options.models ?? CURATED_MODELS;
-  const model_list: ModelRecord[] = models.map((m) => {
-    const record: ModelRecord = {
-      ...modelUrls(m, options.baseUrl),
-      model_id: m.id,
-      vram_required_MB: m.vramMB,
-      low_resource_required: m.lowResource,
-      overrides: { context_window_size: m.contextWindow },
-    };
-    if (m.requiredFeatures.length > 0) record.required_features = [...m.requiredFeatures];
-    return record;
-  });
-  return { model_list, cacheBackend: options.cacheBackend ?? 'indexeddb' };
+  return { model_list: models.map((m) => modelRecord(m, options.baseUrl)), useIndexedDBCache: false };
 }

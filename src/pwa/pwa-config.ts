@@ -64,6 +64,7 @@ export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] 
   ];
 }
 
+
 export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<VitePWAOptions> {
   return {
     strategies: 'generateSW',
@@ -99,7 +100,7 @@ export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<Vite
       globIgnores: ['**/node_modules/**/*', 'sw.js', 'workbox-*.js', '**/*.map', WEBLLM_JS_GLOB],
       maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
       navigateFallback: 'index.html',
-      navigateFallbackDenylist: [/^\/static-index\//, /^\/models\//, /^\/ort\//, /^\/icons\//],
+      navigateFallbackDenylist: [/^\/static-index\//, /^\/models\//, /^\/ort\//, /^\/icons\//, /\/llm\//],
       cleanupOutdatedCaches: true,
       // 'prompt': the new version waits until the user accepts it (register.ts → applyUpdate()).
       skipWaiting: false,

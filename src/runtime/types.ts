@@ -101,7 +101,8 @@ export interface ConsultedDocuments {
 
 export interface SkyCiteRuntime {
   init(options?: Partial<RuntimeOptions>): Promise<RuntimeStatus>;
-  retrieve(query: string, options?: { filters?: Filters; config?: RetrievalConfigOverrides }): Promise<AskResult>;
+  /** `alternatives`: other formulations of the question (model-assisted retrieval), searched besides it (RetrieveOptions). */
+  retrieve(query: string, options?: { filters?: Filters; config?: RetrievalConfigOverrides; alternatives?: { text: string; label: string }[] }): Promise<AskResult>;
   evidenceOnly(question: string, result: AskResult): Promise<EvidenceOnlyAnswer>;
   /** Evidence-only candidate safety requirements for a hazard, function or operation (document agents + verbatim normative statements). */
   draftRequirements(description: string, options?: { filters?: Filters; perDocument?: number }): Promise<RequirementDraft>;

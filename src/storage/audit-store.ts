@@ -73,7 +73,16 @@ export interface AuditModels {
    * WebLLM model id with the weights' repository and the compiled library (whose path carries
    * WebLLM's model version). WebLLM publishes no hash of the weights, so none is recorded.
    */
-  generation: { id: string; weightsUrl: string | null; libraryUrl: string | null } | null;
+  generation: { id: string; weightsUrl: string | null; libraryUrl: string | null; source?: 'self-hosted' | 'remote' } | null;
+}
+
+/** Model-assisted retrieval: the formulations the model wrote, searched besides the question. */
+export interface AuditAssistance {
+  /** False when the model's reply could not be used (then only the question was searched). */
+  parsed: boolean;
+  alternatives: { text: string; label: string }[];
+  /** The model's raw reply. */
+  raw: string;
 }
 
 /** What an Assess run produced and read. */
@@ -122,6 +131,8 @@ export interface AuditRecord {
   models?: AuditModels;
   /** The Assess run (kind 'assess'). */
   assessment?: AuditAssessment | null;
+  /** Model-assisted retrieval (Ask with a model loaded); null when not used, absent in older records. Emptied with the question. */
+  assistance?: AuditAssistance | null;
 }
 
 export type AuditKind = 'ask' | 'assess';
@@ -352,6 +363,8 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
         time: input.time ?? now().toISOString(),
         question: keep ? null : input.question,
         subQueries: keep ? [] : [...input.subQueries],
+        // the model's rewrite restates the question: kept out with it
+        ...(input.assistance !== undefined ? { assistance: keep && input.assistance ? { ...input.assistance, alternatives: [], raw: '' } : input.assistance } : {}),
       };
       await putRecords([record], 'add', 'this answer in the audit log');
       return record;

@@ -3,7 +3,7 @@
  * one key). A malformed stored value never breaks the app: each bad field falls back to
  * its default and the problem is reported.
  */
-import { CURATED_MODEL_IDS } from '../llm/models.js';
+import { isOfferableModelId } from '../llm/models.js';
 import { lazyDb, openUserDb, SETTINGS_STORE, type UserDbOpener } from './db.js';
 import { mapReadError, mapWriteError } from './errors.js';
 
@@ -78,7 +78,7 @@ export function validateSettings(raw: unknown): { settings: Settings; problems: 
   if ('modelId' in r) {
     const v = r['modelId'];
     if (v === null) settings.modelId = null;
-    else if (typeof v === 'string' && CURATED_MODEL_IDS.includes(v)) settings.modelId = v;
+    else if (typeof v === 'string' && isOfferableModelId(v)) settings.modelId = v;
     else reset('modelId', `"${String(v)}" is not one of the offered models`);
   }
   for (const key of ['evidenceOnly', 'keepQuestionsOutOfLog'] as const) {

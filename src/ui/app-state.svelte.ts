@@ -5,8 +5,15 @@
  */
 import type { Chunk } from '../core/model/chunk';
 import { sha256Hex, type ManifestSource } from '../core/index/manifest';
-import { createLlmEngine, describeLlmError, getDeviceReport, isModelCached, type DeviceReport, type LlmEngine, type LlmError, type LoadProgress } from '../llm/engine';
-import { buildAppConfig, recommendModel, type Recommendation } from '../llm/models';
+import { DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG, type AnswerConfig } from '../core/answer/config';
+import { AnswerError, mapEngineError, ModelImportError, ModelUnknownError, type AnswerErrorCode } from '../core/answer/errors';
+import { deleteModelFromCache, isModelCached } from '../llm/cache';
+import { loadCatalog, rememberManifest, type Catalog } from '../llm/catalog';
+import { createLlmClient, startLlmWorker, type LlmClient, type LoadProgress } from '../llm/client';
+import { getDeviceReport, type DeviceReport } from '../llm/device';
+import { downloadModel, importModel, pickImport, type ChosenFile, type InstallProgress } from '../llm/install';
+import { buildAppConfig, CURATED_MODELS, findModel, parseModelsManifest, recommendModel, type CuratedModel, type Recommendation } from '../llm/models';
+import type { AskChat } from './ask/session.svelte';
 import type { PwaUpdater } from '../pwa/register';
 import { detectOfflineBeforeFirstLoad, watchConnectivity } from '../pwa/offline';
 import type { RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
@@ -37,7 +44,22 @@ export interface LlmState {
   /** The model being downloaded / initialised. */
   loadingId: string | null;
   progress: LoadProgress | null;
-  error: { modelId: string; message: string; kind: LlmError['kind'] } | null;
+  /** The last failure (typed: src/core/answer/errors.ts); `retryable` offers a retry. */
+  error: { modelId: string; message: string; code: AnswerErrorCode | 'other'; retryable: boolean } | null;
+}
+
+/** State of Settings → "Import model files". */
+export interface ImportState {
+  running: boolean;
+  progress: InstallProgress | null;
+  /** The last import's result ("… imported and verified") or null. */
+  done: string | null;
+  error: { message: string; code: AnswerErrorCode | 'other' } | null;
+}
+
+function errorState(modelId: string, e: unknown): NonNullable<LlmState['error']> {
+  const err = e instanceof AnswerError ? e : mapEngineError(e);
+  return { modelId, message: err.message, code: err.code, retryable: err.retryable };
 }
 
 /**
@@ -56,8 +78,31 @@ export function runtimeOptionsFromUrl(search: string = typeof location === 'unde
   };
 }
 
+/** A manifest.json among the chosen files that is not one npm run models:prepare wrote. */
+function mapImportManifestError(e: unknown): AnswerError {
+  return new ModelImportError(
+    `The manifest.json among the chosen files cannot be used: ${(e as Error).message}`,
+    'Choose the folder written by npm run models:prepare, with its manifest.json unchanged.',
+  );
+}
+
+/**
+ * `?generation=smoke` runs answers with the diagnostic smoke profile (SMOKE_ANSWER_CONFIG: a few
+ * tokens, a short prompt, no other model call — for a software WebGPU adapter and the end-to-end
+ * test) and `?assist=off` turns model-assisted retrieval off.
+ */
+export function answerOptionsFromUrl(search: string = typeof location === 'undefined' ? '' : location.search): { answerConfig: AnswerConfig; assist: boolean; routerModel: boolean } {
+  const params = new URLSearchParams(search);
+  const smoke = params.get('generation') === 'smoke';
+  return { answerConfig: smoke ? SMOKE_ANSWER_CONFIG : DEFAULT_ANSWER_CONFIG, assist: !smoke && params.get('assist') !== 'off', routerModel: !smoke };
+}
+
 export class AppState {
   readonly runtime: SkyCiteRuntime;
+  /** The answer configuration and model-assisted retrieval (answerOptionsFromUrl). */
+  readonly answerConfig: AnswerConfig;
+  readonly assist: boolean;
+  readonly routerModel: boolean;
   readonly audit: AuditStore;
   readonly settingsStore: SettingsStore;
 
@@ -79,7 +124,11 @@ export class AppState {
   recommendation: Recommendation | null = $state.raw(null);
 
   llm: LlmState = $state({ loadedId: null, loadingId: null, progress: null, error: null });
-  private engine: LlmEngine | null = null;
+  /** The LLM worker's client: the one engine interface (ChatEngine) for every model call. */
+  private client: LlmClient | null = null;
+  /** Self-hosted models from the base URL's manifest.json (or kept from an import). */
+  catalog: Catalog | null = $state.raw(null);
+  importState: ImportState = $state({ running: false, progress: null, done: null, error: null });
 
   viewer: ViewerRequest | null = $state.raw(null);
   /** Questions waiting for the index (resolved when it is verified, rejected when it fails). */
@@ -89,6 +138,7 @@ export class AppState {
 
   constructor(runtime: SkyCiteRuntime, options: { audit?: AuditStore; settingsStore?: SettingsStore } = {}) {
     this.runtime = runtime;
+    ({ answerConfig: this.answerConfig, assist: this.assist, routerModel: this.routerModel } = answerOptionsFromUrl());
     this.audit = options.audit ?? createAuditStore();
     this.settingsStore = options.settingsStore ?? createSettingsStore();
     this.online = typeof navigator === 'undefined' ? true : navigator.onLine !== false;
@@ -101,7 +151,8 @@ export class AppState {
       this.announce(online ? 'Back online.' : 'Offline: SkyCite keeps working from the stored index.');
     });
     await this.loadSettings();
-    void this.probeDevice();
+    await this.probeDevice();
+    await this.refreshCatalog();
     await this.initIndex();
     void this.autoLoadModel();
   }
@@ -171,7 +222,7 @@ export class AppState {
     try {
       this.device = await getDeviceReport();
       const mem = this.device.deviceMemoryGB;
-      this.recommendation = recommendModel(this.device.adapter, mem);
+      this.recommendation = recommendModel(this.device.adapter, mem, this.llmModels);
     } catch {
       this.device = null;
     }
@@ -179,14 +230,35 @@ export class AppState {
 
   // ------------------------------------------------------------------ language model
 
-  private engineFor(): LlmEngine {
-    this.engine ??= createLlmEngine({ baseUrl: this.settings.modelBaseUrl });
-    return this.engine;
+  /** Every model offered: the self-hosted ones (verified) first, then WebLLM's remote list. */
+  get llmModels(): readonly CuratedModel[] {
+    return [...(this.catalog?.models ?? []), ...CURATED_MODELS];
+  }
+
+  /** Read the self-hosted catalog for the current base URL (never throws), and recommend again. */
+  async refreshCatalog(): Promise<void> {
+    this.catalog = await loadCatalog(this.settings.modelBaseUrl);
+    if (this.device) this.recommendation = recommendModel(this.device.adapter, this.device.deviceMemoryGB, this.llmModels);
+  }
+
+  private clientFor(): LlmClient {
+    if (this.client && !this.client.crashed) return this.client;
+    const client = createLlmClient(startLlmWorker());
+    client.onCrash((err) => {
+      if (this.client === client) this.client = null;
+      const modelId = this.llm.loadedId ?? this.llm.loadingId ?? '';
+      this.llm = { loadedId: null, loadingId: null, progress: null, error: errorState(modelId, err) };
+      this.announce('The language model stopped; SkyCite continues in evidence-only mode.');
+    });
+    this.client = client;
+    return client;
   }
 
   /** The chat engine for answers, or null (evidence-only). */
-  chatEngine(): LlmEngine | null {
-    return this.llm.loadedId && this.engine?.engine ? this.engine : null;
+  chatEngine(): AskChat | null {
+    if (!this.llm.loadedId || !this.client || this.client.crashed) return null;
+    const m = findModel(this.llm.loadedId, this.llmModels);
+    return { engine: this.client, contextWindow: m?.contextWindow ?? 4096 };
   }
 
   /** True when answers will be generated with the model. */
@@ -195,42 +267,115 @@ export class AppState {
   }
 
   appConfig() {
-    return buildAppConfig({ baseUrl: this.settings.modelBaseUrl });
+    return buildAppConfig({ baseUrl: this.settings.modelBaseUrl, models: this.llmModels });
   }
 
-  /** Download (or read from the cache) and initialise a model. */
+  /**
+   * Download (self-hosted: verified against the manifest into WebLLM's cache; remote:
+   * by WebLLM itself) and initialise a model in the LLM worker.
+   */
   async loadModel(modelId: string): Promise<boolean> {
     if (this.llm.loadingId) return false;
     this.llm = { loadedId: this.llm.loadedId, loadingId: modelId, progress: { progress: 0, text: 'Starting…' }, error: null };
     try {
-      await this.engineFor().load(modelId, {
-        onProgress: (p) => {
-          this.llm.progress = p;
-        },
+      const model = findModel(modelId, this.llmModels);
+      if (!model) throw new ModelUnknownError(modelId);
+      if (model.source === 'self-hosted') {
+        await downloadModel(model, {
+          baseUrl: this.settings.modelBaseUrl,
+          ...(typeof navigator !== 'undefined' && navigator.storage?.estimate ? { estimate: () => navigator.storage.estimate() } : {}),
+          onProgress: (p) => {
+            this.llm.progress = { progress: p.progress * 0.9, text: p.text };
+          },
+        });
+      }
+      await this.clientFor().load(modelId, this.appConfig(), (p) => {
+        this.llm.progress = model.source === 'self-hosted' ? { progress: 0.9 + p.progress * 0.1, text: p.text } : p;
       });
       this.llm = { loadedId: modelId, loadingId: null, progress: null, error: null };
       if (this.settings.modelId !== modelId) await this.updateSettings({ modelId }).catch(() => undefined);
       this.announce('The language model is loaded.');
       return true;
     } catch (e) {
-      const err = describeLlmError(e);
-      this.llm = { loadedId: null, loadingId: null, progress: null, error: { modelId, message: err.message, kind: err.kind } };
+      this.llm = { loadedId: null, loadingId: null, progress: null, error: errorState(modelId, e) };
       this.announce('The language model could not be loaded.');
       return false;
     }
   }
 
   async unloadModel(): Promise<void> {
-    if (this.engine) await this.engine.unload().catch(() => undefined);
+    if (this.client && !this.client.crashed) await this.client.unload().catch(() => undefined);
     this.llm = { ...this.llm, loadedId: null };
   }
 
-  /** A new model base URL needs a new engine (its AppConfig holds the URLs). */
+  /** A new model base URL: a fresh worker and catalog (the AppConfig holds the URLs). */
   async resetEngine(): Promise<void> {
-    const e = this.engine;
-    this.engine = null;
+    const c = this.client;
+    this.client = null;
     this.llm = { loadedId: null, loadingId: null, progress: null, error: null };
-    if (e) await e.dispose().catch(() => undefined);
+    c?.dispose();
+    await this.refreshCatalog();
+  }
+
+  /** Whether every file of the model is in WebLLM's cache (no network access). */
+  async isCached(model: CuratedModel): Promise<boolean> {
+    try {
+      return await isModelCached(model, this.settings.modelBaseUrl);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Delete the model's files from WebLLM's cache (other models are untouched). */
+  async deleteModel(model: CuratedModel): Promise<number> {
+    if (this.llm.loadedId === model.id) await this.unloadModel();
+    const n = await deleteModelFromCache(model, this.settings.modelBaseUrl);
+    if (this.settings.modelId === model.id) await this.updateSettings({ modelId: null }).catch(() => undefined);
+    return n;
+  }
+
+  /**
+   * Settings → "Import model files": the chosen folder or files (with the manifest.json
+   * written by npm run models:prepare, or matching a model already in the catalog) are
+   * verified file by file and stored where WebLLM reads them. Never throws: the result
+   * or a typed error is in `importState`.
+   */
+  async importFiles(files: readonly ChosenFile[]): Promise<boolean> {
+    if (this.importState.running) return false;
+    this.importState = { running: true, progress: null, done: null, error: null };
+    try {
+      const manifestFile = files.find((f) => f.name === 'manifest.json');
+      let manifest: unknown = null;
+      let fromManifest: CuratedModel[] = [];
+      if (manifestFile) {
+        try {
+          manifest = JSON.parse(new TextDecoder().decode(await manifestFile.arrayBuffer()));
+          fromManifest = parseModelsManifest(manifest);
+        } catch (e) {
+          throw mapImportManifestError(e);
+        }
+      }
+      const known = [...fromManifest, ...(this.catalog?.models ?? []).filter((m) => !fromManifest.some((n) => n.id === m.id))];
+      const match = pickImport(known, files, this.settings.modelBaseUrl);
+      const r = await importModel(match, {
+        baseUrl: this.settings.modelBaseUrl,
+        ...(typeof navigator !== 'undefined' && navigator.storage?.estimate ? { estimate: () => navigator.storage.estimate() } : {}),
+        onProgress: (p) => {
+          this.importState.progress = p;
+        },
+      });
+      if (manifest) await rememberManifest(this.settings.modelBaseUrl, manifest).catch(() => undefined);
+      await this.refreshCatalog();
+      const done = `${match.model.id}: ${(r.installedBytes / 1e6).toFixed(1)} MB imported and verified${r.skippedBytes ? `, ${(r.skippedBytes / 1e6).toFixed(1)} MB were already stored` : ''}.`;
+      this.importState = { running: false, progress: null, done, error: null };
+      this.announce(`Model files imported: ${match.model.id}.`);
+      return true;
+    } catch (e) {
+      const err = e instanceof AnswerError ? e : mapEngineError(e);
+      this.importState = { running: false, progress: null, done: null, error: { message: err.message, code: err.code } };
+      this.announce('The model files could not be imported.');
+      return false;
+    }
   }
 
   /** On start: load the chosen model if it is already cached (no network) and WebGPU exists. */
@@ -239,11 +384,8 @@ export class AppState {
     if (!id || this.settings.evidenceOnly) return;
     const gpu = (globalThis.navigator as Navigator & { gpu?: unknown } | undefined)?.gpu;
     if (!gpu) return;
-    try {
-      if (await isModelCached(id, this.appConfig())) await this.loadModel(id);
-    } catch {
-      // stays in evidence-only mode; Settings shows the model state
-    }
+    const model = findModel(id, this.llmModels);
+    if (model && (await this.isCached(model))) await this.loadModel(id);
   }
 
   // ------------------------------------------------------------------ chunk viewer

@@ -9,7 +9,11 @@ import {
   mapEngineError,
   ModelDownloadError,
   ModelFilesCorruptError,
+  ModelImportError,
   ModelNotLoadedError,
+  ModelTooLargeError,
+  ModelUnknownError,
+  WorkerCrashedError,
   OfflineModelError,
   StorageQuotaError,
   WebGpuUnavailableError,
@@ -90,5 +94,26 @@ describe('mapEngineError maps WebLLM / WebGPU / storage failures to typed errors
     const e = new GpuMemoryError('detail');
     expect(mapEngineError(e)).toBe(e);
     expect(JSON.parse(JSON.stringify(e))).toMatchObject({ name: 'GpuMemoryError', code: 'gpu-memory', retryable: false, detail: 'detail' });
+  });
+});
+
+describe('LLM-layer errors of the one taxonomy', () => {
+  it('an unknown model id (web-llm 0.2.79 ModelNotFoundError) names the model and where to choose one', () => {
+    const e = mapEngineError(named('ModelNotFoundError', 'Cannot find model record in appConfig for Tiny-q4f32_1. Please check if the model ID is correct and included in the model_list configuration.'));
+    expect(e).toBeInstanceOf(ModelUnknownError);
+    expect(e.message).toMatch(/"Tiny-q4f32_1" is not in the list/);
+    expect(e.message).toMatch(/Settings → Language model/);
+  });
+
+  it('a download blocked by the Content-Security-Policy is a download failure with the retry advice', () => {
+    const e = mapEngineError(new TypeError("Failed to fetch: Refused to connect because it violates the document's Content Security Policy."));
+    expect(e).toBeInstanceOf(ModelDownloadError);
+    expect(e.retryable).toBe(true);
+  });
+
+  it('worker crash, import and too-large errors say what to do next', () => {
+    expect(new WorkerCrashedError('OOM').message).toMatch(/evidence-only mode\. Load the model again/);
+    expect(new ModelTooLargeError('needs 1.6 GB, 1.0 GB available').message).toMatch(/too large for this device: needs 1\.6 GB.*Choose a smaller model/);
+    expect(new ModelImportError('The set is incomplete.', 'Choose the whole folder.').code).toBe('model-import');
   });
 });

@@ -31,14 +31,20 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-export async function serveDist(dir = resolve('dist')): Promise<StaticServer> {
+/**
+ * `mounts`: URL prefix → folder served there besides dist/ (the self-hosted models at
+ * /llm/, as `vite preview` serves them).
+ */
+export async function serveDist(dir = resolve('dist'), mounts: Record<string, string> = {}): Promise<StaticServer> {
   const root = resolve(dir);
   const served = new Map<string, number>();
   const sizes = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
-    let file = resolve(join(root, path));
-    if (!file.startsWith(root)) {
+    const mount = Object.keys(mounts).find((m) => path.startsWith(m));
+    const base = mount ? resolve(mounts[mount]!) : root;
+    let file = resolve(join(base, mount ? path.slice(mount.length) : path));
+    if (!file.startsWith(base)) {
       res.writeHead(403).end();
       return;
     }

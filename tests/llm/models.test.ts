@@ -2,11 +2,15 @@ import { prebuiltAppConfig, modelLibURLPrefix, modelVersion } from '@mlc-ai/web-
 import { describe, expect, it } from 'vitest';
 import {
   buildAppConfig,
+  downloadSizeText,
+  isOfferableModelId,
+  parseModelsManifest,
   CURATED_MODELS,
   describeModel,
   estimateDownloadMB,
   findModel,
   formatApproxSize,
+  modelsBaseUrl,
   modelUrls,
   recommendModel,
   resolveBaseUrl,
@@ -14,6 +18,7 @@ import {
   WEBLLM_MODEL_VERSION,
   type AdapterLimitsInfo,
 } from '../../src/llm/models.js';
+import { FIXTURE_MANIFEST } from './manifest-fixture.js';
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
@@ -133,31 +138,47 @@ describe('recommendModel', () => {
 });
 
 describe('AppConfig and self-hosted base URL', () => {
-  it('default: WebLLM hosts, IndexedDB cache, curated models only', () => {
+  it('default: WebLLM hosts, the Cache API (the caches the verified installer writes), curated models only', () => {
     const cfg = buildAppConfig();
-    expect(cfg.cacheBackend).toBe('indexeddb');
+    expect(cfg.useIndexedDBCache).toBe(false);
     expect(cfg.model_list.map((r) => r.model_id)).toEqual(CURATED_MODELS.map((m) => m.id));
     const rec = cfg.model_list.find((r) => r.model_id === 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC')!;
     const orig = prebuiltAppConfig.model_list.find((r) => r.model_id === rec.model_id)!;
     expect(rec.model).toBe(orig.model);
     expect(rec.model_lib).toBe(orig.model_lib);
     expect(rec.overrides).toEqual({ context_window_size: 4096 });
-    expect(cfg.model_list.find((r) => r.model_id.startsWith('SmolLM2-1.7B-Instruct-q4f16'))!.required_features).toEqual(['shader-f16']);
   });
 
-  it('rewrites model and model_lib under the base URL, keeping the relative layout', () => {
-    const cfg = buildAppConfig({ baseUrl: 'https://llm.authority.example/mirror/', cacheBackend: 'cache' });
-    expect(cfg.cacheBackend).toBe('cache');
-    const rec = cfg.model_list.find((r) => r.model_id === 'Llama-3.2-1B-Instruct-q4f16_1-MLC')!;
-    expect(rec.model).toBe('https://llm.authority.example/mirror/mlc-ai/Llama-3.2-1B-Instruct-q4f16_1-MLC');
-    expect(rec.model_lib).toBe(
-      'https://llm.authority.example/mirror/web-llm-models/v0_2_86/base/Llama-3.2-1B-Instruct-q4f16_1_cs1k-webgpu.wasm',
-    );
-    for (const r of cfg.model_list) {
-      expect(r.model.startsWith('https://llm.authority.example/mirror/mlc-ai/')).toBe(true);
-      expect(r.model_lib.startsWith('https://llm.authority.example/mirror/web-llm-models/')).toBe(true);
-      expect(r.model).not.toMatch(/huggingface|githubusercontent/);
-    }
+  it('self-hosted models from a manifest: URLs under the base URL, exact size, every file with its SHA-256', () => {
+    const [m] = parseModelsManifest(FIXTURE_MANIFEST);
+    expect(m).toMatchObject({ id: 'Tiny-0.5B-Instruct-q4f32_1-SkyCite', source: 'self-hosted', paramsB: 0.5, quantization: 'q4f32_1', totalBytes: 30 });
+    expect(m!.files!.map((f) => f.sha256)).toEqual(['a'.repeat(64), 'b'.repeat(64)]);
+    expect(downloadSizeText(m!)).toBe('0.0 MB');
+    const cfg = buildAppConfig({ baseUrl: 'https://llm.authority.example/mirror/', models: [m!, ...CURATED_MODELS] });
+    const rec = cfg.model_list.find((r) => r.model_id === m!.id)!;
+    expect(rec.model).toBe('https://llm.authority.example/mirror/Tiny-0.5B-Instruct-q4f32_1-SkyCite/resolve/main/');
+    expect(rec.model_lib).toBe('https://llm.authority.example/mirror/libs/Tiny-q4f32_1-webgpu.wasm');
+    // remote models keep their upstream URLs whatever the base URL
+    const remote = cfg.model_list.find((r) => r.model_id === 'Llama-3.2-1B-Instruct-q4f16_1-MLC')!;
+    expect(remote.model).toMatch(/^https:\/\/huggingface\.co\/mlc-ai\//);
+    // default base: the app's own llm/ folder
+    expect(modelsBaseUrl(null, 'https://skycite.example/app/index.html')).toBe('https://skycite.example/app/llm');
+    expect(modelsBaseUrl('https://mirror.example/m/', 'https://skycite.example/app/')).toBe('https://mirror.example/m');
+  });
+
+  it('refuses a manifest that is not one models:prepare wrote, saying what is wrong', () => {
+    const entry = FIXTURE_MANIFEST.models[0]!;
+    expect(() => parseModelsManifest({ ...FIXTURE_MANIFEST, format: 'x' })).toThrow(/format is "x"/);
+    expect(() => parseModelsManifest({ format: FIXTURE_MANIFEST.format, models: [{ ...entry, model_url: '../etc/' }] })).toThrow(/relative paths/);
+    expect(() => parseModelsManifest({ format: FIXTURE_MANIFEST.format, models: [{ ...entry, files: [{ path: 'x.bin', size: 1, sha256: 'nothex' }] }] })).toThrow(/SHA-256/);
+    expect(() => parseModelsManifest({ format: FIXTURE_MANIFEST.format, models: [{ ...entry, files: [] }] })).toThrow(/no files/);
+  });
+
+  it('Settings keeps remote ids and self-hosted ids as models:prepare names them, nothing else', () => {
+    expect(isOfferableModelId('Qwen2.5-3B-Instruct-q4f32_1-MLC')).toBe(true);
+    expect(isOfferableModelId('Qwen2.5-Coder-0.5B-Instruct-q4f32_1-SkyCite')).toBe(true);
+    expect(isOfferableModelId('GPT-17-Ultra')).toBe(false);
+    expect(isOfferableModelId('../x-SkyCite')).toBe(false);
   });
 
   it('resolves a same-origin path against the page location and rejects bad URLs', () => {
@@ -168,6 +189,6 @@ describe('AppConfig and self-hosted base URL', () => {
     expect(() => resolveBaseUrl('not a url')).toThrow(/not a valid URL/);
     const m = findModel('Qwen2.5-3B-Instruct-q4f32_1-MLC')!;
     expect(modelUrls(m, null).model).toBe('https://huggingface.co/mlc-ai/Qwen2.5-3B-Instruct-q4f32_1-MLC');
-    expect(modelUrls(m, '  ').model_lib).toBe(WEBLLM_LIB_PREFIX + 'v0_2_86/base/Qwen2.5-3B-Instruct-q4f32_1_cs1k-webgpu.wasm');
+    expect(modelUrls(m, '  ').model_lib).toBe(WEBLLM_LIB_PREFIX + m.modelLibPath);
   });
 });

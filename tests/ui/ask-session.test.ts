@@ -5,11 +5,16 @@
  * real audit store over fake-indexeddb.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG } from '../../src/core/answer/config';
 import { NO_ANSWER_TEXT } from '../../src/core/answer/prompts';
+import { answerOptionsFromUrl } from '../../src/ui/app-state.svelte';
+import { ROUTER_VERDICT_SCHEMA } from '../../src/core/assess/router-classifier';
 import { DEFAULT_RETRIEVAL_CONFIG } from '../../src/core/retrieval/config';
+import { CURATED_MODELS, parseModelsManifest } from '../../src/llm/models';
 import type { AuditRecord, AuditStore } from '../../src/storage/audit-store';
 import { AskSession, type Turn } from '../../src/ui/ask/session.svelte';
 import { delta } from '../answer/helpers';
+import { FIXTURE_MANIFEST } from '../llm/manifest-fixture';
 import { CHUNKS, MANIFEST, createFakeRuntime } from './fake-runtime';
 import { appStandIn, chatStandIn, LOADED_MODEL } from './stand-ins';
 
@@ -153,12 +158,22 @@ describe('Ask session: generated answers', () => {
     expect(r!.models?.generation).toMatchObject({ id: LOADED_MODEL, weightsUrl: expect.stringContaining(`mlc-ai/${LOADED_MODEL}`), libraryUrl: expect.stringMatching(/\.wasm$/) });
   });
 
-  it('records the self-hosted model URLs when Settings has a model base URL', async () => {
+  it('records a self-hosted model with its URLs under the model base URL; a remote model keeps its upstream URL', async () => {
     const chat = chatStandIn({ streams: [[delta(ANSWER, 'stop')]] });
-    const app = appStandIn({ chat, settings: { modelBaseUrl: 'https://models.example.org/skycite' } });
+    const [selfHosted] = parseModelsManifest(FIXTURE_MANIFEST);
+    const app = Object.assign(appStandIn({ chat, settings: { modelBaseUrl: 'https://models.example.org/skycite' } }), { llmModels: [selfHosted!, ...CURATED_MODELS] });
+    app.llm.loadedId = selfHosted!.id;
     await new AskSession(app).ask(IGRC_QUESTION);
-    const [r] = await records(app.audit);
-    expect(r!.models?.generation?.weightsUrl).toBe(`https://models.example.org/skycite/mlc-ai/${LOADED_MODEL}`);
+    app.llm.loadedId = LOADED_MODEL;
+    await new AskSession(app).ask(IGRC_QUESTION);
+    const [own, remote] = await records(app.audit);
+    expect(own!.models?.generation).toMatchObject({
+      id: selfHosted!.id,
+      source: 'self-hosted',
+      weightsUrl: 'https://models.example.org/skycite/Tiny-0.5B-Instruct-q4f32_1-SkyCite/resolve/main/',
+      libraryUrl: 'https://models.example.org/skycite/libs/Tiny-q4f32_1-webgpu.wasm',
+    });
+    expect(remote!.models?.generation).toMatchObject({ id: LOADED_MODEL, source: 'remote', weightsUrl: `https://huggingface.co/mlc-ai/${LOADED_MODEL}` });
   });
 
   it('gives the model the previous answers as conversation in a follow-up', async () => {
@@ -175,10 +190,26 @@ describe('Ask session: generated answers', () => {
     const chat = chatStandIn({ streams: [[delta(ANSWER, 'stop')]] }, ['{"path": "rules", "confidence": 0.9, "reasoning": "asks about the text"}']);
     const app = appStandIn({ chat });
     const turn = await new AskSession(app).ask('ground risk population');
-    expect(chat.generateCalls).toHaveLength(1);
+    // the router call is constrained to the verdict's schema (the other structured call is model-assisted retrieval)
+    const routerCalls = chat.structuredCalls.filter((c) => JSON.stringify(c.schema) === JSON.stringify(ROUTER_VERDICT_SCHEMA));
+    expect(routerCalls).toHaveLength(1);
+    expect(routerCalls[0]!.params).toMatchObject({ temperature: 0, max_tokens: 120 });
     expect(turn.route?.reasoning).toBe('classifier: asks about the text');
     const [r] = await records(app.audit);
     expect(r!.route?.reasoning).toBe('classifier: asks about the text');
+  });
+
+  it('the smoke profile (?generation=smoke): one short answer request, no router or assistance call', async () => {
+    const opts = answerOptionsFromUrl('?generation=smoke');
+    expect(opts).toMatchObject({ answerConfig: SMOKE_ANSWER_CONFIG, assist: false, routerModel: false });
+    expect(answerOptionsFromUrl('?assist=off')).toMatchObject({ answerConfig: DEFAULT_ANSWER_CONFIG, assist: false, routerModel: true });
+    const chat = chatStandIn({ streams: [[delta('Pilots', 'length')]] });
+    const app = Object.assign(appStandIn({ chat }), opts);
+    const turn = await new AskSession(app).ask('ground risk population');
+    expect(chat.structuredCalls).toHaveLength(0);
+    expect(chat.double.requests).toHaveLength(1);
+    expect(chat.double.requests[0]!.max_tokens).toBe(SMOKE_ANSWER_CONFIG.generation.max_tokens);
+    expect(turn.mode).toBe('generative');
   });
 
   it('answers evidence-only when evidence-only mode is on, even with a model loaded', async () => {
@@ -187,7 +218,7 @@ describe('Ask session: generated answers', () => {
     const turn = await new AskSession(app).ask(IGRC_QUESTION);
     expect(turn.mode).toBe('evidence-only');
     expect(chat.double.requests).toHaveLength(0);
-    expect(chat.generateCalls).toHaveLength(0);
+    expect(chat.structuredCalls).toHaveLength(0);
   });
 });
 

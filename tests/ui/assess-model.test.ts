@@ -1,6 +1,6 @@
 /**
  * The Assess view's model: validation before a run, a run without and with a language model
- * (the WebLLM stand-in's generate()), stop, failures, and the audit record of every run.
+ * (structured completions over the one engine interface, each constrained to the indicator's JSON schema), stop, failures, and the audit record of every run.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { INDICATOR_NAMES } from '../../src/core/assess/indicators/catalog';
@@ -69,11 +69,7 @@ describe('Assess model', () => {
   });
 
   it('runs the model N times per indicator with a model loaded, and records the model', async () => {
-    const chat = chatStandIn();
-    chat.generate = async (messages, params) => {
-      chat.generateCalls.push({ messages, params });
-      return { text: reply(messages), finishReason: 'stop', aborted: false, usage: null };
-    };
+    const chat = chatStandIn({}, [(request) => reply(request.messages)]);
     const app = withAnnounce(appStandIn({ chat }));
     const model = new AssessModel(app);
     model.runs = 3;
@@ -81,8 +77,12 @@ describe('Assess model', () => {
     await model.run();
     const r = model.result!;
     expect(r.model).toMatchObject({ id: LOADED_MODEL, runs: 3 });
-    expect(chat.generateCalls).toHaveLength(r.order.length * 3);
-    expect(chat.generateCalls[0]!.params).toMatchObject({ temperature: 0.2, top_p: 0.9 });
+    expect(chat.structuredCalls).toHaveLength(r.order.length * 3);
+    expect(chat.structuredCalls[0]!.params).toMatchObject({ temperature: 0.2, top_p: 0.9 });
+    // each run's reply is constrained to that indicator's schema (response_format); ajv still validates it
+    const first = chat.structuredCalls[0]!;
+    const name = (first.schema as { properties: { name: { enum: string[] } } }).properties.name.enum[0]!;
+    expect(first.messages.some((m) => m.content.includes(`Requested indicator: ${name}`))).toBe(true);
     expect(r.results.likely_regulatory_pathway).toMatchObject({ value: 'specific_sora', consistency: 1 });
     const [rec] = (await app.audit.list()).records;
     expect(rec).toMatchObject({ kind: 'assess', mode: 'generative', modelId: LOADED_MODEL });
@@ -96,14 +96,12 @@ describe('Assess model', () => {
     model.useModel = false;
     fill(model);
     await model.run();
-    expect(chat.generateCalls).toHaveLength(0);
+    expect(chat.structuredCalls).toHaveLength(0);
     expect(model.result!.model).toBeNull();
   });
 
   it('stops a run: "Stopped.", no result kept from it, nothing audited', async () => {
-    const chat = chatStandIn();
-    chat.generate = (messages, _params, options) =>
-      new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new DOMException('The assessment was aborted.', 'AbortError'))));
+    const chat = chatStandIn({}, ['hang']);
     const app = withAnnounce(appStandIn({ chat }));
     const model = new AssessModel(app);
     fill(model);

@@ -14,10 +14,10 @@ export interface GenerationParams {
   top_p: number;
   /**
    * Maximum generated tokens. SKYSAFE uses ~56,000 with a 20B server model; the
-   * in-browser models WebLLM runs have 4k-token context windows by default, and
-   * the 12,000-character context plus prompts already take ~3,500 tokens of a
-   * larger window, so 1,024 is what a sectioned, cited answer needs without
-   * overrunning it.
+   * in-browser models have 4,096-token windows, shared with ~1,300 tokens of
+   * instructions and the context. The prompt asks for about 150 words (a marker
+   * alone is ~20 tokens), so 512 leaves room for a sectioned, cited answer and
+   * 7,994 characters of context (`contextCharsFor`).
    */
   max_tokens: number;
   /** Presence penalty (SKYSAFE §2.7.2: 0). */
@@ -46,6 +46,15 @@ export type DeveloperMessageMode = 'merge' | 'system';
 export interface AnswerConfig {
   generation: GenerationParams;
   developerMessageMode: DeveloperMessageMode;
+  /**
+   * 'full' (default): the SKYSAFE system and developer prompts. 'minimal': one short
+   * system line and no acknowledgement — only for the diagnostic smoke profile
+   * (SMOKE_ANSWER_CONFIG), which proves a model runs where generation is very slow
+   * (a software WebGPU adapter); never for answers shown as such.
+   */
+  instructions: 'full' | 'minimal';
+  /** Cut the context block to this many characters before it is sent (null = as retrieved). Smoke profile only. */
+  contextMaxChars: number | null;
   /** The assistant acknowledgement message (SKYSAFE Appendix A.2.5, step 4). */
   acknowledgement: string;
   history: {
@@ -113,12 +122,14 @@ export const DEFAULT_ANSWER_CONFIG: AnswerConfig = {
   generation: {
     temperature: 0.2,
     top_p: 0.9,
-    max_tokens: 1024,
+    max_tokens: 512,
     presence_penalty: 0,
     frequency_penalty: 0,
     enable_thinking: null,
   },
   developerMessageMode: 'merge',
+  instructions: 'full',
+  contextMaxChars: null,
   acknowledgement: 'Understood. Send the context section and I will answer using only that context, citing each claim.',
   history: { maxTurns: 4, maxChars: 4000 },
   retry: { attempts: 1, delayMs: 300 },
@@ -135,6 +146,48 @@ export const DEFAULT_ANSWER_CONFIG: AnswerConfig = {
 };
 
 export type AnswerConfigOverrides = DeepPartial<AnswerConfig>;
+
+/**
+ * The diagnostic smoke profile (`?generation=smoke`): minimal instructions, the first
+ * 240 characters of the context (the first passage's marker and the start of its
+ * text) and at most 8 tokens, greedy. It exercises the whole path — the worker, the
+ * model, streaming, stop, citations filtered to the context — with a prompt of about a
+ * hundred tokens, which SwiftShader (≈ 12 s per decoded token) can run in a test.
+ */
+export const SMOKE_ANSWER_CONFIG: AnswerConfig = {
+  ...DEFAULT_ANSWER_CONFIG,
+  generation: { ...DEFAULT_ANSWER_CONFIG.generation, max_tokens: 8, temperature: 0, top_p: 1 },
+  instructions: 'minimal',
+  contextMaxChars: 240,
+};
+
+/**
+ * Tokens the instructions take besides the context: the merged system prompt
+ * (1,096 tokens with Qwen2.5's tokenizer), the acknowledgement, the context
+ * wrapper and the chat template's role markers (1,203 together, measured), plus
+ * 100 for the question.
+ */
+export const INSTRUCTION_TOKENS = 1300;
+/**
+ * Characters per token assumed for context blocks: 4.35 was measured over every
+ * 7th chunk of the index with Qwen2.5's tokenizer; 3.5 leaves room for denser
+ * blocks (tables, identifiers, numbers).
+ */
+export const CONTEXT_CHARS_PER_TOKEN = 3.5;
+
+/**
+ * The context budget in characters for a model with a `windowTokens` context
+ * window: what is left after the instructions and `max_tokens` of answer, capped
+ * at `cap` (the retrieval default, 12,000). WebLLM refuses a prompt longer than
+ * the window and stops the answer where the window ends, so a 4,096-token model
+ * given the full 12,000-character context (≈ 3,850 prompt tokens, measured) could
+ * write about 240 tokens of answer; with this budget (7,994 characters at the
+ * defaults) it keeps room for `max_tokens`.
+ */
+export function contextCharsFor(windowTokens: number, generation: Pick<GenerationParams, 'max_tokens'> = DEFAULT_ANSWER_CONFIG.generation, cap = 12_000): number {
+  const tokens = windowTokens - generation.max_tokens - INSTRUCTION_TOKENS;
+  return Math.max(0, Math.min(cap, Math.floor(tokens * CONTEXT_CHARS_PER_TOKEN)));
+}
 
 /** Defaults with overrides applied at any depth (the same merge as the retrieval config). */
 export function answerConfig(over: AnswerConfigOverrides = {}, base: AnswerConfig = DEFAULT_ANSWER_CONFIG): AnswerConfig {

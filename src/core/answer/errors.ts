@@ -1,12 +1,15 @@
 /**
- * Typed errors of the answer stage, each with an actionable message, and
- * `mapEngineError`, which turns WebLLM / WebGPU / storage failures into them.
+ * The one error taxonomy of the language-model layer — model download, import and
+ * verification, loading, the LLM worker, generation — and of the answer stage: typed
+ * errors, each with an actionable message, and `mapEngineError`, which turns WebLLM /
+ * WebGPU / storage failures into them. The Ask session, Settings and the model
+ * installer (src/llm) all use these classes; nothing else defines LLM errors.
  *
  * Matching is by error name and message text, never by `instanceof`: the
  * WebLLM engine runs in a Web Worker and `WebWorkerMLCEngine` rejects with the
  * string `err.toString()` ("DeviceLostError: The WebGPU device was lost…"), so
  * class identity does not survive. Names and messages below were checked
- * against @mlc-ai/web-llm 0.2.86 (lib/index.js, lib/error.d.ts):
+ * against @mlc-ai/web-llm 0.2.79 (lib/index.js, lib/error.d.ts):
  * - WebGPUNotAvailableError "WebGPU is not supported in your current environment…",
  *   WebGPUNotFoundError "Cannot find WebGPU in the environment",
  *   detectGPUDevice "Unable to find a compatible GPU…",
@@ -36,6 +39,10 @@ export type AnswerErrorCode =
   | 'index-verification'
   | 'context-too-long'
   | 'model-not-loaded'
+  | 'model-too-large'
+  | 'model-import'
+  | 'model-unknown'
+  | 'worker-crashed'
   | 'generation';
 
 /** Base class: `message` says what happened, `action` what the user can do. */
@@ -185,6 +192,58 @@ export class ModelNotLoadedError extends AnswerError {
   }
 }
 
+/** The model does not fit this device: GPU memory budget, buffer limits or a missing GPU feature. */
+export class ModelTooLargeError extends AnswerError {
+  override name = 'ModelTooLargeError';
+  constructor(what: string, detail = '', options?: { cause?: unknown }) {
+    super(
+      'model-too-large',
+      `This model is too large for this device: ${what}.`,
+      'Choose a smaller model (the recommended one fits), or keep using evidence-only mode.',
+      false,
+      detail || what,
+      options,
+    );
+  }
+}
+
+/** The files chosen for an import are not a complete, matching set. */
+export class ModelImportError extends AnswerError {
+  override name = 'ModelImportError';
+  constructor(what: string, action: string, detail = '', options?: { cause?: unknown }) {
+    super('model-import', what, action, false, detail || what, options);
+  }
+}
+
+export class ModelUnknownError extends AnswerError {
+  override name = 'ModelUnknownError';
+  constructor(modelId: string, options?: { cause?: unknown }) {
+    super(
+      'model-unknown',
+      `The model "${modelId}" is not in the list this app offers.`,
+      'Choose a model from Settings → Language model; for a self-hosted model check the model base URL and its manifest.json.',
+      false,
+      modelId,
+      options,
+    );
+  }
+}
+
+/** The LLM worker died (an uncaught error, out of memory, or the browser ended it). */
+export class WorkerCrashedError extends AnswerError {
+  override name = 'WorkerCrashedError';
+  constructor(detail = '', options?: { cause?: unknown }) {
+    super(
+      'worker-crashed',
+      'The language model stopped unexpectedly (its worker crashed).',
+      'SkyCite continues in evidence-only mode. Load the model again in Settings; if it happens again, choose a smaller model or close other tabs.',
+      false,
+      detail,
+      options,
+    );
+  }
+}
+
 export class GenerationError extends AnswerError {
   override name = 'GenerationError';
   constructor(detail = '', options?: { cause?: unknown }) {
@@ -222,10 +281,11 @@ const WEBGPU = /WebGPUNotAvailableError|WebGPUNotFoundError|WebGPU is not suppor
 const GPU_MEMORY = /DeviceLostError|device (?:was )?lost|out of memory|\bOOM\b|OutOfMemory|insufficient memory|GPUOutOfMemoryError|requestDevice|maxBufferSize|maxStorageBufferBindingSize/i;
 const QUOTA = /QuotaExceeded|quota|storage (?:is )?full|not enough (?:storage|disk)|no space left/i;
 const CONTEXT = /ContextWindowSizeExceededError|exceed(?:s)? context window/i;
+const UNKNOWN_MODEL = /ModelNotFoundError|Cannot find model record/i;
 const NOT_LOADED = /ModelNotLoadedError|WorkerEngineModelNotLoadedError|EngineNotLoadedError|not loaded with a model|Model not loaded/i;
 const INDEX = /IndexIntegrityError|static index/i;
 const CORRUPT = /IntegrityError|Integrity verification failed|checksum|hash mismatch/i;
-const NETWORK = /Cannot fetch|failed to fetch|Unable to fetch|NetworkError|Load failed|network error|Request failed|ERR_INTERNET_DISCONNECTED|ERR_NETWORK|received status \d+|download (?:failed|interrupted|aborted)/i;
+const NETWORK = /Cannot fetch|failed to fetch|Content Security Policy|Unable to fetch|NetworkError|Load failed|network error|Request failed|ERR_INTERNET_DISCONNECTED|ERR_NETWORK|received status \d+|download (?:failed|interrupted|aborted)/i;
 
 /**
  * Map anything the engine (or model loading, or storage) threw to a typed
@@ -244,6 +304,7 @@ export function mapEngineError(e: unknown, ctx: EngineErrorContext = {}): Answer
   if (QUOTA.test(text)) return new StorageQuotaError(text, opts);
   if (INDEX.test(text)) return new IndexVerificationError(text, opts);
   if (CORRUPT.test(text)) return new ModelFilesCorruptError(text, opts);
+  if (UNKNOWN_MODEL.test(text)) return new ModelUnknownError(/appConfig for (\S+?)\.?(?:\s|$)/.exec(message)?.[1] ?? message, opts);
   if (NOT_LOADED.test(text)) return new ModelNotLoadedError(text, opts);
   if (NETWORK.test(text) || (name === 'TypeError' && /fetch/i.test(message))) {
     if (ctx.online === false && !ctx.modelCached) return new OfflineModelError(text, opts);

@@ -64,7 +64,18 @@ export interface ChatCompletionDelta {
 export interface ChatCompletionChunkLike {
   choices: Array<{ delta: ChatCompletionDelta; finish_reason: string | null }>;
   model?: string;
-  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
+  usage?: ChatUsage | null;
+}
+
+/**
+ * Token counts of a request. `extra` carries WebLLM's speed figures (WebLLM fills
+ * it; the node-llama-cpp engine fills the same fields), used by the evaluation.
+ */
+export interface ChatUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  extra?: { prefill_tokens_per_s?: number; decode_tokens_per_s?: number; time_to_first_token_s?: number; e2e_latency_s?: number };
 }
 
 /** What the answer stage needs of a chat engine. */
@@ -258,7 +269,8 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
 export async function answerQuestion(input: AnswerQuestionInput): Promise<AnswerResult> {
   const config = input.config ?? DEFAULT_ANSWER_CONFIG;
   const params = { ...config.generation };
-  const contextIds = contextChunkIds(input.retrieval.context).filter((id) => input.retrieval.evidence.some((e) => e.id === id));
+  const context = config.contextMaxChars !== null ? input.retrieval.context.slice(0, config.contextMaxChars) : input.retrieval.context;
+  const contextIds = contextChunkIds(context).filter((id) => input.retrieval.evidence.some((e) => e.id === id));
   const base = {
     reasoning: '',
     removedCitations: [] as RemovedCitation[],
@@ -291,7 +303,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   let messages: ChatMessage[] = [];
   let outcome: StreamOutcome;
   for (;;) {
-    messages = buildChatMessages({ question: input.question, history, context: input.retrieval.context, config });
+    messages = buildChatMessages({ question: input.question, history, context, config });
     if (input.signal?.aborted) {
       outcome = { raw: '', reasoningField: '', stopped: true, finishReason: 'abort', model: null, usage: null };
       break;

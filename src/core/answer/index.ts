@@ -1,5 +1,6 @@
 /** The answer stage: prompts, messages, generation, grounding, evidence-only mode, citations, errors. */
 export * from './citations.js';
+export * from './complete.js';
 export * from './config.js';
 export * from './errors.js';
 export * from './evidence-only.js';

@@ -18,7 +18,7 @@
  */
 import type { AnswerConfig } from './config.js';
 import { DEFAULT_ANSWER_CONFIG } from './config.js';
-import { contextMessage, DEVELOPER_HEADING, DEVELOPER_PROMPT, SYSTEM_PROMPT } from './prompts.js';
+import { contextMessage, DEVELOPER_HEADING, DEVELOPER_PROMPT, NO_CONTEXT_MARKER, SYSTEM_PROMPT } from './prompts.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
@@ -61,8 +61,12 @@ export function trimHistory(history: readonly ConversationTurn[], budget: Answer
   return kept;
 }
 
+/** The system line of the 'minimal' instructions (diagnostic smoke profile only). */
+export const MINIMAL_SYSTEM_PROMPT = 'Answer briefly from the context only, citing its [chunk-id] marker.';
+
 /** The system (and, in 'system' mode, developer) messages. */
 export function instructionMessages(config: AnswerConfig = DEFAULT_ANSWER_CONFIG): ChatMessage[] {
+  if (config.instructions === 'minimal') return [{ role: 'system', content: MINIMAL_SYSTEM_PROMPT }];
   if (config.developerMessageMode === 'system') {
     return [
       { role: 'system', content: SYSTEM_PROMPT },
@@ -78,6 +82,10 @@ export function buildChatMessages(input: BuildMessagesInput): ChatMessage[] {
   const messages = instructionMessages(config);
   for (const turn of trimHistory(input.history ?? [], config.history)) {
     messages.push({ role: 'user', content: turn.question }, { role: 'assistant', content: turn.answer });
+  }
+  if (config.instructions === 'minimal') {
+    messages.push({ role: 'user', content: `${input.question}\n\nContext:\n${input.context.trim() || NO_CONTEXT_MARKER}` });
+    return messages;
   }
   messages.push(
     { role: 'user', content: input.question },

@@ -124,16 +124,35 @@ Style and behavior
 /** Heading used when the developer prompt is merged into the system message. */
 export const DEVELOPER_HEADING = 'Developer instructions';
 
-/** The user message holding the retrieved context (SKYSAFE Appendix A.2.5, step 5). */
+/** The first passage marker of a context block ("[id] title — …" lines), or null. */
+function firstMarker(context: string): string | null {
+  const m = /^\[([^\]\s]+\/[^\]\s]+)\] /m.exec(context);
+  return m ? m[1]! : null;
+}
+
+/**
+ * The user message holding the retrieved context (SKYSAFE Appendix A.2.5, step 5).
+ * The closing instructions repeat the citation and format rules where small models
+ * attend most (right before they answer), with the first passage's own marker as
+ * the example of the form, and ask for brevity: on-device models decode a few to a
+ * few dozen tokens per second, and sections that restate each other cost time
+ * without adding support.
+ */
 export function contextMessage(context: string): string {
   const body = context.trim() ? context.trim() : NO_CONTEXT_MARKER;
+  const example = firstMarker(body);
+  const form = example ? `, for example [${example}]` : '';
   return `Context section:
 
 <context>
 ${body}
 </context>
 
-Answer the question above using only the context section. Cite every factual statement with its [chunk-id] marker exactly as written in the context, and use the sections "Answer", "Facts from the sources", "Interpretation" and "Missing information".`;
+Answer the question above using only the context section.
+- End every sentence that states a fact with the marker of the passage it comes from, in square brackets, copied exactly as it appears in the context${form}.
+- Use the sections "Answer", "Facts from the sources", "Interpretation" and "Missing information", each once, and do not repeat a sentence in several sections.
+- Be brief: about 150 words in all.
+- If the context does not answer the question, say so under "Answer" and list what is missing.`;
 }
 
 /** Query generation system prompt (SKYSAFE Appendix A.2.1), N = `maxQueries`. */

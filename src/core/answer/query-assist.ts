@@ -13,8 +13,8 @@
  */
 import type { AnswerConfig } from './config.js';
 import { DEFAULT_ANSWER_CONFIG } from './config.js';
-import { mapEngineError } from './errors.js';
-import { buildRequest, type ChatEngine } from './generation.js';
+import { completeText } from './complete.js';
+import type { ChatEngine } from './generation.js';
 import type { ChatMessage } from './messages.js';
 import { splitReasoning } from './reasoning.js';
 
@@ -81,16 +81,22 @@ export function parseQueryAssistance(text: string): Omit<QueryAssistance, 'raw' 
   return { rewritten, hypothetical, subQuestions: [...new Set(subs)].slice(0, 3) };
 }
 
-export async function assistQuery(question: string, engine: ChatEngine, config: AnswerConfig = DEFAULT_ANSWER_CONFIG): Promise<QueryAssistance> {
-  let raw = '';
-  try {
-    const params = { ...config.generation, temperature: 0, max_tokens: 320 };
-    const stream = await engine.chat.completions.create(buildRequest(buildQueryAssistMessages(question), params, QUERY_ASSIST_SCHEMA));
-    for await (const chunk of stream) raw += chunk.choices[0]?.delta.content ?? '';
-  } catch (e) {
-    throw mapEngineError(e);
-  }
-  const parsed = parseQueryAssistance(raw);
+export async function assistQuery(
+  question: string,
+  engine: ChatEngine,
+  config: AnswerConfig = DEFAULT_ANSWER_CONFIG,
+  signal?: AbortSignal,
+): Promise<QueryAssistance> {
+  const r = await completeText(engine, {
+    messages: buildQueryAssistMessages(question),
+    temperature: 0,
+    top_p: config.generation.top_p,
+    max_tokens: 320,
+    schema: QUERY_ASSIST_SCHEMA,
+    ...(signal ? { signal } : {}),
+  });
+  const raw = r.text;
+  const parsed = r.aborted ? null : parseQueryAssistance(raw);
   return parsed ? { ...parsed, parsed: true, raw } : { rewritten: '', hypothetical: '', subQuestions: [], parsed: false, raw };
 }
 

@@ -29,6 +29,26 @@ export interface QueryGenerationResult {
   raw: string;
 }
 
+/** The reply's JSON schema (constrained output, WebLLM response_format); parseGeneratedQueries still validates it. */
+export function queryGenerationSchema(maxQueries: number) {
+  return {
+    type: 'object',
+    properties: {
+      queries: {
+        type: 'array',
+        minItems: 1,
+        maxItems: maxQueries,
+        items: {
+          type: 'object',
+          properties: { query: { type: 'string', minLength: 1, maxLength: 300 }, reasoning_level: { type: 'string', enum: [...LEVELS] } },
+          required: ['query', 'reasoning_level'],
+        },
+      },
+    },
+    required: ['queries'],
+  } as const;
+}
+
 /** The two messages of a query-generation call. */
 export function buildQueryGenerationMessages(question: string, maxQueries: number): ChatMessage[] {
   return [
@@ -84,7 +104,7 @@ export async function generateQueries(
   const n = Math.max(1, config.decomposition.maxQueries);
   let raw = '';
   try {
-    const stream = await engine.chat.completions.create(buildRequest(buildQueryGenerationMessages(question, n), config.generation));
+    const stream = await engine.chat.completions.create(buildRequest(buildQueryGenerationMessages(question, n), config.generation, queryGenerationSchema(n)));
     for await (const chunk of stream) raw += chunk.choices[0]?.delta.content ?? '';
   } catch (e) {
     throw mapEngineError(e);

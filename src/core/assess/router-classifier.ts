@@ -18,6 +18,17 @@ export const ROUTER_SYSTEM_PROMPT = [
   'Return exactly one JSON object: {"path": "rules" | "database" | "both", "confidence": number between 0 and 1, "reasoning": "one short sentence"}. No other text.',
 ].join('\n');
 
+/** The verdict's JSON schema: the model's reply is constrained to it (response_format); parseRouterVerdict still checks it. */
+export const ROUTER_VERDICT_SCHEMA = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', enum: [...PATHS] },
+    confidence: { type: 'number', minimum: 0, maximum: 1 },
+    reasoning: { type: 'string', maxLength: 300 },
+  },
+  required: ['path', 'confidence', 'reasoning'],
+} as const;
+
 export function routerMessages(req: ClassifierRequest): { role: 'system' | 'user'; content: string }[] {
   const recent = req.history.slice(-4).map((t) => `${t.role}${t.path ? ` (${t.path})` : ''}: ${t.content.slice(0, 400)}`);
   const cues = req.prefilter.cues;
@@ -62,7 +73,13 @@ export function createLlmRouterClassifier(model: IndicatorModel, options: { sign
       });
       let text: string;
       try {
-        text = await model.complete(routerMessages(req), { temperature: 0, top_p: 1, ...(options.signal ? { signal: options.signal } : {}) });
+        text = await model.complete(routerMessages(req), {
+          temperature: 0,
+          top_p: 1,
+          max_tokens: 120,
+          schema: ROUTER_VERDICT_SCHEMA,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
       } catch (e) {
         return fallback((e as Error).message);
       }

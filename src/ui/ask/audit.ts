@@ -12,7 +12,8 @@ import type { RetrievalConfig } from '../../core/retrieval/config';
 import { jurisdictionName } from '../../core/assess/jurisdictions';
 import { isEasaJurisdiction } from '../../core/retrieval/filters';
 import type { Evidence, Filters, RetrievalResult, StageTrace } from '../../core/retrieval/types';
-import { findModel, modelUrls } from '../../llm/models';
+import { alternativesFrom, type QueryAssistance } from '../../core/answer/query-assist';
+import { CURATED_MODELS, findModel, modelUrls, type CuratedModel } from '../../llm/models';
 import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecordInput, AuditRoute } from '../../storage/audit-store';
 import type { CalcOutcome } from '../../core/assess/message-calc';
 
@@ -36,6 +37,10 @@ export interface AuditInput {
   generationModelId?: string | null;
   /** Settings' model base URL (self-hosted models), for the generation model's URLs. */
   modelBaseUrl?: string | null;
+  /** The offered models (self-hosted ones come from a manifest); default: the remote list. */
+  models?: readonly CuratedModel[];
+  /** Model-assisted retrieval's reply, when it was used. */
+  assistance?: QueryAssistance | null;
 }
 
 /** Rank and score of a passage in every stage of the trace that lists it. */
@@ -81,8 +86,9 @@ export function auditModels(
   embedding: IndexManifest['model'] | null | undefined,
   generationModelId: string | null | undefined,
   modelBaseUrl?: string | null,
+  models: readonly CuratedModel[] = CURATED_MODELS,
 ): AuditModels {
-  const m = generationModelId ? findModel(generationModelId) : undefined;
+  const m = generationModelId ? findModel(generationModelId, models) : undefined;
   let urls: { model: string; model_lib: string } | null = null;
   try {
     urls = m ? modelUrls(m, modelBaseUrl) : null;
@@ -91,7 +97,9 @@ export function auditModels(
   }
   return {
     embedding: embedding ? { id: embedding.id, dtype: embedding.dtype, sha256: embedding.sha256 } : null,
-    generation: generationModelId ? { id: generationModelId, weightsUrl: urls?.model ?? null, libraryUrl: urls?.model_lib ?? null } : null,
+    generation: generationModelId
+      ? { id: generationModelId, weightsUrl: urls?.model ?? null, libraryUrl: urls?.model_lib ?? null, ...(m ? { source: m.source } : {}) }
+      : null,
   };
 }
 
@@ -120,7 +128,10 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
     indexManifestSha: input.indexManifestSha,
     route: auditRoute(input.route),
     calculator: auditCalculator(input.calc),
-    models: auditModels(input.embeddingModel, generative ? (input.generationModelId ?? modelId) : null, input.modelBaseUrl),
+    models: auditModels(input.embeddingModel, generative ? (input.generationModelId ?? modelId) : null, input.modelBaseUrl, input.models),
+    assistance: input.assistance
+      ? { parsed: input.assistance.parsed, alternatives: alternativesFrom(input.assistance), raw: input.assistance.raw }
+      : null,
   };
 }
 

@@ -2,15 +2,18 @@
  * A conversation in the Ask view: its turns and the pipeline of one turn
  * (route → calculator → retrieval → generative answer or evidence-only → grounding → audit).
  */
+import { chatModel } from '../../core/answer/complete';
+import { contextCharsFor, DEFAULT_ANSWER_CONFIG, type AnswerConfig } from '../../core/answer/config';
 import { AnswerError, mapEngineError } from '../../core/answer/errors';
 import type { EvidenceOnlyAnswer } from '../../core/answer/evidence-only';
 import { answerQuestion, type AnswerResult, type ChatEngine } from '../../core/answer/generation';
 import type { GroundingReport } from '../../core/answer/grounding';
 import type { ConversationTurn } from '../../core/answer/messages';
 import { hasNoContext } from '../../core/answer/no-context';
+import { alternativesFrom, assistQuery, type QueryAssistance } from '../../core/answer/query-assist';
 import { prefilterRoute, routeMessage, type ChatTurn, type RouteDecision } from '../../core/assess/router';
 import { createLlmRouterClassifier } from '../../core/assess/router-classifier';
-import type { LlmEngine } from '../../llm/engine';
+import type { CuratedModel } from '../../llm/models';
 import type { AskResult, RuntimeStatus, SkyCiteRuntime } from '../../runtime/types';
 import type { AnswerMode, AuditStore } from '../../storage/audit-store';
 import type { Settings } from '../../storage/settings-store';
@@ -39,6 +42,10 @@ export class Turn {
   mode: AnswerMode | null = $state(null);
   ask: AskResult | null = $state.raw(null);
   retrievalQuery = '';
+  /** Model-assisted retrieval: the model's rewrite, hypothetical answer and sub-questions (searched besides the question), or null. */
+  assistance: QueryAssistance | null = $state.raw(null);
+  /** Why model assistance was not used although a model is loaded (it failed), or null. */
+  assistError: string | null = $state(null);
   evidence: EvidenceOnlyAnswer | null = $state.raw(null);
   /** The answer text streamed so far (answer channel only; reasoning is never shown). */
   stream = $state('');
@@ -75,12 +82,13 @@ const describeError = (e: unknown): TurnError => {
 };
 
 /**
- * The loaded language model as the session uses it: WebLLM's engine for answers (LlmEngine's
- * `engine`, a ChatEngine as is — tests/answer/engine-interface.test.ts) and generate() for the router.
+ * The loaded language model as the session uses it: the one engine interface (ChatEngine,
+ * src/llm/client.ts over the LLM worker) for answers, the router classifier and
+ * model-assisted retrieval, and its context window (tokens).
  */
 export interface AskChat {
   readonly engine: ChatEngine | null;
-  generate: LlmEngine['generate'];
+  readonly contextWindow?: number;
 }
 
 /** What a session needs from the application state (AppState provides it; tests pass stand-ins). */
@@ -95,6 +103,14 @@ export interface AskApp {
   chatEngine(): AskChat | null;
   readonly llm: { readonly loadedId: string | null };
   readonly status: Pick<RuntimeStatus, 'manifest'> | null;
+  /** The answer configuration (default DEFAULT_ANSWER_CONFIG; `?generation=smoke` gives the diagnostic profile). */
+  readonly answerConfig?: AnswerConfig;
+  /** Model-assisted retrieval when a model is loaded (default true; `?assist=off` turns it off). */
+  readonly assist?: boolean;
+  /** The model classifies messages the keyword pre-filter cannot decide (default true; off in the smoke profile). */
+  readonly routerModel?: boolean;
+  /** The offered models (the generation model's URLs in the audit record). */
+  readonly llmModels?: readonly CuratedModel[];
 }
 
 export class AskSession {
@@ -168,18 +184,10 @@ export class AskSession {
       if (a) history.push({ role: 'assistant', content: a });
     }
     // the keyword pre-filter decides clear cases; with a model loaded, it classifies the ambiguous ones
-    const llm = app.generative ? app.chatEngine() : null;
-    const classifier = llm
-      ? createLlmRouterClassifier({
-          async complete(messages, options) {
-            const r = await llm.generate(
-              messages.map((m) => ({ role: m.role, content: m.content })),
-              { temperature: options.temperature, top_p: options.top_p, max_tokens: 120 },
-            );
-            return r.text;
-          },
-        })
-      : undefined;
+    const chat = app.generative ? app.chatEngine() : null;
+    const llmEngine = chat?.engine ?? null;
+    const config = app.answerConfig ?? DEFAULT_ANSWER_CONFIG;
+    const classifier = llmEngine && app.routerModel !== false ? createLlmRouterClassifier(chatModel(llmEngine), { signal }) : undefined;
     turn.route = await routeMessage(turn.question, history, classifier);
     const pre = prefilterRoute(turn.question, history);
     const prevQuestion = previous[previous.length - 1]?.question;
@@ -201,10 +209,28 @@ export class AskSession {
     // 3. retrieval
     turn.phase = 'retrieving';
     const filters = turn.route.jurisdictions.length ? { jurisdictions: [...turn.route.jurisdictions] } : undefined;
-    const ask = await app.runtime.retrieve(turn.retrievalQuery, filters ? { filters } : undefined);
+    // model-assisted retrieval (a model is loaded): its rewrite, hypothetical answer and sub-questions are searched too
+    let alternatives: { text: string; label: string }[] = [];
+    if (llmEngine && app.assist !== false) {
+      try {
+        turn.assistance = await assistQuery(turn.retrievalQuery, llmEngine, config, signal);
+        alternatives = alternativesFrom(turn.assistance);
+      } catch (e) {
+        turn.assistError = describeError(e).summary;
+      }
+      if (stopped()) return;
+    }
+    // with a model, the context fits its window next to the instructions and the answer (contextCharsFor)
+    const contextChars = llmEngine ? contextCharsFor(chat?.contextWindow ?? 4096, config.generation) : null;
+    const options = {
+      ...(filters ? { filters } : {}),
+      ...(alternatives.length ? { alternatives } : {}),
+      ...(contextChars !== null ? { config: { contextChars } } : {}),
+    };
+    const ask = await app.runtime.retrieve(turn.retrievalQuery, Object.keys(options).length ? options : undefined);
     if (stopped()) return;
     turn.ask = ask;
-    const engine = (app.generative ? app.chatEngine()?.engine : null) ?? null;
+    const engine = llmEngine;
     turn.mode = engine ? 'generative' : 'evidence-only';
 
     // 4. no evidence: the fixed reply, never a model call
@@ -242,6 +268,7 @@ export class AskSession {
         engine,
         ...(modelId ? { modelId } : {}),
         signal,
+        config,
         onToken: (delta, channel) => {
           if (channel === 'answer') turn.stream += delta;
         },
@@ -289,6 +316,8 @@ export class AskSession {
           embeddingModel: this.app.status?.manifest.model ?? null,
           generationModelId: turn.mode === 'generative' ? this.app.llm.loadedId : null,
           modelBaseUrl: this.app.settings.modelBaseUrl,
+          ...(this.app.llmModels ? { models: this.app.llmModels } : {}),
+          assistance: turn.assistance,
         }),
         { keepQuestionOutOfLog: this.app.settings.keepQuestionsOutOfLog },
       );

@@ -2,6 +2,7 @@
  * State of the Assess view, kept across navigation: the form values, the last result and
  * the run in progress.
  */
+import { chatModel } from '../../core/answer/complete';
 import { assessIndicators, type AssessmentResult, type ProgressEvent } from '../../core/assess/indicators/run';
 import { OperationInputError } from '../../core/assess/indicators/inputs';
 import type { IndicatorModel } from '../../core/assess/indicators/model';
@@ -55,20 +56,11 @@ export class AssessModel {
   }
 
   private model(): IndicatorModel | undefined {
-    const engine = this.app.generative && this.useModel ? this.app.chatEngine() : null;
+    const engine = this.app.generative && this.useModel ? (this.app.chatEngine()?.engine ?? null) : null;
     if (!engine) return undefined;
     const id = this.app.llm.loadedId ?? undefined;
-    return {
-      ...(id ? { id } : {}),
-      async complete(messages, options) {
-        const r = await engine.generate(
-          messages.map((m) => ({ role: m.role, content: m.content })),
-          { temperature: options.temperature, top_p: options.top_p, max_tokens: 512 },
-          options.signal ? { signal: options.signal } : {},
-        );
-        return r.text;
-      },
-    };
+    // the one engine interface: indicator runs are completions with the indicator's JSON schema (response_format)
+    return chatModel(engine, { ...(id ? { id } : {}), maxTokens: 512 });
   }
 
   async run(): Promise<void> {

@@ -1,5 +1,6 @@
 /** With a model: N runs, schema-validated, majority vote with value consistency; split votes are conditional. */
 import { describe, expect, it } from 'vitest';
+import { indicatorGenerationSchema } from '../../../src/core/assess/indicators/output-schema.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../../../src/core/retrieval/engine.js';
 import { fakeEmbedder } from '../../support/fake-embedder.js';
 import { chunkOf, tinyIndex } from '../../support/tiny-index.js';
@@ -41,11 +42,14 @@ describe('majority vote with a model double', () => {
     expect(r.generatedAt).toBe('2025-01-02T03:04:05.000Z');
   });
 
-  it('passes the paper sampling parameters and the abort signal to the model', async () => {
+  it('passes the paper sampling parameters, the indicator\'s output schema (constrained decoding) and the abort signal to the model', async () => {
     const model = scriptedModel((ind) => [out(ind, ind === 'expected_assessment_depth' ? 'full_sora' : 'medium')]);
     const controller = new AbortController();
     await assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), model, runs: 1, indicators: ['initial_air_risk_orientation'], signal: controller.signal });
-    expect(model.calls[0]?.options).toEqual({ temperature: 0.2, top_p: 0.9, signal: controller.signal });
+    expect(model.calls[0]?.options).toEqual({ temperature: 0.2, top_p: 0.9, signal: controller.signal, schema: indicatorGenerationSchema('initial_air_risk_orientation') });
+    const schema = indicatorGenerationSchema('initial_air_risk_orientation');
+    expect(schema.properties.name.enum).toEqual(['initial_air_risk_orientation']);
+    expect(schema.properties.value.enum).toContain('medium');
   });
 
   it('sends the A.3.6 template: system, request with only the relevant inputs, then the context', async () => {

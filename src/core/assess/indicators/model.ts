@@ -12,6 +12,13 @@ export interface ChatMessage {
 export interface CompletionOptions {
   readonly temperature: number;
   readonly top_p: number;
+  /** Token limit of the reply (the adapter's default when absent). */
+  readonly max_tokens?: number;
+  /**
+   * A JSON schema the reply must follow: engines with constrained decoding (WebLLM's
+   * `response_format`, a node-llama-cpp grammar) enforce it; the caller still validates.
+   */
+  readonly schema?: object;
   readonly signal?: AbortSignal;
 }
 

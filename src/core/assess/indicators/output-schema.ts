@@ -29,3 +29,22 @@ export const INDICATOR_OUTPUT_SCHEMAS = Object.fromEntries(INDICATOR_NAMES.map((
   IndicatorName,
   ReturnType<typeof indicatorOutputSchema>
 >;
+
+/**
+ * The schema handed to the model's constrained decoding (WebLLM `response_format`):
+ * the same contract without the validator-only keywords (`$id`, `pattern`), which
+ * grammar compilers do not all accept. The reply is still validated against
+ * `indicatorOutputSchema` (ajv, precompiled).
+ */
+export function indicatorGenerationSchema(name: IndicatorName) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'value', 'explanation'],
+    properties: {
+      name: { type: 'string', enum: [name] },
+      value: { enum: [...allowedModelValues(INDICATOR_CATALOG[name])] },
+      explanation: { type: 'string', minLength: 1 },
+    },
+  } as const;
+}

@@ -31,6 +31,7 @@ import { fieldLabel, OperationInputError, validateOperationInput, type InitialOp
 import { DEFAULT_SAMPLING, type IndicatorModel } from './model.js';
 import { buildIndicatorMessages, type PromptOptions } from './prompt.js';
 import { buildIndicatorQuery } from './query.js';
+import { indicatorGenerationSchema } from './output-schema.js';
 import { parseIndicatorOutput } from './schema.js';
 import { citedChunkIds, sourcesFromRetrieval, type ChunkLookup, type IndicatorRetrieval, type IndicatorSource, type RetrievedEvidence } from './sources.js';
 
@@ -191,7 +192,7 @@ async function callWithRetry(
     throwIfAborted(signal);
     let raw: string;
     try {
-      raw = await model.complete(messages, { ...sampling, ...(signal ? { signal } : {}) });
+      raw = await model.complete(messages, { ...sampling, schema: indicatorGenerationSchema(name), ...(signal ? { signal } : {}) });
     } catch (e) {
       throwIfAborted(signal);
       thrown++;

@@ -1,0 +1,204 @@
+/**
+ * `npm run eval:answers -- --questions <file.jsonl> [--model <gguf>] [--json] [options]`
+ *
+ * Answer quality on real model output: each question goes through the app's
+ * pipeline (retrieval with the context budget of a 4,096-token window, the SKYSAFE
+ * prompts, `[chunk-id]` citations filtered to the context, the no-evidence rule)
+ * with a real model behind the answer stage's ChatEngine — node-llama-cpp on the
+ * CPU (one thread by default) with the GGUF of the model the app runs in WebLLM (default: the 0.5B GGUF that
+ * `npm run models:prepare` downloads) — then the grounding check with the current thresholds. Prints citation precision,
+ * refusal correctness, flagged sentence rate, answer consistency and tokens/s
+ * (src/core/evaluation/answer-metrics.ts defines them).
+ *
+ * Replies are kept in .cache/answers/ (one JSON line per question, keyed by the model
+ * file's SHA-256 and a hash of the prompts and settings), so an interrupted run
+ * resumes and `--rescore` recomputes the grounding figures without generating again.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { answerConfig, contextCharsFor, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
+import { contextMessage, DEVELOPER_PROMPT, SYSTEM_PROMPT } from '../../src/core/answer/prompts.js';
+import { QUERY_ASSIST_SCHEMA, QUERY_ASSIST_SYSTEM_PROMPT } from '../../src/core/answer/query-assist.js';
+import { summariseAnswers, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
+import type { RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
+import { answerOne, outcomeOf, type AnswerRecord } from '../node/answer-eval.js';
+import { nodeEngine } from '../node/engine.js';
+import { readRetrievalQuestions } from '../node/read-cases.js';
+
+export const DEFAULT_GGUF = '.cache/models/_sources/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf';
+
+const USAGE = `Usage: npm run eval:answers -- --questions <file.jsonl> [--model <file.gguf>] [--json] [options]
+
+  --model <gguf>     the model (default ${DEFAULT_GGUF}, written by npm run models:prepare)
+  --threads N        CPU threads for node-llama-cpp (default 1; more threads than free cores is slower)
+  --window N         the model's context window in tokens (default 4096, the WebLLM libraries' window)
+  --assist           model-assisted retrieval first (one more model call per question, as the app does)
+  --corpus <id>      only questions of this corpus (and "any"), retrieval restricted to it
+  --limit N          the first N selected questions
+  --ids a,b          only these question ids
+  --out <file>       where replies are kept (default .cache/answers/<model>-<settings>.jsonl)
+  --rescore          only score the replies already kept (no model is loaded)
+  --records <file>   also write every scored record (answer, citations, grounding) as JSON lines
+  --json             one JSON object on stdout`;
+
+let values: Record<string, string | boolean | undefined>;
+try {
+  values = parseArgs({
+    options: {
+      questions: { type: 'string' },
+      model: { type: 'string' },
+      threads: { type: 'string', default: '1' },
+      window: { type: 'string', default: '4096' },
+      assist: { type: 'boolean', default: false },
+      corpus: { type: 'string' },
+      limit: { type: 'string' },
+      ids: { type: 'string' },
+      out: { type: 'string' },
+      rescore: { type: 'boolean', default: false },
+      records: { type: 'string' },
+      'max-tokens': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
+} catch (e) {
+  console.error(`${(e as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+function fail(msg: string): never {
+  console.error(`eval:answers: ${msg}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!values.questions) fail(`--questions is required.\n\n${USAGE}`);
+const cwd = process.env.INIT_CWD ?? process.cwd();
+
+let questions: RetrievalQuestion[];
+try {
+  questions = readRetrievalQuestions(values.questions as string);
+} catch (e) {
+  fail((e as Error).message);
+}
+const corpus = values.corpus as string | undefined;
+if (corpus) questions = questions.filter((q) => q.corpus === corpus || q.corpus === 'any');
+if (values.ids) {
+  const ids = new Set((values.ids as string).split(','));
+  questions = questions.filter((q) => ids.has(q.id));
+}
+if (values.limit) questions = questions.slice(0, Number(values.limit));
+
+const config = values['max-tokens'] ? answerConfig({ generation: { max_tokens: Number(values['max-tokens']) } }) : DEFAULT_ANSWER_CONFIG;
+const window = Number(values.window);
+const contextChars = contextCharsFor(window, config.generation);
+
+/** SHA-256 of a file, streamed. */
+async function fileSha256(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const part of createReadStream(path)) h.update(part as Buffer);
+  return h.digest('hex');
+}
+
+// the model: a GGUF for node-llama-cpp
+const ggufPath = resolve(cwd, (values.model as string | undefined) ?? DEFAULT_GGUF);
+if (!existsSync(ggufPath)) {
+  fail(
+    `model file not found: ${ggufPath}. ${values.model ? 'Check the path.' : 'Run npm run models:prepare -- --quant q4f32_1 (it downloads the 0.5B GGUF into .cache/models/_sources/), or pass --model <file.gguf>.'}`,
+  );
+}
+const modelLabel = basename(ggufPath);
+const modelKey = (await fileSha256(ggufPath)).slice(0, 16);
+
+// what the replies depend on besides the model: prompts, generation settings, context budget, assistance
+const settingsKey = createHash('sha256')
+  .update(JSON.stringify({ SYSTEM_PROMPT, DEVELOPER_PROMPT, wrapper: contextMessage(''), ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null }))
+  .digest('hex')
+  .slice(0, 8);
+const outFile = resolve(cwd, (values.out as string | undefined) ?? `.cache/answers/${modelKey}-${settingsKey}.jsonl`);
+mkdirSync(resolve(outFile, '..'), { recursive: true });
+const kept = new Map<string, AnswerRecord>();
+if (existsSync(outFile)) {
+  for (const line of readFileSync(outFile, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const r = JSON.parse(line) as AnswerRecord;
+      kept.set(r.id, r);
+    } catch {
+      // a line cut by an interrupted run: that question is answered again
+    }
+  }
+}
+
+const loaded = await nodeEngine({});
+const { engine, index, embedder } = loaded;
+const todo = questions.filter((q) => !kept.has(q.id));
+if (todo.length && values.rescore) fail(`--rescore: ${todo.length} of ${questions.length} questions have no kept reply in ${outFile}.`);
+
+if (todo.length) {
+  const { createLlamaEngine } = await import('../node/llama-engine.js');
+  const chat = await createLlamaEngine(ggufPath, { threads: Number(values.threads), contextSize: window });
+  console.error(`eval:answers: ${todo.length} questions to answer with ${modelLabel} (${kept.size} kept in ${outFile}); context budget ${contextChars} characters`);
+  let n = 0;
+  try {
+    for (const q of todo) {
+      const r = await answerOne(q, { engine, index, chat, modelId: modelLabel, contextChars, assist: Boolean(values.assist), ...(corpus ? { corpus } : {}), config });
+      kept.set(q.id, r);
+      appendFileSync(outFile, `${JSON.stringify(r)}\n`);
+      n++;
+      const u = r.usage;
+      console.error(
+        `  ${n}/${todo.length} ${q.id}: ${r.modelCalled ? `${r.status}, ${r.citations.length} citation(s), ${u?.completionTokens ?? 0} tokens` : 'no evidence (no model call)'} in ${r.seconds.toFixed(0)} s`,
+      );
+    }
+  } finally {
+    await chat.dispose();
+  }
+}
+
+// score with the current grounding thresholds
+const outcomes: AnswerOutcome[] = [];
+const records: unknown[] = [];
+for (const q of questions) {
+  const r = kept.get(q.id)!;
+  const o = await outcomeOf(r, q, index, embedder, config);
+  outcomes.push(o);
+  if (values.records) records.push({ ...r, citationHits: o.citationHits, goldInContext: o.goldInContext, grounding: o.report });
+}
+const summary = summariseAnswers(outcomes, modelLabel);
+if (values.records) writeFileSync(resolve(cwd, values.records as string), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+
+const out = {
+  n: summary.n,
+  citationPrecision: summary.citationPrecision,
+  refusalCorrect: summary.refusalCorrect,
+  flaggedSentenceRate: summary.flaggedSentenceRate,
+  answerConsistency: summary.answerConsistency,
+  tokensPerSecond: summary.tokensPerSecond,
+  model: summary.model,
+  detail: {
+    ...summary.detail,
+    contextChars,
+    window,
+    assist: Boolean(values.assist),
+    reranker: loaded.reranker ? 'on' : 'off (model files missing)',
+    grounding: { similarity: config.grounding.similarity, overlap: config.grounding.overlap },
+    replies: outFile,
+  },
+};
+if (values.json) process.stdout.write(`${JSON.stringify(out)}\n`);
+else {
+  const f = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
+  console.log(`model ${out.model}, ${out.n} questions (${summary.detail.answerable} answerable, ${summary.detail.unanswerable} unanswerable), ${summary.detail.modelCalls} model calls`);
+  console.log(`citation precision   ${f(out.citationPrecision)}  (${summary.detail.citedIdsHit}/${summary.detail.citedIds} cited ids hold the supporting quote; ${f(summary.detail.citationPrecisionGoldInContext)} when the gold passage was in the context)`);
+  console.log(`refusal correctness  ${f(out.refusalCorrect)}  (unanswerable questions refused; ${summary.detail.falseRefusals} answerable questions refused)`);
+  console.log(`flagged sentences    ${f(out.flaggedSentenceRate)}  (${summary.detail.flaggedSentences}/${summary.detail.sentences})`);
+  console.log(`answer consistency   ${f(out.answerConsistency)}  (${summary.detail.claimsFoundInContext}/${summary.detail.claims} claims found in the context)`);
+  console.log(`tokens/s             prefill ${out.tokensPerSecond.prefill ?? 'n/a'}, decode ${out.tokensPerSecond.decode ?? 'n/a'}`);
+  console.log(`citation rate        ${f(summary.detail.citationRate)}  (answers to answerable questions that cite a context passage; ${summary.detail.answersWithoutCitation} cite none)`);
+  console.log(`replies kept in ${outFile}`);
+}

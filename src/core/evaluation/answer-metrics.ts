@@ -1,0 +1,199 @@
+/**
+ * Answer-quality measures on real model output (`npm run eval:answers`), over
+ * questions in the format of ../shared/eval/retrieval-dev.jsonl:
+ *
+ * - citation precision: of the chunk ids an answer cites (answerable questions),
+ *   the share whose chunk holds the question's supporting quote (EASA corpus:
+ *   `evidence[].quote`, whitespace collapsed) or is one of its gold chunks
+ *   (curated corpus: `gold_chunk_index`) — `isHit` of the retrieval evaluation;
+ * - citation rate: of the generated answers to answerable questions that do not
+ *   refuse, the share that cite at least one context chunk;
+ * - refusal correctness: of the unanswerable questions, the share answered with a
+ *   refusal (the fixed no-evidence reply, or a generated answer that says the
+ *   context does not give the answer and cites nothing in its "Answer" section);
+ * - flagged sentence rate: of all sentences of generated answers, the share the
+ *   grounding check marks unsupported;
+ * - answer consistency (AC, the agent-based RAG paper's Table 1): of the answer's
+ *   claims (its "main points": the sentences the grounding check treats as claims),
+ *   the share found in the context — supported by some context chunk, whichever
+ *   chunk the sentence cites. The paper uses an LLM judge; here the judge is the
+ *   grounding check's measures (embedding similarity, term overlap, numbers) against
+ *   every context chunk.
+ *
+ * Pure functions: the harness (corpus-build/node/answer-eval.ts) produces the
+ * records and the grounding reports.
+ */
+import { parseCitations, stripCitations } from '../answer/citations.js';
+import type { GroundingReport } from '../answer/grounding.js';
+import { matchSectionLabel } from '../answer/grounding.js';
+import { NO_ANSWER_TEXT } from '../answer/prompts.js';
+
+/** Phrases of a generated answer that declines for lack of information in the context. */
+const DECLINE =
+  /\b(?:(?:does|do) not (?:contain|provide|include|give|specify|mention|address|cover|state)|(?:is|are) not (?:provided|given|specified|mentioned|stated|covered|present|available|addressed)|not enough information|insufficient information|no (?:relevant )?information|cannot (?:be )?(?:determined?|answer(?:ed)?|provide)|unable to (?:answer|determine|provide)|there is no (?:mention|information))\b/i;
+
+/** The text of the "Answer" section (or the whole answer when it has no sections). */
+export function answerSection(answer: string): string {
+  const lines = answer.split(/\r?\n/);
+  const out: string[] = [];
+  let inAnswer: boolean | null = null;
+  for (const line of lines) {
+    const label = matchSectionLabel(line);
+    if (label) {
+      if (inAnswer === true) break;
+      inAnswer = label.label === 'Answer';
+      if (inAnswer && label.rest) out.push(label.rest);
+      continue;
+    }
+    if (inAnswer !== false) out.push(line);
+  }
+  return out.join('\n').trim();
+}
+
+/**
+ * True when the answer refuses: it is (or contains) the fixed no-answer reply, or
+ * its "Answer" section says the context does not give the answer and cites nothing.
+ */
+export function isRefusal(answer: string): boolean {
+  const text = answer.trim();
+  if (!text) return false;
+  if (text.includes(NO_ANSWER_TEXT)) return true;
+  const head = answerSection(text);
+  if (!head) return false;
+  return parseCitations(head).length === 0 && DECLINE.test(stripCitations(head));
+}
+
+/** One question's outcome, as the harness records it. */
+export interface AnswerOutcome {
+  answerable: boolean;
+  /** The engine was called (false: no evidence, the fixed reply). */
+  modelCalled: boolean;
+  answer: string;
+  /** Cited chunk ids that were in the context. */
+  citations: string[];
+  /** For each cited id: does its chunk hold the supporting quote / is it a gold chunk. */
+  citationHits: boolean[];
+  /** True when a gold chunk was in the context given to the model. */
+  goldInContext: boolean;
+  grounding: Pick<GroundingReport, 'totals' | 'sentences'> | null;
+  usage: { promptTokens: number; completionTokens: number; prefillSeconds: number; decodeSeconds: number } | null;
+}
+
+export interface AnswerEvalSummary {
+  n: number;
+  citationPrecision: number | null;
+  refusalCorrect: number | null;
+  flaggedSentenceRate: number | null;
+  answerConsistency: number | null;
+  tokensPerSecond: { prefill: number | null; decode: number | null };
+  model: string;
+  /** The counts behind each figure, and breakdowns. */
+  detail: {
+    answerable: number;
+    unanswerable: number;
+    modelCalls: number;
+    citedIds: number;
+    citedIdsHit: number;
+    /** Citation precision over answers whose context held a gold chunk. */
+    citationPrecisionGoldInContext: number | null;
+    /** Generated, non-refusing answers to answerable questions that cite at least one context chunk, over all such answers. */
+    citationRate: number | null;
+    answersWithoutCitation: number;
+    /** Answerable questions answered with a refusal. */
+    falseRefusals: number;
+    refusals: number;
+    sentences: number;
+    flaggedSentences: number;
+    claims: number;
+    claimsFoundInContext: number;
+  };
+}
+
+const ratio = (a: number, b: number): number | null => (b > 0 ? Math.round((a / b) * 1e4) / 1e4 : null);
+
+/** A claim is found in the context when a context chunk supports it, cited or not. */
+export function claimFoundInContext(s: GroundingReport['sentences'][number]): boolean {
+  return s.kind === 'claim' && (s.supported === true || s.alternativeChunk !== null);
+}
+
+export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: string): AnswerEvalSummary {
+  let citedIds = 0;
+  let citedIdsHit = 0;
+  let citedGold = 0;
+  let citedGoldHit = 0;
+  let withoutCitation = 0;
+  let citing = 0;
+  let citable = 0;
+  let refusals = 0;
+  let refusedUnanswerable = 0;
+  let falseRefusals = 0;
+  let sentences = 0;
+  let flagged = 0;
+  let claims = 0;
+  let found = 0;
+  let promptTokens = 0;
+  let completionTokens = 0;
+  let prefillSeconds = 0;
+  let decodeSeconds = 0;
+  const unanswerable = outcomes.filter((o) => !o.answerable).length;
+  for (const o of outcomes) {
+    const refused = !o.modelCalled || isRefusal(o.answer);
+    if (refused) refusals++;
+    if (!o.answerable && refused) refusedUnanswerable++;
+    if (o.answerable && refused) falseRefusals++;
+    if (o.answerable && o.modelCalled) {
+      citedIds += o.citations.length;
+      citedIdsHit += o.citationHits.filter(Boolean).length;
+      if (o.goldInContext) {
+        citedGold += o.citations.length;
+        citedGoldHit += o.citationHits.filter(Boolean).length;
+      }
+      if (!refused) {
+        citable++;
+        if (o.citations.length) citing++;
+        else withoutCitation++;
+      }
+    }
+    if (o.modelCalled && o.grounding) {
+      sentences += o.grounding.totals.sentences;
+      flagged += o.grounding.totals.unsupported;
+      for (const s of o.grounding.sentences) {
+        if (s.kind !== 'claim') continue;
+        claims++;
+        if (claimFoundInContext(s)) found++;
+      }
+    }
+    if (o.usage) {
+      promptTokens += o.usage.promptTokens;
+      completionTokens += o.usage.completionTokens;
+      prefillSeconds += o.usage.prefillSeconds;
+      decodeSeconds += o.usage.decodeSeconds;
+    }
+  }
+  const perSecond = (t: number, s: number): number | null => (s > 0 ? Math.round((t / s) * 100) / 100 : null);
+  return {
+    n: outcomes.length,
+    citationPrecision: ratio(citedIdsHit, citedIds),
+    refusalCorrect: ratio(refusedUnanswerable, unanswerable),
+    flaggedSentenceRate: ratio(flagged, sentences),
+    answerConsistency: ratio(found, claims),
+    tokensPerSecond: { prefill: perSecond(promptTokens, prefillSeconds), decode: perSecond(completionTokens, decodeSeconds) },
+    model,
+    detail: {
+      answerable: outcomes.length - unanswerable,
+      unanswerable,
+      modelCalls: outcomes.filter((o) => o.modelCalled).length,
+      citedIds,
+      citedIdsHit,
+      citationPrecisionGoldInContext: ratio(citedGoldHit, citedGold),
+      citationRate: ratio(citing, citable),
+      answersWithoutCitation: withoutCitation,
+      falseRefusals,
+      refusals,
+      sentences,
+      flaggedSentences: flagged,
+      claims,
+      claimsFoundInContext: found,
+    },
+  };
+}

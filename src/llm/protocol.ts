@@ -1,0 +1,38 @@
+/**
+ * Messages between the app and the LLM worker (src/llm/llm.worker.ts). The worker is the
+ * only place web-llm's code runs; the app talks to it through client.ts, which gives the
+ * answer stage the one engine interface (ChatEngine).
+ */
+import type { AppConfig } from '@mlc-ai/web-llm';
+import type { ChatCompletionChunkLike, StreamingChatRequest } from '../core/answer/generation.js';
+
+export interface WireError {
+  name: string;
+  message: string;
+}
+
+export type LlmRequest =
+  | { id: number; type: 'load'; modelId: string; appConfig: AppConfig }
+  | { id: number; type: 'chat'; request: StreamingChatRequest }
+  /** The consumer stopped reading stream `id`: close the engine's generator (frees its lock). */
+  | { id: number; type: 'stream-return' }
+  | { id: number; type: 'unload' }
+  | { type: 'interrupt' };
+
+export type LlmReply =
+  | { id: number; type: 'progress'; progress: number; text: string }
+  | { id: number; type: 'ok' }
+  | { id: number; type: 'chunk'; chunk: ChatCompletionChunkLike }
+  | { id: number; type: 'end' }
+  | { id: number; type: 'error'; error: WireError }
+  /** Something failed outside any request (an unhandled rejection): the worker is not trustworthy any more. */
+  | { type: 'fatal'; error: WireError };
+
+export function toWireError(e: unknown): WireError {
+  if (e instanceof Error) return { name: e.name, message: e.message };
+  if (typeof e === 'object' && e !== null && 'message' in e) {
+    const o = e as { name?: unknown; message?: unknown };
+    return { name: typeof o.name === 'string' ? o.name : 'Error', message: String(o.message) };
+  }
+  return { name: 'Error', message: String(e) };
+}

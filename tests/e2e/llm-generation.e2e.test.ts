@@ -1,0 +1,118 @@
+/**
+ * Real generation end to end: the production build in Chromium with WebGPU (SwiftShader
+ * when there is no GPU), the self-hosted Qwen2.5-Coder-0.5B q4f32_1 model written by
+ * `npm run models:prepare` served from the app's own origin at /llm/. Settings lists it
+ * with its size, the app downloads it verified into WebLLM's cache and loads it in the LLM
+ * worker (web-llm 0.2.79); the Ask view streams a few tokens of a real answer (smoke profile:
+ * short prompt, at most 8 tokens — SwiftShader decodes at seconds per token) and the Stop
+ * button stops it. Every request stays on the app's origin.
+ *
+ * Skipped, saying why, when the prepared model is absent (.cache/models is not committed), and
+ * unless SKYCITE_E2E_LLM=1: on this 2-core machine shared with other jobs, the first token did not
+ * arrive within 15 minutes of the question (load alone took 127–179 s), so the test is not yet
+ * fit for every `npm test` run. Run it with `SKYCITE_E2E_LLM=1 npx vitest run --config
+ * vitest.e2e.config.ts tests/e2e/llm-generation.e2e.test.ts`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './browser.js';
+import { serveDist, type StaticServer } from './static-server.js';
+
+const MODELS_DIR = resolve(process.env['SKYCITE_MODELS_DIR'] ?? '.cache/models');
+const MODEL_ID = 'Qwen2.5-Coder-0.5B-Instruct-q4f32_1-SkyCite';
+
+function modelPresent(): string | null {
+  const manifest = resolve(MODELS_DIR, 'manifest.json');
+  if (!existsSync(manifest)) return `${manifest} not found`;
+  const entry = (JSON.parse(readFileSync(manifest, 'utf8')) as { models: { model_id: string; files: { path: string }[] }[] }).models.find((m) => m.model_id === MODEL_ID);
+  if (!entry) return `${MODEL_ID} is not in ${manifest}`;
+  const missing = entry.files.filter((f) => !existsSync(resolve(MODELS_DIR, f.path)));
+  return missing.length ? `${missing.length} files of ${MODEL_ID} are missing under ${MODELS_DIR}` : null;
+}
+
+const log = (m: string): void => console.log(`[llm-generation.e2e] ${new Date().toISOString().slice(11, 19)} ${m}`);
+const absent = process.env['SKYCITE_E2E_LLM'] === '1' ? modelPresent() : 'SKYCITE_E2E_LLM=1 is not set (the real-model test takes 10+ minutes on SwiftShader)';
+if (absent) console.warn(`[llm-generation.e2e] SKIPPED: ${absent}. It needs the model from npm run models:prepare -- --quant q4f32_1 (docs/models.md) and SKYCITE_E2E_LLM=1.`);
+
+describe.skipIf(absent !== null)('real generation with the self-hosted 0.5B model (WebLLM, WebGPU)', () => {
+  let server: StaticServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await serveDist(resolve('dist'), { '/llm/': MODELS_DIR });
+    browser = await launchChromium({ webgpu: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  // SwiftShader prefills at ~1 token/s and decodes at seconds per token; on a loaded machine the whole test took 3–15 min
+  it('lists the model with size and SHA-256, loads it verified, streams tokens to the Ask view, and stops on request', { timeout: 1_800_000 }, async () => {
+    const t0 = performance.now();
+    const context = await browser.newContext();
+    const foreign: string[] = [];
+    context.on('request', (r) => {
+      const u = r.url();
+      if (!u.startsWith(server.url) && !u.startsWith('data:') && !u.startsWith('blob:')) foreign.push(u);
+    });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error('[page error]', e.message));
+    await page.goto(`${server.url}?generation=smoke#/settings`);
+    const item = page.locator(`[data-testid="model-item"][data-model-id="${MODEL_ID}"]`);
+    await item.waitFor({ timeout: 240_000 });
+    expect(await item.getByTestId('model-source').textContent()).toMatch(/self-hosted/);
+    expect(await item.getByTestId('model-size').textContent()).toMatch(/^\d+\.\d MB$/);
+    expect(await item.getByTestId('model-sha').count()).toBeGreaterThan(5);
+    await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+
+    log('model listed; loading');
+    await item.getByTestId('model-load').click();
+    await page.getByTestId('model-error').or(item.getByText('Loaded', { exact: true })).first().waitFor({ timeout: 900_000 });
+    const loadError = (await page.getByTestId('model-error').count()) ? await page.getByTestId('model-error').first().textContent() : null;
+    expect(loadError).toBeNull();
+    const loadedAt = performance.now();
+
+    log(`loaded in ${((loadedAt - t0) / 1000).toFixed(0)} s`);
+    // same document: the loaded model stays in the LLM worker
+    await page.evaluate(() => (location.hash = '#/ask'));
+    await page.getByText(`Model: ${MODEL_ID}`).waitFor({ timeout: 60_000 });
+    await page.getByTestId('question-input').fill('What is the minimum age of a remote pilot?');
+    await page.getByTestId('ask-submit').click();
+    const turn = page.getByTestId('turn').last();
+    expect(await turn.getByTestId('turn-mode').textContent()).toMatch(/Generated answer/);
+    // the first tokens reach the Ask view while the model is still generating
+    const answer = turn.getByTestId('answer');
+    const submittedAt = performance.now();
+    // the first tokens reach the Ask view while the model is still generating (answer sections, not the cursor)
+    await page.waitForFunction(
+      () => {
+        const a = [...document.querySelectorAll('[data-testid="turn"]')].pop()?.querySelector('[data-testid="answer"]');
+        if (!a) return false;
+        if (a.querySelector('[data-testid="turn-error"]')) return true; // fail below with its message
+        if (a.getAttribute('data-phase') !== 'generating') return false;
+        return [...a.querySelectorAll('[data-testid="answer-section"]')].some((s) => (s.textContent ?? '').trim().length > 0);
+      },
+      undefined,
+      { timeout: 900_000, polling: 250 },
+    );
+    const firstTokenAt = performance.now();
+    const turnError = (await turn.getByTestId('turn-error').count()) ? await turn.getByTestId('turn-error').textContent() : null;
+    expect(turnError).toBeNull();
+    log(`first token shown ${((firstTokenAt - submittedAt) / 1000).toFixed(0)} s after the question`);
+    const sectionsText = () => answer.evaluate((a) => [...a.querySelectorAll('[data-testid="answer-section"]')].map((s) => s.textContent ?? '').join(' ').trim());
+    const streamed = await sectionsText();
+    await page.getByTestId('ask-stop').click();
+    await turn.getByTestId('stopped-notice').waitFor({ timeout: 120_000 });
+    expect(streamed.length).toBeGreaterThan(0);
+    // the stopped answer keeps what was streamed (the smoke profile allows 8 tokens; stopping ends it early or at the limit)
+    expect((await sectionsText()).startsWith(streamed.slice(0, 3))).toBe(true);
+    expect(foreign).toEqual([]);
+    log(
+      `open + verified download + WebLLM init ${((loadedAt - t0) / 1000).toFixed(0)} s; question → first streamed token ${((firstTokenAt - submittedAt) / 1000).toFixed(0)} s; whole test ${((performance.now() - t0) / 1000).toFixed(0)} s; streamed: ${JSON.stringify(streamed.slice(0, 200))}`,
+    );
+    await context.close();
+  });
+});

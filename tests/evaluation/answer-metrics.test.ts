@@ -1,0 +1,53 @@
+/**
+ * The answer-quality measures of `npm run eval:answers` on hand-made outcomes: citation
+ * precision, refusal correctness (fixed reply or a declining "Answer" section without
+ * citations), flagged sentence rate, answer consistency, tokens/s.
+ */
+import { describe, expect, it } from 'vitest';
+import { NO_ANSWER_TEXT } from '../../src/core/answer/prompts.js';
+import { answerSection, isRefusal, summariseAnswers, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
+
+type Sentence = NonNullable<AnswerOutcome['grounding']>['sentences'][number];
+const claim = (supported: boolean, alternative: string | null = null): Sentence => ({ kind: 'claim', supported, alternativeChunk: alternative }) as unknown as Sentence;
+const grounding = (sentences: Sentence[]): AnswerOutcome['grounding'] => ({
+  sentences,
+  totals: { sentences: sentences.length, unsupported: sentences.filter((s) => s.kind === 'claim' && !s.supported).length } as never,
+});
+
+const base: AnswerOutcome = { answerable: true, modelCalled: true, answer: '', citations: [], citationHits: [], goldInContext: true, grounding: null, usage: null };
+
+describe('refusals', () => {
+  it('the fixed reply, or an Answer section that declines and cites nothing', () => {
+    expect(isRefusal(NO_ANSWER_TEXT)).toBe(true);
+    expect(isRefusal('Answer: The context does not specify the maximum height.\nMissing information: the height.')).toBe(true);
+    expect(isRefusal('Answer: The context does not specify it, but the operator must register [doc/a].')).toBe(false);
+    expect(isRefusal('Answer: Pilots need training [doc/a].')).toBe(false);
+    expect(isRefusal('')).toBe(false);
+    expect(answerSection('Answer: one\nmore\nFacts from the sources: two')).toBe('one\nmore');
+  });
+});
+
+describe('summariseAnswers', () => {
+  it('computes each figure from its counts', () => {
+    const outcomes: AnswerOutcome[] = [
+      { ...base, answer: 'Answer: X [a] [b].', citations: ['a', 'b'], citationHits: [true, false], grounding: grounding([claim(true), claim(false, 'c')]), usage: { promptTokens: 100, completionTokens: 10, prefillSeconds: 2, decodeSeconds: 1 } },
+      { ...base, answer: 'Answer: Y.', citations: [], citationHits: [], goldInContext: false, grounding: grounding([claim(false)]), usage: { promptTokens: 100, completionTokens: 30, prefillSeconds: 2, decodeSeconds: 3 } },
+      { ...base, answerable: false, modelCalled: false, answer: NO_ANSWER_TEXT },
+      { ...base, answerable: false, answer: 'Answer: The context does not provide this.' },
+      { ...base, answerable: false, answer: 'Answer: It is 120 m [a].', citations: ['a'], citationHits: [false] },
+    ];
+    const s = summariseAnswers(outcomes, 'tiny');
+    expect(s.n).toBe(5);
+    expect(s.citationPrecision).toBe(0.5); // 1 of the 2 ids cited on answerable questions
+    expect(s.refusalCorrect).toBe(0.6667); // 2 of 3 unanswerable refused
+    expect(s.flaggedSentenceRate).toBe(0.6667); // 2 unsupported of 3 sentences
+    expect(s.answerConsistency).toBe(0.6667); // supported, or found in another chunk: 2 of 3 claims
+    expect(s.tokensPerSecond).toEqual({ prefill: 50, decode: 10 });
+    expect(s.detail).toMatchObject({ answerable: 2, unanswerable: 3, modelCalls: 4, answersWithoutCitation: 1, citationRate: 0.5, falseRefusals: 0 });
+  });
+
+  it('null where a figure has no cases', () => {
+    const s = summariseAnswers([], 'tiny');
+    expect([s.citationPrecision, s.refusalCorrect, s.flaggedSentenceRate, s.answerConsistency]).toEqual([null, null, null, null]);
+  });
+});
