@@ -6,14 +6,13 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { skyCitePwaOptions } from './src/pwa/pwa-config.js';
-import { RERANKER_ID } from './src/core/retrieval/reranker-id.js';
 
-/** Precache the embedder the built index names and the reranker; other model folders are not part of the first load. */
+/** Precache the embedder the built index names; other model folders (the reranker, the base MiniLM) are served but not part of the first load. */
 function modelFolders(): string[] | undefined {
   const manifest = resolve('static-index/manifest.json');
   if (!existsSync(manifest)) return undefined;
   const id = (JSON.parse(readFileSync(manifest, 'utf8')) as { model?: { id?: string } }).model?.id;
-  return id ? [id, RERANKER_ID] : undefined;
+  return id ? [id] : undefined;
 }
 
 /** Serve and ship the generated static index (static-index/) at /static-index/. */

@@ -6,6 +6,6 @@ export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = {
   modelBaseUrl: 'models/',
   ortBaseUrl: 'ort/',
   device: 'auto',
-  rerank: true,
+  rerank: false,
   denseBackend: 'voy',
 };

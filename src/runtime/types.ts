@@ -30,7 +30,7 @@ export interface RuntimeOptions {
    * Falls back to 'exact', and says why in the status, when voy cannot be loaded.
    */
   denseBackend: 'voy' | 'exact';
-  /** Rerank the fused candidates with the cross-encoder (models/skycite/reranker-minilm, WASM). Default true. */
+  /** Rerank the fused candidates with the cross-encoder (models/skycite/reranker-minilm, WASM; `?rerank=on`). Default false: no measured gain for ≈ 350 ms per query (docs/retrieval.md). */
   rerank: boolean;
 }
 

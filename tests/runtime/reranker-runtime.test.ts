@@ -52,7 +52,7 @@ describe('the reranker in the runtime', () => {
       fetchImpl: await servedIndex(),
       createReranker: async () => ({ name: 'stand-in', score: async (q, c) => (scored.push(q), c.map((_, i) => 1 - i / 100)) }),
     });
-    const status = await rt.init({ denseBackend: 'exact' });
+    const status = await rt.init({ denseBackend: 'exact', rerank: true });
     expect(status.reranker).toMatchObject({ state: 'on' });
     const r = await rt.retrieve('flying at night');
     expect(scored).toEqual(['flying at night']);
@@ -69,7 +69,7 @@ describe('the reranker in the runtime', () => {
       fetchImpl: await servedIndex(),
       createReranker: async () => Promise.reject(new Error('Could not load the reranker: model_quantized.onnx is missing')),
     });
-    const status = await rt.init({ denseBackend: 'exact' });
+    const status = await rt.init({ denseBackend: 'exact', rerank: true });
     expect(status.reranker).toEqual({ state: 'unavailable', loadMs: null, note: 'Could not load the reranker: model_quantized.onnx is missing' });
     const r = await rt.retrieve('flying at night');
     expect(r.retrieval.rerank?.state).toBe('unavailable');
