@@ -122,31 +122,40 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       const manifestUrl = abs(`${opts.indexBaseUrl}manifest.json`, base);
       const manifestJson = new TextDecoder().decode(await fetchBytes(manifestUrl));
       const manifest = parseManifest(manifestJson);
-      const files: Record<string, Uint8Array> = {};
-      await Promise.all(
-        Object.keys(manifest.artifacts).map(async (name) => {
-          files[name] = await fetchBytes(abs(`${opts.indexBaseUrl}${name}`, base));
-        }),
-      );
-      index = await loadIndexFromBytes(manifestJson, files);
-      library = null;
-      const t1 = performance.now();
+      const modelId = manifest.model.id;
       const make = deps.createEmbedder ?? defaultEmbedder;
-      const modelId = index.manifest.model.id;
-      const { embedder: chosen, choice } = await chooseDevice({
-        requested: opts.device,
-        probe: deps.probeAdapter ?? (deps.hasWebGpu ? async () => ((await deps.hasWebGpu!()) ? HARDWARE_ADAPTER : NO_ADAPTER) : () => probeAdapter()),
-        make: (d) => make(d, opts, modelId),
-        ...(deps.timeEmbedding ? { time: deps.timeEmbedding } : {}),
-      });
-      embedder = chosen;
+      // the index's artifacts are fetched and verified while the embedding model loads (both take seconds)
+      const loadIndex = async () => {
+        const files: Record<string, Uint8Array> = {};
+        await Promise.all(
+          Object.keys(manifest.artifacts).map(async (name) => {
+            files[name] = await fetchBytes(abs(`${opts.indexBaseUrl}${name}`, base));
+          }),
+        );
+        const loaded = await loadIndexFromBytes(manifestJson, files);
+        return { loaded, ms: performance.now() - t0 };
+      };
+      const loadModel = async () => {
+        const t = performance.now();
+        const chosen = await chooseDevice({
+          requested: opts.device,
+          probe: deps.probeAdapter ?? (deps.hasWebGpu ? async () => ((await deps.hasWebGpu!()) ? HARDWARE_ADAPTER : NO_ADAPTER) : () => probeAdapter()),
+          make: (d) => make(d, opts, modelId),
+          ...(deps.timeEmbedding ? { time: deps.timeEmbedding } : {}),
+        });
+        return { ...chosen, ms: performance.now() - t };
+      };
+      const [indexLoad, modelLoad] = await Promise.all([loadIndex(), loadModel()]);
+      index = indexLoad.loaded;
+      library = null;
+      embedder = modelLoad.embedder;
+      const choice = modelLoad.choice;
       const device = choice.device;
       if (embedder.modelId !== index.manifest.model.id) {
         throw new IndexIntegrityError(
           `The static index was built with ${index.manifest.model.id} but the app loads ${embedder.modelId}. Rebuild the index with \`npm run index\`.`,
         );
       }
-      const t2 = performance.now();
       const dense = await denseBackendFor(index, opts.denseBackend, deps.loadVoy);
       let reranker: Reranker | null = null;
       let rerankerStatus: RuntimeStatus['reranker'] = { state: 'off', loadMs: null };
@@ -174,7 +183,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         device,
         deviceChoice: choice,
         chunkCount: index.chunks.length,
-        loadMs: { index: t1 - t0, model: t2 - t1 },
+        loadMs: { index: indexLoad.ms, model: modelLoad.ms },
         dense: dense.status,
         reranker: rerankerStatus,
       };

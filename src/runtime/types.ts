@@ -41,7 +41,7 @@ export interface RuntimeStatus {
   /** Why that device: forced, no adapter, a software adapter, or the warm-up timings. */
   deviceChoice: DeviceChoice;
   chunkCount: number;
-  /** Milliseconds spent fetching + verifying the index and loading the model. */
+  /** Milliseconds spent fetching + verifying the index (from the start) and loading the model; the two run concurrently. */
   loadMs: { index: number; model: number };
   /** The dense stage's backend, the milliseconds voy took to load and build (null for exact), and why voy is not used when it was asked for. */
   dense: { backend: 'voy' | 'exact'; buildMs: number | null; note?: string };
