@@ -10,10 +10,12 @@
  *    far chunk (cosine < 0.3, "unrelated"), checked against the chunk.
  * Each pair is measured with `measureSupport` (MiniLM q8, the app's model) and `calibrate()` picks
  * the thresholds (false-support target 5 %). Writes the pairs with their measures (the committed
- * data: corpus-build/calibration/grounding-pairs.jsonl) and prints the chosen thresholds and the
+ * data: corpus-build/calibration/grounding-pairs.jsonl, without the sentences' text: each is recorded
+ * by its SHA-256 prefix and word count) and prints the chosen thresholds and the
  * rates at the configured defaults. The positives stay close to the source wording: real model
  * paraphrases stray further, so this is an optimistic estimate of support recall.
  */
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
@@ -114,7 +116,16 @@ function round(x: number): number {
   return Math.round(x * 1e4) / 1e4;
 }
 
-writeFileSync(values.out!, pairs.map((p) => JSON.stringify(p)).join('\n') + '\n');
+// The committed file holds no source text (regulatory text is read through CORPUS_DIR, never copied
+// into the repository): each sentence is recorded by its SHA-256 (first 16 hex digits) and word count,
+// enough to check a regeneration against it; rerun this command to see the sentences.
+const sentenceSha = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
+writeFileSync(
+  values.out!,
+  pairs
+    .map(({ sentence, ...rest }) => JSON.stringify({ ...rest, sentenceSha: sentenceSha(sentence), sentenceWords: sentence.split(/\s+/).filter(Boolean).length }))
+    .join('\n') + '\n',
+);
 const examples: LabelledSupport[] = pairs.map((p) => ({ similarity: p.similarity, overlap: p.overlap, numbersOk: p.missingNumbers.length === 0, supported: p.supported }));
 const chosen = calibrate(examples);
 const g = DEFAULT_ANSWER_CONFIG.grounding;
