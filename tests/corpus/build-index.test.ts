@@ -6,36 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../corpus-build/build/pipeline.js';
 import { ChecksumMismatchError, SourceMissingError } from '../../corpus-build/errors.js';
 import { loadIndexFromDir } from '../../corpus-build/node/index-fs.js';
-import type { SourceEntry } from '../../corpus-build/sources/registry.js';
 import { resolveSource } from '../../corpus-build/sources/resolve.js';
 import { IndexIntegrityError } from '../../src/core/index/manifest.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { DataFileError } from '../../corpus-build/errors.js';
 import { META_FILE, SYNTH_FILE, textSha } from '../../corpus-build/synth/store.js';
 import { repoRoot } from '../support/paths.js';
+import { qaSampleEntry, qaSampleFile, qaSampleSha } from '../support/qa-sample.js';
 
-const fixture = path.join(repoRoot, 'tests/fixtures/qa-rules.sample.json');
-const fixtureSha = createHash('sha256').update(readFileSync(fixture)).digest('hex');
-
-const entry = (over: Partial<SourceEntry> = {}): SourceEntry => ({
-  id: 'qa-sample',
-  title: 'Invented Q&A sample',
-  publisher: 'tests',
-  instrument: 'none',
-  edition: 'test edition',
-  date: '2025-01-01',
-  jurisdiction: 'EU',
-  language: 'en',
-  officialUrl: null,
-  officialFormat: null,
-  officialSha256: null,
-  file: { name: 'qa-rules.sample.json', sha256: fixtureSha },
-  format: 'qa-rules-json',
-  verbatim: false,
-  reuseNotice: 'invented',
-  editionNote: 'invented',
-  ...over,
-});
+const fixture = qaSampleFile;
+const fixtureSha = qaSampleSha;
+const entry = qaSampleEntry;
 
 function corpusWithFixture(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'skycite-corpus-'));

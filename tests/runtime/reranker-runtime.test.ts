@@ -2,33 +2,15 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../corpus-build/build/pipeline.js';
-import type { SourceEntry } from '../../corpus-build/sources/registry.js';
 import { createInProcessRuntime } from '../../src/runtime/in-process.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { repoRoot } from '../support/paths.js';
+import { qaSampleEntry, qaSampleFile } from '../support/qa-sample.js';
 
-const fixture = path.join(repoRoot, 'tests/fixtures/qa-rules.sample.json');
-const entry: SourceEntry = {
-  id: 'qa-sample',
-  title: 'Invented Q&A sample',
-  publisher: 'tests',
-  instrument: 'none',
-  edition: 'test edition',
-  date: '2025-01-01',
-  jurisdiction: 'EU',
-  language: 'en',
-  officialUrl: null,
-  officialFormat: null,
-  officialSha256: null,
-  file: { name: 'qa-rules.sample.json', sha256: createHash('sha256').update(readFileSync(fixture)).digest('hex') },
-  format: 'qa-rules-json',
-  verbatim: false,
-  reuseNotice: 'invented',
-  editionNote: 'invented',
-};
+const fixture = qaSampleFile;
+const entry = qaSampleEntry();
 
 async function servedIndex(): Promise<typeof fetch> {
   const dir = mkdtempSync(path.join(tmpdir(), 'skycite-rt-'));
