@@ -4,7 +4,8 @@
  * backends — the exact scan (Node's default: eval, CLI) and voy (the browser worker's) — plus
  * the time voy takes to load and build from vectors.f32. The cross-encoder reranks the fused top 20
  * (the default) when its model is present; `--no-rerank` measures without it; the
- * total per query (embedding included) is printed last.
+ * total per query (embedding included) is printed last. `--embedder <id>` measures retrieval
+ * with another model's vector set (npm run index:vectors), e.g. google/embeddinggemma-300m.
  */
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '2' },
     rerank: { type: 'boolean', default: true },
     'no-rerank': { type: 'boolean', default: false },
+    embedder: { type: 'string' },
   },
 });
 const questions = readFileSync(values.questions!, 'utf8')
@@ -30,7 +32,7 @@ const questions = readFileSync(values.questions!, 'utf8')
 const tLoad = performance.now();
 const Voy = await loadVoyInNode();
 const loadMs = performance.now() - tLoad;
-const { engine, index } = await nodeEngine({ voy: true });
+const { engine, index } = await nodeEngine({ voy: true, ...(values.embedder ? { embedder: values.embedder } : {}) });
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -45,7 +47,7 @@ for (let i = 0; i < 5; i++) {
   builds.push(performance.now() - t);
 }
 
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${questions.length} questions × ${values.runs} runs${values['no-rerank'] ? ', rerank off' : ', rerank on when the model is present'}`);
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${questions.length} questions × ${values.runs} runs${values['no-rerank'] ? ', rerank off' : ', rerank on when the model is present'}; embedder ${index.manifest.model.id}`);
 console.log(`voy: wasm instantiation ${loadMs.toFixed(1)} ms; build from ${index.chunks.length} × ${index.manifest.dimension} vectors p50 ${pct(builds, 50).toFixed(1)} ms (5 builds)`);
 
 for (const backend of ['exact', 'voy'] as const) {

@@ -54,9 +54,9 @@ if (!query || !['md', 'json', 'csv'].includes(format) || !Number.isInteger(perDo
 try {
   const { engine, index, embedder } = await nodeEngine();
   const agents = createDocumentAgents(index, engine);
-  const [qv] = await embedder.embed([query]);
+  const [qv] = await embedder.embed([query], 'query');
   const options = { filters: questionFilters(query, values.corpus) };
-  const alt = await embedder.embed(engine.alternativesOf(query, options));
+  const alt = await embedder.embed(engine.alternativesOf(query, options), 'query');
   const r = await agents.run(query, qv!, options, alt);
   const verbatim = new Map(index.manifest.sources.map((src) => [src.id, src.verbatim]));
   const draft = draftFromAgents(r, index.chunks, (id) => verbatim.get(id) ?? false, perDoc);

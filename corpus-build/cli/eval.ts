@@ -39,6 +39,8 @@ const USAGE = `Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [
                    selected ones). Without --agents, documentSelection is measured on the flat ranking
                    (its first three distinct documents), for comparison
   --agent-merge global|weighted-rrf  how the documents' evidence is merged (default global)
+  --embedder <id>  retrieve with another model's vector set (npm run index:vectors), as the app does
+                   after the user downloads it; its own calibrated evidence gate
   --verbose        one line per question on stderr`;
 
 let values: Record<string, string | boolean | undefined>;
@@ -68,6 +70,7 @@ try {
       agents: { type: 'boolean', default: false },
       'agent-merge': { type: 'string' },
       verbose: { type: 'boolean', default: false },
+      embedder: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -109,7 +112,7 @@ if (values.voy) set({ dense: { pool: 50, backend: 'voy' } });
 
 let loaded: Awaited<ReturnType<typeof nodeEngine>>;
 try {
-  loaded = await nodeEngine({ voy: !!values.voy });
+  loaded = await nodeEngine({ voy: !!values.voy, ...(values.embedder ? { embedder: values.embedder as string } : {}) });
 } catch (e) {
   fail((e as Error).message);
 }
@@ -129,7 +132,7 @@ const vectors = new Map<string, Float32Array>();
 async function vectorOf(text: string): Promise<Float32Array> {
   let v = vectors.get(text);
   if (!v) {
-    [v] = await embedder.embed([text]);
+    [v] = await embedder.embed([text], 'query');
     vectors.set(text, v!);
   }
   return v!;

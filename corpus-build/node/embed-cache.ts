@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Embedder } from '../../src/core/embedding/embedder.js';
+import type { Embedder, EmbedRole } from '../../src/core/embedding/embedder.js';
 
 const KEY_BYTES = 32;
 
@@ -29,19 +29,24 @@ export function cachedEmbedder(inner: Embedder, file: string, modelSha: string):
   let hits = 0;
   let misses = 0;
   let dirty = false;
-  const keyOf = (text: string) => createHash('sha256').update(modelSha).update('\u0000').update(text).digest('hex');
+  // a query is embedded with another prompt than a passage (EmbeddingGemma): its key says so; passage keys are unchanged
+  const keyOf = (text: string, role: EmbedRole) => {
+    const h = createHash('sha256').update(modelSha).update('\u0000');
+    if (role === 'query') h.update('query\u0000');
+    return h.update(text).digest('hex');
+  };
   return {
     modelId: inner.modelId,
     dimension: dim,
     embedTokens: (t) => inner.embedTokens(t),
     dispose: () => inner.dispose?.() ?? Promise.resolve(),
-    async embed(texts) {
-      const keys = texts.map(keyOf);
+    async embed(texts, role = 'document') {
+      const keys = texts.map((t) => keyOf(t, role));
       const todo = [...new Set(keys.filter((k) => !cache.has(k)))];
       if (todo.length) {
         const firstText = new Map<string, string>();
         keys.forEach((k, i) => firstText.has(k) || firstText.set(k, texts[i]!));
-        const vs = await inner.embed(todo.map((k) => firstText.get(k)!));
+        const vs = await inner.embed(todo.map((k) => firstText.get(k)!), role);
         todo.forEach((k, i) => cache.set(k, vs[i]!));
         dirty = true;
       }

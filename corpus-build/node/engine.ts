@@ -1,6 +1,6 @@
 /** Building the retrieval engine in Node (CLI, eval, bench). */
 import { createRetrievalEngine, type RetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig } from '../../src/core/retrieval/config.js';
+import { DEFAULT_RETRIEVAL_CONFIG, gateForEmbedder, type RetrievalConfig, withConfig } from '../../src/core/retrieval/config.js';
 import { voyBackend, type DenseBackend } from '../../src/core/retrieval/dense.js';
 import type { Reranker } from '../../src/core/retrieval/rerank.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../../src/core/retrieval/cross-encoder.js';
@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
-import { loadIndexFromDir } from './index-fs.js';
+import { loadIndexFromDir, loadVectorSetFromDir } from './index-fs.js';
 import { MODELS_DIR, nodeEmbedder } from './model.js';
 import { loadVoyInNode } from './voy.js';
 
@@ -40,16 +40,26 @@ async function voyFor(index: LoadedIndex): Promise<DenseBackend> {
   return voyBackend(await loadVoyInNode(), index.vectors, index.manifest.dimension);
 }
 
-export async function nodeEngine(opts: { indexDir?: string; config?: RetrievalConfig; voy?: boolean; reranker?: boolean } = {}): Promise<NodeEngine> {
-  const index = await loadIndexFromDir(opts.indexDir);
-  // the model the index was built with, as the browser does
+/**
+ * `embedder`: retrieve with another model's vector set (static-index/vectors/, `npm run
+ * index:vectors`), as the app does once the user has downloaded that model. Default: the
+ * model the index was built with.
+ */
+export async function nodeEngine(
+  opts: { indexDir?: string; config?: RetrievalConfig; voy?: boolean; reranker?: boolean; embedder?: string } = {},
+): Promise<NodeEngine> {
+  const base = await loadIndexFromDir(opts.indexDir);
+  const other = opts.embedder && opts.embedder !== base.manifest.model.id ? opts.embedder : null;
+  const index = other ? await loadVectorSetFromDir(base, other, opts.indexDir) : base;
+  // the model the index (or the vector set) was built with, as the browser does
   const embedder = await nodeEmbedder(index.manifest.model.dtype as 'fp32' | 'q8', index.manifest.model.id);
   const voy = opts.voy ? await voyFor(index) : undefined;
   const reranker = opts.reranker === false ? null : await nodeReranker();
   const engine = createRetrievalEngine({
     index,
     embedder,
-    config: opts.config ?? DEFAULT_RETRIEVAL_CONFIG,
+    // another embedder's vectors come with their own calibrated gate
+    config: other ? withConfig(opts.config ?? DEFAULT_RETRIEVAL_CONFIG, { gate: gateForEmbedder(other) }) : (opts.config ?? DEFAULT_RETRIEVAL_CONFIG),
     backends: voy ? { voy } : {},
     ...(reranker ? { reranker } : {}),
   });

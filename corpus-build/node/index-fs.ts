@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { loadIndexFromBytes, type LoadedIndex } from '../../src/core/index/load.js';
 import { INDEX_FORMAT_VERSION, IndexIntegrityError, type IndexManifest, parseManifest } from '../../src/core/index/manifest.js';
+import { applyVectorSet, VECTOR_SET_ARTIFACTS, VECTOR_SET_MANIFEST, vectorSetDir } from '../../src/core/index/vector-set.js';
 import { builderFingerprint } from '../build/fingerprint.js';
 import { SOURCES } from '../sources/registry.js';
 
@@ -26,6 +27,21 @@ export async function loadIndexFromDir(dir = DEFAULT_INDEX_DIR): Promise<LoadedI
     if (existsSync(p)) files[name] = new Uint8Array(await readFile(p));
   }
   return loadIndexFromBytes(manifestJson, files);
+}
+
+/** The index seen through the vector set of another embedder (`npm run index:vectors -- --model <id>`). */
+export async function loadVectorSetFromDir(index: LoadedIndex, modelId: string, dir = DEFAULT_INDEX_DIR): Promise<LoadedIndex> {
+  const setDir = join(dir, vectorSetDir(modelId));
+  const manifestPath = join(setDir, VECTOR_SET_MANIFEST);
+  if (!existsSync(manifestPath)) {
+    throw new IndexIntegrityError(`No vector set of ${modelId} in ${dir} (${vectorSetDir(modelId)}/${VECTOR_SET_MANIFEST} missing). Build it with \`npm run index:vectors -- --model ${modelId}\`.`);
+  }
+  const files: Record<string, Uint8Array> = {};
+  for (const name of VECTOR_SET_ARTIFACTS) {
+    const p = join(setDir, name);
+    if (existsSync(p)) files[name] = new Uint8Array(await readFile(p));
+  }
+  return applyVectorSet(index, await readFile(manifestPath, 'utf8'), files, modelId);
 }
 
 /** Why the index must be rebuilt, or null when it is current. */

@@ -5,8 +5,12 @@
 export interface Embedder {
   readonly modelId: string;
   readonly dimension: number;
-  /** Sentence embeddings, one L2-normalised vector per text. */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Sentence embeddings, one L2-normalised vector per text. `role` picks the model's
+   * prompt (EmbeddingGemma: "task: search result | query: " for questions, "title: none |
+   * text: " for passages); models without prompts (MiniLM) ignore it. Default 'document'.
+   */
+  embed(texts: string[], role?: EmbedRole): Promise<Float32Array[]>;
   /**
    * Contextual token embeddings of one text (L2-normalised per token), for
    * late-interaction (MaxSim) reranking. Special tokens ([CLS], [SEP]) excluded.
@@ -14,6 +18,9 @@ export interface Embedder {
   embedTokens(text: string): Promise<Float32Array[]>;
   dispose?(): Promise<void>;
 }
+
+/** What a text is to the model: a search question, or a passage (and anything compared with passages). */
+export type EmbedRole = 'query' | 'document';
 
 export interface EmbeddingModelConfig {
   /** Model id as laid out under the models folder. Default 'sentence-transformers/all-MiniLM-L6-v2'. */
@@ -34,6 +41,8 @@ export interface EmbeddingModelConfig {
    * origin). Without it transformers.js would fetch them from a CDN.
    */
   ortWasmPaths?: { mjs: string; wasm: string };
+  /** Download progress of the model's files (browser: a model fetched on the user's request). */
+  onProgress?: (p: { file: string; loaded: number; total: number }) => void;
 }
 
 export const MINILM_ID = 'sentence-transformers/all-MiniLM-L6-v2';

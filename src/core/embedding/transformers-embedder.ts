@@ -1,10 +1,12 @@
 /**
- * MiniLM through @huggingface/transformers, loaded only from local files (the
- * app's own origin in the browser, public/models in Node). Remote model hubs
- * are disabled.
+ * Sentence embedders through @huggingface/transformers (MiniLM and its tuned copy:
+ * mean pooling; EmbeddingGemma: the graph's own `sentence_embedding` output and its
+ * query/document prompts, see models.ts), loaded only from local files (the app's own
+ * origin in the browser, public/models in Node). Remote model hubs are disabled.
  */
 import { env, mean_pooling, pipeline, type FeatureExtractionPipeline, type Tensor } from '@huggingface/transformers';
-import type { Embedder, EmbeddingModelConfig } from './embedder.js';
+import type { Embedder, EmbeddingModelConfig, EmbedRole } from './embedder.js';
+import { embedderSpec } from './models.js';
 
 export class ModelLoadError extends Error {
   override name = 'ModelLoadError';
@@ -53,50 +55,85 @@ export async function createTransformersEmbedder(config: EmbeddingModelConfig): 
     // load the wasm straight from the app's origin (the service worker caches it), no blob: URLs
     (env as { useWasmCache?: boolean }).useWasmCache = false;
   }
+  const spec = embedderSpec(config.modelId);
   let extractor: FeatureExtractionPipeline;
   try {
+    const onProgress = config.onProgress;
     extractor = (await pipeline('feature-extraction', config.modelId, {
       dtype: config.dtype,
       device: config.device,
+      ...(onProgress
+        ? {
+            progress_callback: (p: { status: string; file?: string; loaded?: number; total?: number }) => {
+              if (p.status === 'progress' && p.file) onProgress({ file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0 });
+            },
+          }
+        : {}),
     })) as FeatureExtractionPipeline;
   } catch (e) {
     throw new ModelLoadError(
       `Could not load the embedding model "${config.modelId}" (${config.dtype}) from ${config.localModelPath}: ` +
-        `${(e as Error).message}. The model ships in public/models/${config.modelId}/; restore it with ` +
-        '`git checkout -- public/models` (or run tools/export-minilm.sh), or point the model base path at a folder that holds it.',
+        `${(e as Error).message}. ` +
+        (spec.output === 'sentence_embedding'
+          ? `This model is not committed: write it to public/models/${config.modelId}/ with \`npm run models:prepare -- --embedder\` (docs/models.md).`
+          : `The model ships in public/models/${config.modelId}/; restore it with \`git checkout -- public/models\` (or run tools/export-minilm.sh), or point the model base path at a folder that holds it.`),
     );
   }
-  // the model's own width (MiniLM and its tuned copies: 384)
-  const dim = Number((extractor.model as unknown as { config?: { hidden_size?: number } }).config?.hidden_size ?? 384);
+  // the model's own width (MiniLM and its tuned copies: 384; EmbeddingGemma: 768)
+  const dim = spec.output === 'sentence_embedding' ? spec.dimension : Number((extractor.model as unknown as { config?: { hidden_size?: number } }).config?.hidden_size ?? 384);
   const sepId = BigInt((extractor.tokenizer as unknown as { sep_token_id?: number }).sep_token_id ?? 102);
-  /** Tokenize (with the [SEP] fix) and run the model: token states and the attention mask. */
-  const encode = async (texts: string[]): Promise<{ hidden: Tensor; mask: Tensor }> => {
-    const inputs = extractor.tokenizer(texts, { padding: true, truncation: true }) as unknown as Record<string, Tensor> & {
+  const tokenize = (texts: string[]) =>
+    extractor.tokenizer(texts, { padding: true, truncation: true, ...(spec.maxTokens ? { max_length: spec.maxTokens } : {}) }) as unknown as Record<string, Tensor> & {
       input_ids: Tensor;
       attention_mask: Tensor;
     };
+  /** Tokenize (with the [SEP] fix) and run the model: token states and the attention mask. */
+  const encode = async (texts: string[]): Promise<{ hidden: Tensor; mask: Tensor }> => {
+    const inputs = tokenize(texts);
     const [rows, cols] = inputs.input_ids.dims as [number, number];
     restoreFinalSep(inputs.input_ids.data as BigInt64Array, inputs.attention_mask.data as BigInt64Array, rows, cols, sepId);
     const out = (await extractor.model(inputs)) as { last_hidden_state: Tensor };
     return { hidden: out.last_hidden_state, mask: inputs.attention_mask };
   };
+  /** One batch → row-major sentence vectors (L2-normalised), by the model's kind of output. */
+  const sentenceVectors = async (batch: string[]): Promise<{ data: Float32Array; release: () => void }> => {
+    if (spec.output === 'sentence_embedding') {
+      const inputs = tokenize(batch);
+      const out = (await extractor.model({ input_ids: inputs.input_ids, attention_mask: inputs.attention_mask })) as { sentence_embedding?: Tensor };
+      const t = out.sentence_embedding;
+      if (!t) throw new ModelLoadError(`The model "${config.modelId}" has no sentence_embedding output; its ONNX file is not the one \`npm run models:prepare -- embedder\` writes.`);
+      return { data: t.data as Float32Array, release: () => t.dispose?.() };
+    }
+    const { hidden, mask } = await encode(batch);
+    const t = mean_pooling(hidden, mask).normalize(2, -1);
+    return {
+      data: t.data as Float32Array,
+      release: () => {
+        t.dispose?.();
+        hidden.dispose?.();
+      },
+    };
+  };
   return {
     modelId: config.modelId,
     dimension: dim,
-    async embed(texts: string[]): Promise<Float32Array[]> {
+    async embed(texts: string[], role: EmbedRole = 'document'): Promise<Float32Array[]> {
+      const prompt = spec.prompts[role];
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += config.batchSize) {
-        const batch = texts.slice(i, i + config.batchSize);
-        const { hidden, mask } = await encode(batch);
-        const t = mean_pooling(hidden, mask).normalize(2, -1);
-        const data = t.data as Float32Array;
-        for (let k = 0; k < batch.length; k++) out.push(Float32Array.from(data.subarray(k * dim, (k + 1) * dim)));
-        t.dispose?.();
-        hidden.dispose?.();
+        const batch = texts.slice(i, i + config.batchSize).map((t) => prompt + t);
+        const { data, release } = await sentenceVectors(batch);
+        for (let k = 0; k < batch.length; k++) {
+          const v = Float32Array.from(data.subarray(k * dim, (k + 1) * dim));
+          // mean pooling normalised already; the sentence_embedding graph does too, but a cut input is checked again
+          out.push(spec.output === 'mean' ? v : normalise(v));
+        }
+        release();
       }
       return out;
     },
     async embedTokens(text: string): Promise<Float32Array[]> {
+      if (spec.output !== 'mean') throw new ModelLoadError(`Token embeddings (late interaction) are not available from "${config.modelId}": its graph outputs only the sentence vector.`);
       const { hidden: t } = await encode([text]);
       const data = t.data as Float32Array;
       const n = t.dims[1] ?? 0;

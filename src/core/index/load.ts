@@ -131,7 +131,7 @@ export async function loadIndexFromBytes(manifestJson: string, files: Record<str
   return { manifest, chunks, vectors, summaryVectors, bm25, rowOf, windows, questions, documents };
 }
 
-const dequantize = (bytes: Uint8Array): Float32Array => {
+export const dequantizeInt8 = (bytes: Uint8Array): Float32Array => {
   const q = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Float32Array(q.length);
   for (let i = 0; i < out.length; i++) out[i] = q[i]! / WINDOW_SCALE;
@@ -150,7 +150,7 @@ function parseQuestions(json: Uint8Array, vectorBytes: Uint8Array, dim: number, 
   if (count < 0 || vectorBytes.byteLength !== count * dim || !sorted) {
     throw new IndexIntegrityError(`The synthetic-question vectors do not match their rows or the chunks. Rebuild it with \`npm run index\`.`);
   }
-  return { row: Int32Array.from(q.row), vectors: dequantize(vectorBytes), count };
+  return { row: Int32Array.from(q.row), vectors: dequantizeInt8(vectorBytes), count };
 }
 
 function parseWindows(json: Uint8Array, vectorBytes: Uint8Array, dim: number, chunkCount: number): LoadedIndex['windows'] {
@@ -164,5 +164,5 @@ function parseWindows(json: Uint8Array, vectorBytes: Uint8Array, dim: number, ch
   if (vectorBytes.byteLength !== count * dim || w.start.length !== count || w.end.length !== count || w.row.some((r) => r < 0 || r >= chunkCount)) {
     throw new IndexIntegrityError(`The passage windows do not match their vectors or the chunks. Rebuild it with \`npm run index\`.`);
   }
-  return { row: Int32Array.from(w.row), start: Int32Array.from(w.start), end: Int32Array.from(w.end), vectors: dequantize(vectorBytes), count };
+  return { row: Int32Array.from(w.row), start: Int32Array.from(w.start), end: Int32Array.from(w.end), vectors: dequantizeInt8(vectorBytes), count };
 }

@@ -46,7 +46,7 @@ export interface IndexManifest {
   /** SHA-256 over the build code, so a changed chunker makes the index stale. */
   builderFingerprint: string;
   sources: ManifestSource[];
-  model: { id: string; dtype: string; sha256: string; pooling: 'mean'; normalized: true };
+  model: { id: string; dtype: string; sha256: string; pooling: 'mean' | 'sentence_embedding'; normalized: true };
   chunkCount: number;
   dimension: number;
   /** Byte order of the .f32 artifacts. */
@@ -96,7 +96,7 @@ export function parseManifest(json: string): IndexManifest {
 }
 
 /** Verify every artifact against the manifest (size and SHA-256). */
-export async function verifyArtifacts(manifest: IndexManifest, files: Record<string, Uint8Array>): Promise<void> {
+export async function verifyArtifacts(manifest: Pick<IndexManifest, 'artifacts'>, files: Record<string, Uint8Array>): Promise<void> {
   for (const [name, expected] of Object.entries(manifest.artifacts)) {
     const bytes = files[name];
     if (!bytes) throw new IndexIntegrityError(`The static index is missing ${name}. ${REBUILD}`);

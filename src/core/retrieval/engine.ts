@@ -258,7 +258,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     async retrieve(query, options) {
       const t = now();
       const prep = prepare(query, options);
-      const [qv, ...alt] = await deps.embedder.embed([query, ...prep.alternatives.map((a) => a.text)]);
+      const [qv, ...alt] = await deps.embedder.embed([query, ...prep.alternatives.map((a) => a.text)], 'query');
       const embedMs = now() - t;
       const r = await search(query, qv!, prep, alt, now());
       r.trace.unshift({ stage: 'embed query', ms: embedMs, candidates: [], ...(alt.length ? { note: `and ${alt.length} alternative formulation(s)` } : {}) });

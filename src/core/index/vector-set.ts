@@ -1,0 +1,131 @@
+/**
+ * A second set of index vectors, made with another embedder (EmbeddingGemma) over the
+ * same chunks, windows, synthetic questions and summary index as the static index.
+ * It lives in `static-index/vectors/<model slug>/` with its own manifest, is listed
+ * in `static-index/vector-sets.json`, and is fetched only when the user has chosen
+ * that model. A set is bound to the index it was built for: the SHA-256s of the
+ * index's text artifacts are recorded, so a rebuilt index refuses a stale set.
+ */
+import { dequantizeInt8, type LoadedIndex } from './load.js';
+import { ARTIFACTS, IndexIntegrityError, verifyArtifacts } from './manifest.js';
+
+export const VECTOR_SET_FORMAT_VERSION = 1;
+/** The list of vector sets, beside manifest.json. Absent: the index has none. */
+export const VECTOR_SETS_FILE = 'vector-sets.json';
+export const VECTOR_SET_MANIFEST = 'vectorset.json';
+
+/** The artifacts a vector set replaces, by the index artifact they stand for (same names, same layout). */
+export const VECTOR_SET_ARTIFACTS = [
+  ARTIFACTS.vectors,
+  ARTIFACTS.summaryVectors,
+  ARTIFACTS.windowVectors,
+  ARTIFACTS.questionVectors,
+  ARTIFACTS.documentVectors,
+] as const;
+
+/** The index artifacts whose rows the set's vectors follow. */
+export const BOUND_ARTIFACTS = [ARTIFACTS.chunks, ARTIFACTS.windows, ARTIFACTS.questions, ARTIFACTS.documents] as const;
+
+export interface VectorSetManifest {
+  formatVersion: number;
+  builtAt: string;
+  model: { id: string; dtype: string; sha256: string; output: 'mean' | 'sentence_embedding' };
+  dimension: number;
+  /** SHA-256 of each bound index artifact at build time. */
+  boundTo: Record<string, string>;
+  artifacts: Record<string, { sha256: string; bytes: number }>;
+  parameters: Record<string, unknown>;
+}
+
+export interface VectorSetEntry {
+  /** The embedder's model id (models.ts). */
+  id: string;
+  /** Folder under static-index/, e.g. "vectors/google--embeddinggemma-300m". */
+  dir: string;
+  /** Bytes of the set's artifacts (what the app downloads besides the model). */
+  bytes: number;
+}
+
+export const vectorSetDir = (modelId: string): string => `vectors/${modelId.replace(/[^A-Za-z0-9._-]+/g, '--')}`;
+
+const rebuild = (id: string) => `Rebuild it with \`npm run index:vectors -- --model ${id}\`.`;
+
+/** Parse vector-sets.json; a malformed list is an error (an absent one is the caller's "none"). */
+export function parseVectorSets(json: string): VectorSetEntry[] {
+  let v: { sets?: unknown };
+  try {
+    v = JSON.parse(json) as typeof v;
+  } catch (e) {
+    throw new IndexIntegrityError(`${VECTOR_SETS_FILE} is not valid JSON (${(e as Error).message}). Rebuild it with \`npm run index:vectors\`.`);
+  }
+  const sets = v?.sets;
+  if (!Array.isArray(sets) || !sets.every((s) => s && typeof s.id === 'string' && typeof s.dir === 'string' && typeof s.bytes === 'number')) {
+    throw new IndexIntegrityError(`${VECTOR_SETS_FILE} has no valid "sets" list. Rebuild it with \`npm run index:vectors\`.`);
+  }
+  return sets as VectorSetEntry[];
+}
+
+export function parseVectorSetManifest(json: string, expectedModel: string): VectorSetManifest {
+  let m: VectorSetManifest;
+  try {
+    m = JSON.parse(json) as VectorSetManifest;
+  } catch (e) {
+    throw new IndexIntegrityError(`The vector set of ${expectedModel} has an invalid ${VECTOR_SET_MANIFEST} (${(e as Error).message}). ${rebuild(expectedModel)}`);
+  }
+  if (m?.formatVersion !== VECTOR_SET_FORMAT_VERSION || typeof m.artifacts !== 'object' || typeof m.boundTo !== 'object' || !m.model) {
+    throw new IndexIntegrityError(`The vector set of ${expectedModel} has format ${String(m?.formatVersion)}; this app reads ${VECTOR_SET_FORMAT_VERSION}. ${rebuild(expectedModel)}`);
+  }
+  if (m.model.id !== expectedModel) {
+    throw new IndexIntegrityError(`The vector set in the folder of ${expectedModel} was built with ${m.model.id}. ${rebuild(expectedModel)}`);
+  }
+  for (const name of VECTOR_SET_ARTIFACTS) {
+    if (!m.artifacts[name]) throw new IndexIntegrityError(`The vector set of ${expectedModel} does not list ${name}. ${rebuild(expectedModel)}`);
+  }
+  return m;
+}
+
+function floats(bytes: Uint8Array, name: string, rows: number, dim: number, model: string): Float32Array {
+  if (bytes.byteLength !== rows * dim * 4) {
+    throw new IndexIntegrityError(`${name} of the ${model} vector set holds ${bytes.byteLength} bytes; ${rows} rows × ${dim} need ${rows * dim * 4}. ${rebuild(model)}`);
+  }
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer);
+}
+
+function int8(bytes: Uint8Array, name: string, rows: number, dim: number, model: string): Float32Array {
+  if (bytes.byteLength !== rows * dim) {
+    throw new IndexIntegrityError(`${name} of the ${model} vector set holds ${bytes.byteLength} bytes; ${rows} rows × ${dim} need ${rows * dim}. ${rebuild(model)}`);
+  }
+  return dequantizeInt8(bytes);
+}
+
+/**
+ * The index as seen through the set's vectors: same chunks, BM25, windows, questions and
+ * documents; every vector (and the manifest's model and dimension) from the set. Verifies
+ * the set's artifacts and that it was built for this index.
+ */
+export async function applyVectorSet(index: LoadedIndex, manifestJson: string, files: Record<string, Uint8Array>, modelId: string): Promise<LoadedIndex> {
+  const set = parseVectorSetManifest(manifestJson, modelId);
+  for (const name of BOUND_ARTIFACTS) {
+    if (set.boundTo[name] !== index.manifest.artifacts[name]?.sha256) {
+      throw new IndexIntegrityError(`The vector set of ${modelId} was built for another index (its ${name} differs from the one loaded). ${rebuild(modelId)}`);
+    }
+  }
+  try {
+    await verifyArtifacts(set, files);
+  } catch (e) {
+    throw new IndexIntegrityError(`${(e as Error).message.replace(/ Rebuild it with .*$/, '')} (vector set of ${modelId}). ${rebuild(modelId)}`);
+  }
+  const dim = set.dimension;
+  const nodes = index.documents.nodeRow.length ? index.documents.vectors.length / index.manifest.dimension : 0;
+  return {
+    ...index,
+    manifest: { ...index.manifest, model: { ...set.model, pooling: set.model.output === 'mean' ? 'mean' : 'sentence_embedding', normalized: true }, dimension: dim },
+    vectors: floats(files[ARTIFACTS.vectors]!, ARTIFACTS.vectors, index.chunks.length, dim, modelId),
+    summaryVectors: floats(files[ARTIFACTS.summaryVectors]!, ARTIFACTS.summaryVectors, index.chunks.length, dim, modelId),
+    windows: { ...index.windows, vectors: int8(files[ARTIFACTS.windowVectors]!, ARTIFACTS.windowVectors, index.windows.count, dim, modelId) },
+    questions: { ...index.questions, vectors: int8(files[ARTIFACTS.questionVectors]!, ARTIFACTS.questionVectors, index.questions.count, dim, modelId) },
+    documents: { ...index.documents, vectors: floats(files[ARTIFACTS.documentVectors]!, ARTIFACTS.documentVectors, nodes, dim, modelId) },
+  };
+}
