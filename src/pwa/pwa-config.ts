@@ -41,6 +41,11 @@ export const WEBLLM_JS_URL = /\/assets\/webllm-[^/?#]+\.js$/;
 /** Cache of the WebLLM bundles; the "webllm/" prefix makes Settings' storage clearing treat it as model data. */
 export const WEBLLM_JS_CACHE = 'webllm/js';
 
+/** Same-origin requests for a vector set of an optional retrieval model (static-index/vectors/…): not precached. */
+export const VECTOR_SET_URL = /\/static-index\/vectors\/[^?#]+$/;
+/** Its cache; the "models/" prefix makes Settings' storage clearing treat it as model data. */
+export const VECTOR_SET_CACHE = 'models/vector-sets';
+
 /** Glob patterns (relative to the build output) that Workbox precaches. */
 export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] {
   const onnx = options.onnxFiles ?? ['model_quantized.onnx'];
@@ -105,11 +110,19 @@ export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<Vite
       // 'prompt': the new version waits until the user accepts it (register.ts → applyUpdate()).
       skipWaiting: false,
       clientsClaim: false,
-      // Runtime caching of one thing only, on this origin: WebLLM's bundles, when a model is first
-      // loaded (a RegExp route matches other origins only from the URL's start, which this one never
-      // does). Nothing from other origins: model downloads are cached by WebLLM itself (IndexedDB),
-      // only when the user asks for a model.
+      // Runtime caching of two things only, on this origin: the vector set of a retrieval model the
+      // user downloads (its model files are cached by transformers.js itself, 'transformers-cache'),
+      // and WebLLM's bundles when a model is first loaded (a RegExp route matches other origins only
+      // from the URL's start, which this one never does). Nothing from other origins: model downloads
+      // are cached by WebLLM itself (IndexedDB), only when the user asks for a model.
       runtimeCaching: [
+        {
+          // the vector set of a retrieval model the user chose to download (Settings): network first, so
+          // a redeployed index brings its new set, and from this cache when offline
+          urlPattern: VECTOR_SET_URL,
+          handler: 'NetworkFirst',
+          options: { cacheName: VECTOR_SET_CACHE, networkTimeoutSeconds: 10 },
+        },
         {
           urlPattern: WEBLLM_JS_URL,
           handler: 'CacheFirst',

@@ -119,7 +119,8 @@ export async function clearCaches(options: ClearOptions = {}, e?: StorageEnv): P
   const { keepPrecache = true, includeModels = true, precacheName } = options;
   const { caches, indexedDB } = env(e);
   const result: ClearResult = { deletedCaches: [], deletedDatabases: [], problems: [] };
-  const isModelCache = (name: string) => name.startsWith('webllm/');
+  // WebLLM's caches, transformers.js's model cache (a downloaded retrieval model) and the vector sets
+  const isModelCache = (name: string) => name.startsWith('webllm/') || name.startsWith('models/') || name === 'transformers-cache';
   const isKeptPrecache = (name: string) =>
     keepPrecache && (precacheName !== undefined ? name === precacheName : name.startsWith(WORKBOX_PRECACHE_PREFIX));
 

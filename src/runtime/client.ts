@@ -3,7 +3,7 @@
  * in-process runtime, over postMessage.
  */
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
-import type { RuntimeMethod, RuntimeReply, RuntimeRequest, SkyCiteRuntime } from './types.js';
+import type { DownloadProgress, RuntimeMethod, RuntimeReply, RuntimeRequest, SkyCiteRuntime } from './types.js';
 
 export class RuntimeError extends Error {
   constructor(name: string, message: string) {
@@ -14,25 +14,31 @@ export class RuntimeError extends Error {
 
 export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
   let next = 1;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; progress?: (p: DownloadProgress) => void }>();
   worker.onmessage = (ev: MessageEvent<RuntimeReply>) => {
-    const p = pending.get(ev.data.id);
+    const msg = ev.data;
+    const p = pending.get(msg.id);
     if (!p) return;
-    pending.delete(ev.data.id);
-    if (ev.data.ok) p.resolve(ev.data.value);
-    else p.reject(new RuntimeError(ev.data.error.name, ev.data.error.message));
+    if ('progress' in msg) {
+      p.progress?.(msg.progress);
+      return;
+    }
+    pending.delete(msg.id);
+    if (msg.ok) p.resolve(msg.value);
+    else p.reject(new RuntimeError(msg.error.name, msg.error.message));
   };
   worker.onerror = (ev) => {
     const err = new RuntimeError('WorkerError', `The retrieval worker failed: ${ev.message || 'unknown error'}. Reload the app.`);
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
-  const call = <T>(method: RuntimeMethod, ...args: unknown[]): Promise<T> =>
+  const callWithProgress = <T>(method: RuntimeMethod, progress: ((p: DownloadProgress) => void) | undefined, ...args: unknown[]): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const id = next++;
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(progress ? { progress } : {}) });
       worker.postMessage({ id, method, args } satisfies RuntimeRequest);
     });
+  const call = <T>(method: RuntimeMethod, ...args: unknown[]): Promise<T> => callWithProgress<T>(method, undefined, ...args);
   return {
     // URLs are resolved against the page, so the worker (whose own URL is under assets/) fetches the right files
     init: (o = {}) => {
@@ -52,6 +58,9 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     getChunk: (id) => call('getChunk', id),
     outline: () => call('outline'),
     keywordSearch: (t, l) => call('keywordSearch', t, l),
+    retrievalModels: () => call('retrievalModels'),
+    // the callback stays here; the worker sends progress messages tagged with the request id
+    useRetrievalModel: (id, onProgress) => callWithProgress('useRetrievalModel', onProgress, id),
     dispose: () => worker.terminate(),
   };
 }

@@ -7,5 +7,6 @@ export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = {
   ortBaseUrl: 'ort/',
   device: 'auto',
   rerank: false,
+  retrievalModel: null,
   denseBackend: 'voy',
 };

@@ -20,7 +20,21 @@ import { draftFromAgents } from '../core/answer/requirements.js';
 import { createDocumentAgents, DEFAULT_AGENT_CONFIG, type AgentResult, type DocumentAgents } from '../core/retrieval/agents.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../core/retrieval/cross-encoder.js';
 import type { Reranker } from '../core/retrieval/rerank.js';
-import type { AskResult, DocumentOutline, KeywordHit, OutlineNode, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
+import type {
+  AskResult,
+  DocumentOutline,
+  DownloadProgress,
+  KeywordHit,
+  OutlineNode,
+  RetrievalModelInfo,
+  RetrievalModelStatus,
+  RuntimeOptions,
+  RuntimeStatus,
+  SkyCiteRuntime,
+} from './types.js';
+import { embedderSpec } from '../core/embedding/models.js';
+import { applyVectorSet, parseVectorSets, VECTOR_SET_ARTIFACTS, VECTOR_SET_MANIFEST, VECTOR_SETS_FILE, type VectorSetEntry } from '../core/index/vector-set.js';
+import { gateForEmbedder, type RetrievalConfig } from '../core/retrieval/config.js';
 
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import { chooseDevice, probeAdapter, type AdapterProbe } from './device-choice.js';
@@ -33,6 +47,11 @@ export class RuntimeNotReadyError extends Error {
   }
 }
 
+/** A retrieval model could not be switched to; retrieval keeps the model it had. */
+export class RetrievalModelError extends Error {
+  override name = 'RetrievalModelError';
+}
+
 /** Offline before the first full load, or a missing file: say which and what to do. */
 export class IndexFetchError extends Error {
   override name = 'IndexFetchError';
@@ -40,8 +59,8 @@ export class IndexFetchError extends Error {
 
 export interface InProcessDeps {
   fetchImpl?: typeof fetch;
-  /** Inject an embedder (tests); default loads MiniLM with transformers.js. */
-  createEmbedder?: (device: 'webgpu' | 'wasm', opts: RuntimeOptions, modelId: string) => Promise<Embedder>;
+  /** Inject an embedder (tests); default loads the model folder with transformers.js (`onProgress`: its files' download). */
+  createEmbedder?: (device: 'webgpu' | 'wasm', opts: RuntimeOptions, modelId: string, onProgress?: (p: DownloadProgress) => void) => Promise<Embedder>;
   /** Tests: whether a (hardware) WebGPU adapter exists; superseded by `probeAdapter`. */
   hasWebGpu?: () => Promise<boolean>;
   /** Tests: the WebGPU adapter as the device choice sees it (default: navigator.gpu). */
@@ -51,6 +70,8 @@ export interface InProcessDeps {
   /** Inject a reranker (tests); default loads the cross-encoder with transformers.js on WASM. */
   createReranker?: (opts: RuntimeOptions) => Promise<Reranker>;
   baseUrl?: string;
+  /** The evidence gate of another embedder's vector set (default: its calibration, config.ts gateForEmbedder). */
+  gateFor?: (modelId: string) => RetrievalConfig['gate'];
   /** Loads voy's WASM module (the worker: from the app's assets; Node: from node_modules). Without it the dense stage is exact. */
   loadVoy?: () => Promise<VoyConstructor>;
 }
@@ -68,6 +89,13 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
   let engine: RetrievalEngine | null = null;
   let agents: DocumentAgents | null = null;
   let library: ReturnType<typeof createLibrarySearch> | null = null;
+  let runtimeOpts: RuntimeOptions = DEFAULT_RUNTIME_OPTIONS;
+  /** What the built-in engine was made of, so switching back needs no reload. */
+  let builtIn: { engine: RetrievalEngine; agents: DocumentAgents; status: RetrievalModelStatus } | null = null;
+  let reranker: Reranker | null = null;
+  /** The model retrieval runs with now; its index view and embedder when it is not the built-in one. */
+  let active: { status: RetrievalModelStatus; embedder: Embedder } | null = null;
+  let vectorSets: VectorSetEntry[] | null = null;
 
   const ready = () => {
     if (!index || !embedder || !engine) throw new RuntimeNotReadyError();
@@ -87,8 +115,8 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     return new Uint8Array(await res.arrayBuffer());
   }
 
-  /** The embedder the loaded index was built with (its manifest names the model folder). */
-  const defaultEmbedder = async (device: 'webgpu' | 'wasm', opts: RuntimeOptions, modelId: string): Promise<Embedder> =>
+  /** The embedder the loaded index was built with (its manifest names the model folder), or a vector set's. */
+  const defaultEmbedder = async (device: 'webgpu' | 'wasm', opts: RuntimeOptions, modelId: string, onProgress?: (p: DownloadProgress) => void): Promise<Embedder> =>
     createTransformersEmbedder({
       modelId,
       dtype: 'q8',
@@ -96,6 +124,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       localModelPath: new URL(opts.modelBaseUrl, base).pathname,
       device,
       batchSize: 8,
+      ...(onProgress ? { onProgress } : {}),
       ortWasmPaths: {
         mjs: abs(`${opts.ortBaseUrl}ort-wasm-simd-threaded.asyncify.mjs`, base),
         wasm: abs(`${opts.ortBaseUrl}ort-wasm-simd-threaded.asyncify.wasm`, base),
@@ -115,7 +144,103 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       },
     });
 
+  /** An engine and its document agents over an index view (the built-in vectors or a vector set's). */
+  const makeEngine = (idx: LoadedIndex, emb: Embedder, voy: DenseBackend | null, opts: RuntimeOptions, gateOf: string | null) => {
+    const e = createRetrievalEngine({
+      index: idx,
+      embedder: emb,
+      // the engine's defaults with the dense backend and reranking chosen here (config.ts keeps 'exact' for Node, eval and bench);
+      // another embedder brings its own calibrated evidence gate
+      config: withConfig(DEFAULT_RETRIEVAL_CONFIG, {
+        dense: { backend: voy ? 'voy' : 'exact' },
+        rerank: { enabled: opts.rerank },
+        ...(gateOf ? { gate: (deps.gateFor ?? gateForEmbedder)(gateOf) } : {}),
+      }),
+      backends: voy ? { voy } : {},
+      ...(reranker ? { reranker } : {}),
+    });
+    // the document agents' in-document searches skip the cross-encoder: it runs once per question, on the flat ranking
+    return { engine: e, agents: createDocumentAgents(idx, e, { ...DEFAULT_AGENT_CONFIG, inDocument: { rerank: { enabled: false } } }) };
+  };
+
+  /** static-index/vector-sets.json, or none when the deployment has no vector sets (404). */
+  async function listVectorSets(): Promise<VectorSetEntry[]> {
+    if (vectorSets) return vectorSets;
+    const url = abs(`${runtimeOpts.indexBaseUrl}${VECTOR_SETS_FILE}`, base);
+    let res: Response;
+    try {
+      res = await fetchImpl(url);
+    } catch {
+      return [];
+    }
+    if (res.status === 404) return (vectorSets = []);
+    if (!res.ok) return [];
+    vectorSets = parseVectorSets(await res.text());
+    return vectorSets;
+  }
+
+  async function switchTo(id: string, onProgress?: (p: DownloadProgress) => void): Promise<RetrievalModelStatus> {
+    const idx = index!;
+    const t = performance.now();
+    const entry = (await listVectorSets()).find((v) => v.id === id);
+    if (!entry) throw new Error(`this deployment has no vector set for ${id} (static-index/${VECTOR_SETS_FILE}); build it with \`npm run index:vectors -- --model ${id}\``);
+    const setBase = `${runtimeOpts.indexBaseUrl}${entry.dir}/`;
+    const setJson = new TextDecoder().decode(await fetchBytes(abs(`${setBase}${VECTOR_SET_MANIFEST}`, base)));
+    const files: Record<string, Uint8Array> = {};
+    let loaded = 0;
+    for (const name of VECTOR_SET_ARTIFACTS) {
+      files[name] = await fetchBytes(abs(`${setBase}${name}`, base));
+      loaded += files[name].byteLength;
+      onProgress?.({ file: `static-index/${entry.dir}/${name}`, loaded, total: entry.bytes });
+    }
+    const view = await applyVectorSet(idx, setJson, files, id);
+    // a large model on WASM: its 8-bit MatMulNBits weights are what was validated (docs/retrieval.md)
+    const emb = await (deps.createEmbedder ?? defaultEmbedder)('wasm', runtimeOpts, id, onProgress);
+    if (emb.dimension !== view.manifest.dimension) {
+      throw new Error(`the model gives ${emb.dimension}-dimensional vectors but its vector set holds ${view.manifest.dimension}; rebuild it with \`npm run index:vectors -- --model ${id}\``);
+    }
+    const dense = await denseBackendFor(view, runtimeOpts.denseBackend, deps.loadVoy);
+    const made = makeEngine(view, emb, dense.voy, runtimeOpts, id);
+    await active?.embedder.dispose?.();
+    engine = made.engine;
+    agents = made.agents;
+    const status: RetrievalModelStatus = { id, label: embedderSpec(id).label, state: 'on', loadMs: performance.now() - t, device: 'wasm' };
+    active = { status, embedder: emb };
+    return status;
+  }
+
   return {
+    async retrievalModels(): Promise<RetrievalModelInfo[]> {
+      const { index: idx } = ready();
+      const own = embedderSpec(idx.manifest.model.id);
+      const current = active?.status.id ?? own.id;
+      const sets = await listVectorSets();
+      return [
+        { id: own.id, label: own.label, builtIn: true, active: current === own.id, downloadBytes: 0, licence: own.licence },
+        ...sets.map((v) => {
+          const spec = embedderSpec(v.id);
+          return { id: v.id, label: spec.label, builtIn: false, active: current === v.id, downloadBytes: spec.downloadBytes + v.bytes, licence: spec.licence };
+        }),
+      ];
+    },
+
+    async useRetrievalModel(id, onProgress) {
+      const { index: idx } = ready();
+      if (id === null || id === idx.manifest.model.id) {
+        if (builtIn) ({ engine, agents } = builtIn);
+        await active?.embedder.dispose?.();
+        active = null;
+        return builtIn!.status;
+      }
+      if (active?.status.id === id) return active.status;
+      try {
+        return await switchTo(id, onProgress);
+      } catch (e) {
+        const was = active?.status.label ?? builtIn?.status.label ?? 'the built-in model';
+        throw new RetrievalModelError(`Could not switch retrieval to ${embedderSpec(id).label}: ${(e as Error).message}. Retrieval keeps using ${was}.`);
+      }
+    },
+
     async init(partial = {}): Promise<RuntimeStatus> {
       const opts = { ...DEFAULT_RUNTIME_OPTIONS, ...partial };
       const t0 = performance.now();
@@ -157,27 +282,22 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         );
       }
       const dense = await denseBackendFor(index, opts.denseBackend, deps.loadVoy);
-      let reranker: Reranker | null = null;
+      let rerankerLoaded: Reranker | null = null;
       let rerankerStatus: RuntimeStatus['reranker'] = { state: 'off', loadMs: null };
       if (opts.rerank) {
         const t3 = performance.now();
         try {
-          reranker = await (deps.createReranker ?? defaultReranker)(opts);
+          rerankerLoaded = await (deps.createReranker ?? defaultReranker)(opts);
           rerankerStatus = { state: 'on', loadMs: performance.now() - t3 };
         } catch (e) {
           rerankerStatus = { state: 'unavailable', loadMs: null, note: (e as Error).message };
         }
       }
-      engine = createRetrievalEngine({
-        index,
-        embedder,
-        // the engine's defaults with the dense backend and reranking chosen here (config.ts keeps 'exact' for Node, eval and bench)
-        config: withConfig(DEFAULT_RETRIEVAL_CONFIG, { dense: { backend: dense.status.backend }, rerank: { enabled: opts.rerank } }),
-        backends: dense.voy ? { voy: dense.voy } : {},
-        ...(reranker ? { reranker } : {}),
-      });
-      // the document agents' in-document searches skip the cross-encoder: it runs once per question, on the flat ranking
-      agents = createDocumentAgents(index, engine, { ...DEFAULT_AGENT_CONFIG, inDocument: { rerank: { enabled: false } } });
+      reranker = rerankerLoaded;
+      runtimeOpts = opts;
+      ({ engine, agents } = makeEngine(index, embedder, dense.voy, opts, null));
+      builtIn = { engine, agents, status: { id: index.manifest.model.id, label: embedderSpec(index.manifest.model.id).label, state: 'default', loadMs: modelLoad.ms, device } };
+      active = null;
       return {
         manifest: index.manifest,
         device,
@@ -186,11 +306,13 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         loadMs: { index: indexLoad.ms, model: modelLoad.ms },
         dense: dense.status,
         reranker: rerankerStatus,
+        retrievalModel: builtIn.status,
       };
     },
 
     async retrieve(query, options = {}): Promise<AskResult> {
-      const { engine: e, index: idx, embedder: emb } = ready();
+      const { engine: e, index: idx } = ready();
+      const emb = active?.embedder ?? ready().embedder;
       // the engine applies the overrides to its base configuration the same way (withConfig)
       const config = withConfig(e.config, options.config);
       // the flat retrieval answers; the document agents say which documents hold the evidence, and why
@@ -198,7 +320,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       let retrieval;
       if (agents) {
         const t = performance.now();
-        const [qv, ...alt] = await emb.embed([query, ...e.alternativesOf(query, options)]);
+        const [qv, ...alt] = await emb.embed([query, ...e.alternativesOf(query, options)], 'query');
         const embedMs = performance.now() - t;
         consulted = await agents.run(query, qv!, options, alt);
         retrieval = consulted.flat;
@@ -224,10 +346,11 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     },
 
     async draftRequirements(description, options = {}) {
-      const { engine: e, index: idx, embedder: emb } = ready();
+      const { engine: e, index: idx } = ready();
+      const emb = active?.embedder ?? ready().embedder;
       if (!agents) throw new RuntimeNotReadyError();
       const opts = { ...(options.filters ? { filters: options.filters } : {}) };
-      const [qv, ...alt] = await emb.embed([description, ...e.alternativesOf(description, opts)]);
+      const [qv, ...alt] = await emb.embed([description, ...e.alternativesOf(description, opts)], 'query');
       const r = await agents.run(description, qv!, opts, alt);
       const verbatim = new Map(idx.manifest.sources.map((s) => [s.id, s.verbatim]));
       return draftFromAgents(r, idx.chunks, (id) => verbatim.get(id) ?? false, options.perDocument ?? 5);

@@ -4,7 +4,7 @@
  * answers RuntimeRequest messages. Errors travel as {name, message}.
  */
 import { createInProcessRuntime } from './in-process.js';
-import type { RuntimeReply, RuntimeRequest } from './types.js';
+import type { DownloadProgress, RuntimeReply, RuntimeRequest } from './types.js';
 import { loadVoyInBrowser } from './voy-browser.js';
 
 // the client sends absolute URLs (resolved against the page); voy's wasm is one of the app's assets
@@ -15,7 +15,12 @@ self.onmessage = async (ev: MessageEvent<RuntimeRequest>) => {
   let reply: RuntimeReply;
   try {
     const fn = runtime[method] as (...a: unknown[]) => Promise<unknown>;
-    reply = { id, ok: true, value: await fn(...args) };
+    // a download reports progress as messages tagged with the request id (functions cannot cross postMessage)
+    const callArgs =
+      method === 'useRetrievalModel'
+        ? [args[0], (progress: DownloadProgress) => (self as unknown as Worker).postMessage({ id, progress } satisfies RuntimeReply)]
+        : args;
+    reply = { id, ok: true, value: await fn(...callArgs) };
   } catch (e) {
     const err = e as Error;
     reply = { id, ok: false, error: { name: err.name ?? 'Error', message: err.message ?? String(e) } };

@@ -30,6 +30,13 @@ export interface RuntimeOptions {
    * Falls back to 'exact', and says why in the status, when voy cannot be loaded.
    */
   denseBackend: 'voy' | 'exact';
+  /**
+   * The retrieval embedder: null for the one the index was built with (first load); the id
+   * of a vector set's model (static-index/vector-sets.json, e.g. 'google/embeddinggemma-300m')
+   * once the user has downloaded it (Settings). The default embedder still serves the
+   * evidence highlights and the grounding check (their thresholds are calibrated on it).
+   */
+  retrievalModel: string | null;
   /** Rerank the fused candidates with the cross-encoder (models/skycite/reranker-minilm, WASM; `?rerank=on`). Default false: no measured gain for ≈ 350 ms per query (docs/retrieval.md). */
   rerank: boolean;
 }
@@ -50,6 +57,36 @@ export interface RuntimeStatus {
    * 'unavailable' (its files are missing or broken: retrieval keeps the fused order, and `note` says why).
    */
   reranker: { state: 'on' | 'off' | 'unavailable'; loadMs: number | null; note?: string };
+  /** The model retrieval runs with (the built-in one until useRetrievalModel switches). */
+  retrievalModel: RetrievalModelStatus;
+}
+
+/** A retrieval model the app can use: the index's own, or one with a vector set (downloaded on consent). */
+export interface RetrievalModelInfo {
+  id: string;
+  label: string;
+  /** The index's own model (in the first load). */
+  builtIn: boolean;
+  active: boolean;
+  /** Bytes to download to use it: model files plus its vector set (0 for the built-in one). */
+  downloadBytes: number;
+  licence: { name: string; url: string; notice: string };
+}
+
+/** Progress of a retrieval-model download, file by file. */
+export interface DownloadProgress {
+  file: string;
+  loaded: number;
+  total: number;
+}
+
+export interface RetrievalModelStatus {
+  id: string;
+  label: string;
+  /** 'on': retrieval uses it; 'default': the built-in model. */
+  state: 'on' | 'default';
+  loadMs: number | null;
+  device: 'webgpu' | 'wasm';
 }
 
 export interface DocumentOutline {
@@ -110,6 +147,14 @@ export interface SkyCiteRuntime {
   getChunk(id: string): Promise<Chunk | null>;
   outline(): Promise<DocumentOutline[]>;
   keywordSearch(text: string, limit?: number): Promise<KeywordHit[]>;
+  /** The retrieval models on offer: the built-in one and those with a vector set in the index. */
+  retrievalModels(): Promise<RetrievalModelInfo[]>;
+  /**
+   * Switch retrieval to another model (null: the built-in one). Downloads its files on first use
+   * (`onProgress` per file) and its vector set; on failure retrieval keeps the model it had and
+   * the error says why (RetrievalModelError).
+   */
+  useRetrievalModel(id: string | null, onProgress?: (p: DownloadProgress) => void): Promise<RetrievalModelStatus>;
   dispose(): void;
 }
 
@@ -124,4 +169,6 @@ export interface RuntimeRequest {
 
 export type RuntimeReply =
   | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: { name: string; message: string } };
+  | { id: number; ok: false; error: { name: string; message: string } }
+  /** Not a reply: progress of the request `id` (useRetrievalModel's download). */
+  | { id: number; progress: DownloadProgress };

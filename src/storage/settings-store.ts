@@ -20,6 +20,11 @@ export interface Settings {
   keepQuestionsOutOfLog: boolean;
   /** Self-hosted model artifacts (https URL or a same-origin path); null = WebLLM's default hosts. */
   modelBaseUrl: string | null;
+  /**
+   * The retrieval model the user downloaded and chose (a vector set's model id, e.g.
+   * 'google/embeddinggemma-300m'); null = the built-in one. Restored at start, from the cache.
+   */
+  retrievalModel: string | null;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -28,6 +33,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   evidenceOnly: false,
   keepQuestionsOutOfLog: false,
   modelBaseUrl: null,
+  retrievalModel: null,
 });
 
 export interface SettingsLoad {
@@ -97,6 +103,12 @@ export function validateSettings(raw: unknown): { settings: Settings; problems: 
       if (problem === null) settings.modelBaseUrl = v.trim().replace(/\/+$/, '');
       else reset('modelBaseUrl', problem);
     }
+  }
+  if ('retrievalModel' in r) {
+    const v = r['retrievalModel'];
+    if (v === null) settings.retrievalModel = null;
+    else if (typeof v === 'string' && /^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/.test(v)) settings.retrievalModel = v;
+    else reset('retrievalModel', `"${String(v)}" is not a model id (owner/name)`);
   }
   if ('schemaVersion' in r && r['schemaVersion'] !== SETTINGS_SCHEMA_VERSION) {
     problems.push(`schemaVersion ${JSON.stringify(r['schemaVersion'])} is not ${SETTINGS_SCHEMA_VERSION}; fields were read as version ${SETTINGS_SCHEMA_VERSION}`);

@@ -16,7 +16,7 @@ import { buildAppConfig, CURATED_MODELS, findModel, parseModelsManifest, recomme
 import type { AskChat } from './ask/session.svelte';
 import type { PwaUpdater } from '../pwa/register';
 import { detectOfflineBeforeFirstLoad, watchConnectivity } from '../pwa/offline';
-import type { RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
+import type { DownloadProgress, RetrievalModelInfo, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
 import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
 import type { TextRange } from './highlight';
@@ -136,6 +136,15 @@ export class AppState {
   /** Polite announcements for screen readers (status line live region). */
   announcement = $state('');
 
+  /** Retrieval models on offer (Settings) and the state of a switch / download. */
+  retrievalModels: RetrievalModelInfo[] = $state.raw([]);
+  retrievalSwitch: { phase: 'idle' | 'loading' | 'error'; targetId: string | null; progress: DownloadProgress | null; error: string | null } = $state({
+    phase: 'idle',
+    targetId: null,
+    progress: null,
+    error: null,
+  });
+
   constructor(runtime: SkyCiteRuntime, options: { audit?: AuditStore; settingsStore?: SettingsStore } = {}) {
     this.runtime = runtime;
     ({ answerConfig: this.answerConfig, assist: this.assist, routerModel: this.routerModel } = answerOptionsFromUrl());
@@ -185,12 +194,56 @@ export class AppState {
       this.announce(`Index verified: ${this.status.chunkCount} passages.`);
       void this.computeManifestSha();
       for (const w of this.indexWaiters.splice(0)) w.resolve();
+      void this.restoreRetrievalModel();
     } catch (e) {
       this.indexState = 'error';
       this.indexError = early?.message ?? (e instanceof Error ? e.message : String(e));
       this.announce('The regulation index could not be loaded.');
       for (const w of this.indexWaiters.splice(0)) w.reject(new Error(`The regulation index could not be loaded (${this.indexError}), so the question was not sent. Reload, then ask again.`));
     }
+  }
+
+  // ------------------------------------------------------------------ retrieval model
+
+  /** The models on offer (never throws: an index without vector sets offers the built-in one only). */
+  async refreshRetrievalModels(): Promise<void> {
+    try {
+      this.retrievalModels = await this.runtime.retrievalModels();
+    } catch {
+      this.retrievalModels = [];
+    }
+  }
+
+  /**
+   * Switch retrieval to a model (null: the built-in one), downloading it on first use; the
+   * choice is stored only when the switch worked. On failure retrieval keeps its model and
+   * the error says why.
+   */
+  async switchRetrievalModel(id: string | null, options: { remember?: boolean } = {}): Promise<boolean> {
+    if (!this.status) return false;
+    this.retrievalSwitch = { phase: 'loading', targetId: id, progress: null, error: null };
+    try {
+      const model = await this.runtime.useRetrievalModel(id, (p) => (this.retrievalSwitch.progress = p));
+      this.status = { ...this.status, retrievalModel: model };
+      this.retrievalSwitch = { phase: 'idle', targetId: null, progress: null, error: null };
+      if (options.remember !== false && this.settings.retrievalModel !== (model.state === 'on' ? model.id : null)) {
+        await this.updateSettings({ retrievalModel: model.state === 'on' ? model.id : null }).catch(() => undefined);
+      }
+      this.announce(`Retrieval now uses ${model.label}.`);
+      await this.refreshRetrievalModels();
+      return true;
+    } catch (e) {
+      this.retrievalSwitch = { phase: 'error', targetId: id, progress: null, error: e instanceof Error ? e.message : String(e) };
+      this.announce('The retrieval model could not be switched; the previous one is still in use.');
+      return false;
+    }
+  }
+
+  /** At start: the model chosen earlier, from the browser's cache (the built-in one answers meanwhile). */
+  private async restoreRetrievalModel(): Promise<void> {
+    await this.refreshRetrievalModels();
+    const id = this.settings.retrievalModel;
+    if (id && this.status && id !== this.status.retrievalModel.id) await this.switchRetrievalModel(id, { remember: false });
   }
 
   /** Resolves when the index is verified (at once if it is); rejects when loading it fails. */

@@ -4,7 +4,7 @@ import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ICONS, NAVY, renderIcon, WHITE } from '../../tools/icons/make-icons.js';
 import { crc32, encodePng, PNG_SIGNATURE } from '../../tools/icons/png.js';
-import { MAX_PRECACHE_FILE_BYTES, precacheGlobPatterns, skyCitePwaOptions, WEBLLM_JS_CACHE } from '../../src/pwa/pwa-config.js';
+import { MAX_PRECACHE_FILE_BYTES, precacheGlobPatterns, skyCitePwaOptions, VECTOR_SET_CACHE, WEBLLM_JS_CACHE } from '../../src/pwa/pwa-config.js';
 import { repoRoot } from '../support/paths.js';
 
 /** Minimal glob → RegExp for the patterns used (**, *, {a,b}). */
@@ -96,8 +96,8 @@ describe('vite-plugin-pwa options', () => {
     expect(precached('assets/webllm-worker-CxfN5i-m.js')).toBe(false);
     expect(precached('assets/runtime.worker-jZZA3ZNW.js')).toBe(true);
     const rc = o.workbox!.runtimeCaching ?? [];
-    expect(rc).toHaveLength(1);
-    const route = rc[0]!;
+    expect(rc).toHaveLength(2);
+    const route = rc.find((r) => r.options?.cacheName === WEBLLM_JS_CACHE)!;
     expect(route.handler).toBe('CacheFirst');
     expect(route.options?.cacheName).toBe(WEBLLM_JS_CACHE);
     // Settings' "delete models" treats it as model data
@@ -108,6 +108,18 @@ describe('vite-plugin-pwa options', () => {
     for (const u of ['https://skycite.example/assets/index-ZAe8w4FN.js', 'https://skycite.example/assets/webllm-CECpFLTr.js.map', 'https://skycite.example/models/x/webllm-a.wasm']) expect(re.test(u), u).toBe(false);
     // Workbox matches a RegExp against another origin only from the URL's start: this pattern never can
     expect(re.exec('https://cdn.example/assets/webllm-a.js')!.index).toBeGreaterThan(0);
+  });
+
+  it('leaves the vector sets of optional retrieval models out of the precache and caches them network-first when downloaded', () => {
+    expect(precached('static-index/vectors/google--embeddinggemma-300m/vectors.f32')).toBe(false);
+    expect(precached('static-index/vector-sets.json')).toBe(true);
+    const route = (o.workbox!.runtimeCaching ?? []).find((r) => r.options?.cacheName === VECTOR_SET_CACHE)!;
+    expect(route.handler).toBe('NetworkFirst');
+    const re = route.urlPattern as RegExp;
+    expect(re.test('https://skycite.example/static-index/vectors/google--embeddinggemma-300m/vectorset.json')).toBe(true);
+    expect(re.test('https://skycite.example/static-index/vectors.f32')).toBe(false);
+    // Settings' "delete models" treats it as model data
+    expect(VECTOR_SET_CACHE.startsWith('models/')).toBe(true);
   });
 
   it('has a complete manifest with any and maskable icons that exist in public/icons', () => {

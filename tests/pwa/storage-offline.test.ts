@@ -88,6 +88,7 @@ describe('clearCaches', () => {
     'webllm/model',
     'webllm/config',
     'webllm/wasm',
+    'models/vector-sets',
     'old-runtime',
   ];
 
@@ -96,16 +97,16 @@ describe('clearCaches', () => {
     const indexedDB = fakeIdb();
     const r = await clearCaches({}, { caches, indexedDB });
     expect([...caches.present]).toEqual(['workbox-precache-v2-https://skycite.example/']);
-    expect(r.deletedCaches.sort()).toEqual(['old-runtime', 'transformers-cache', 'webllm/config', 'webllm/model', 'webllm/wasm']);
+    expect(r.deletedCaches.sort()).toEqual(['models/vector-sets', 'old-runtime', 'transformers-cache', 'webllm/config', 'webllm/model', 'webllm/wasm']);
     expect(r.deletedDatabases).toEqual(['webllm/model', 'webllm/config', 'webllm/wasm']);
     expect(r.problems).toEqual([]);
   });
 
-  it('can keep the models, or clear the precache too, or keep only a named precache', async () => {
+  it('can keep the models (language models, a downloaded retrieval model and its vectors), or clear the precache too, or keep only a named precache', async () => {
     const c1 = fakeCaches(names);
     const idb1 = fakeIdb();
     await clearCaches({ includeModels: false }, { caches: c1, indexedDB: idb1 });
-    expect([...c1.present].sort()).toEqual(['webllm/config', 'webllm/model', 'webllm/wasm', 'workbox-precache-v2-https://skycite.example/']);
+    expect([...c1.present].sort()).toEqual(['models/vector-sets', 'transformers-cache', 'webllm/config', 'webllm/model', 'webllm/wasm', 'workbox-precache-v2-https://skycite.example/']);
     expect(idb1.deleted).toEqual([]);
 
     const c2 = fakeCaches(names);

@@ -37,8 +37,10 @@ describe('settings store', () => {
       evidenceOnly: true,
       keepQuestionsOutOfLog: true,
       modelBaseUrl: 'https://models.example.eu/webllm/',
+      retrievalModel: 'google/embeddinggemma-300m',
     });
     expect(saved.modelBaseUrl).toBe('https://models.example.eu/webllm');
+    expect(saved.retrievalModel).toBe('google/embeddinggemma-300m');
     s.close();
     const again = await createSettingsStore({ dbName }).load();
     expect(again.source).toBe('stored');
@@ -52,7 +54,9 @@ describe('settings store', () => {
     await expect(s.update({ modelId: 'GPT-17-Ultra' })).rejects.toBeInstanceOf(SettingsValidationError);
     await expect(s.update({ modelBaseUrl: 'http://evil.example.com' })).rejects.toThrow(/https/);
     await expect(s.update({ modelBaseUrl: 'ftp://x' })).rejects.toThrow(SettingsValidationError);
+    await expect(s.update({ retrievalModel: '../../etc/passwd' })).rejects.toThrow(/retrievalModel: .* is not a model id/);
     expect((await s.load()).settings.evidenceOnly).toBe(true);
+    expect((await s.load()).settings.retrievalModel).toBeNull();
     expect((await s.load()).settings.modelId).toBeNull();
     await s.update({ modelBaseUrl: '/llm' });
     await s.update({ modelBaseUrl: 'http://localhost:8080/m' });

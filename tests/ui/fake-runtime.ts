@@ -13,7 +13,7 @@ import type { Chunk } from '../../src/core/model/chunk';
 import { assembleContext } from '../../src/core/retrieval/context';
 import type { Filters, RetrievalResult } from '../../src/core/retrieval/types';
 import { contentTokens } from '../../src/core/text/tokenize';
-import type { AskResult, SkyCiteRuntime } from '../../src/runtime/types';
+import type { AskResult, RetrievalModelStatus, SkyCiteRuntime } from '../../src/runtime/types';
 
 export function chunk(id: string, title: string, text: string, extra: Partial<Chunk> = {}): Chunk {
   return {
@@ -54,6 +54,8 @@ export const CHUNKS: Chunk[] = [
   ),
 ];
 
+export const BUILT_IN_MODEL = { id: 'skycite/minilm-skycite', label: 'MiniLM-L6 tuned on the corpus', state: 'default', loadMs: 1, device: 'wasm' } as const satisfies RetrievalModelStatus;
+
 export const MANIFEST = {
   formatVersion: 2,
   builtAt: '2025-01-01T00:00:00.000Z',
@@ -86,7 +88,7 @@ export interface FakeRuntime extends SkyCiteRuntime {
   /** The filters of every retrieval, in order. */
   filters: (Filters | undefined)[];
   /** Make the next calls of a method fail with this error (failure paths). */
-  failNext: Partial<Record<'retrieve' | 'evidenceOnly' | 'checkGrounding', Error>>;
+  failNext: Partial<Record<'retrieve' | 'evidenceOnly' | 'checkGrounding' | 'useRetrievalModel', Error>>;
 }
 
 export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
@@ -101,6 +103,7 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
     }
   };
   const embedder = fakeEmbedder(64);
+  let activeModel: string = BUILT_IN_MODEL.id;
   const retrieveSync = (query: string, options: Parameters<SkyCiteRuntime['retrieve']>[1]): AskResult => {
     const q = new Set(contentTokens(query));
     const scored = chunks
@@ -125,7 +128,7 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
     filters: filterLog,
     failNext,
     async init() {
-      return { manifest: MANIFEST, device: 'wasm', deviceChoice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: 'WASM: no WebGPU adapter.', adapter: null }, chunkCount: chunks.length, loadMs: { index: 1, model: 1 }, dense: { backend: 'exact', buildMs: null }, reranker: { state: 'off', loadMs: null } };
+      return { manifest: MANIFEST, device: 'wasm', deviceChoice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: 'WASM: no WebGPU adapter.', adapter: null }, chunkCount: chunks.length, loadMs: { index: 1, model: 1 }, dense: { backend: 'exact', buildMs: null }, reranker: { state: 'off', loadMs: null }, retrievalModel: BUILT_IN_MODEL };
     },
     async retrieve(query, options) {
       queries.push(query);
@@ -158,6 +161,22 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
     },
     async keywordSearch() {
       return [];
+    },
+    async retrievalModels() {
+      return [
+        { id: BUILT_IN_MODEL.id, label: BUILT_IN_MODEL.label, builtIn: true, active: activeModel === BUILT_IN_MODEL.id, downloadBytes: 0, licence: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0', notice: 'MiniLM.' } },
+        { id: 'test/large-model', label: 'Large test model', builtIn: false, active: activeModel === 'test/large-model', downloadBytes: 2_000_000, licence: { name: 'Test Terms', url: 'https://example.invalid/terms', notice: 'Test model notice.' } },
+      ];
+    },
+    async useRetrievalModel(id, onProgress) {
+      fail('useRetrievalModel');
+      if (id === null || id === BUILT_IN_MODEL.id) {
+        activeModel = BUILT_IN_MODEL.id;
+        return BUILT_IN_MODEL;
+      }
+      for (const loaded of [500_000, 1_000_000, 2_000_000]) onProgress?.({ file: 'onnx/model_quantized.onnx', loaded, total: 2_000_000 });
+      activeModel = id;
+      return { id, label: 'Large test model', state: 'on', loadMs: 5, device: 'wasm' };
     },
     dispose() {},
   };
