@@ -50,4 +50,9 @@ if [ "${1:-}" = "--self-test" ]; then
   # Unit tests of the packing and file format (npm run models:test).
   exec "$VENV/bin/python" -m unittest discover -s "$ROOT/tools/models" -p 'test_*.py' -v
 fi
+if [ "${1:-}" = "--embedder" ]; then
+  # EmbeddingGemma-300m for the optional retrieval model (tools/models/prepare_embedder.py).
+  shift
+  exec "$VENV/bin/python" "$ROOT/tools/models/prepare_embedder.py" "$@"
+fi
 exec "$VENV/bin/python" "$ROOT/tools/models/prepare.py" "$@"
