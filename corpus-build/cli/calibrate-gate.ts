@@ -44,7 +44,7 @@ if (!pairs.length) {
 }
 const unitOf = (id: string) => id.replace(/\/(?:part-\d+|table-[^/]+)$/, '');
 
-const { engine, index, reranker } = await nodeEngine(values.embedder ? { embedder: values.embedder } : {});
+const { engine, index, reranker } = await nodeEngine(values.embedder ? { embedder: values.embedder, uncalibratedGate: true } : {});
 const ids = index.chunks.map((c) => c.id);
 const embedderFile = modelFile(index.manifest.model.dtype as 'fp32' | 'q8', index.manifest.model.id);
 const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
@@ -92,7 +92,8 @@ function calibrate(p: number[], negatives: { name: string; values: number[] }[])
   };
 }
 const dense = calibrate(pos.dense, [{ name: 'offTopic', values: off.dense }, { name: 'ownPassageLeftOut', values: withoutOwn.dense }]);
-const rerank = reranker ? calibrate(pos.rerank, [{ name: 'offTopic', values: off.rerank }, { name: 'ownPassageLeftOut', values: withoutOwn.rerank }]) : null;
+// no finite reranker score (the engine's gate did not report one): no reranker side rather than a threshold of NaN
+const rerank = reranker && pos.rerank.some(Number.isFinite) ? calibrate(pos.rerank, [{ name: 'offTopic', values: off.rerank }, { name: 'ownPassageLeftOut', values: withoutOwn.rerank }]) : null;
 const rerankerDir = resolve(MODELS_DIR, RERANKER_ID, 'onnx', 'model_quantized.onnx');
 const result = {
   maxRefused,

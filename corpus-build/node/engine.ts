@@ -46,7 +46,15 @@ async function voyFor(index: LoadedIndex): Promise<DenseBackend> {
  * model the index was built with.
  */
 export async function nodeEngine(
-  opts: { indexDir?: string; config?: RetrievalConfig; voy?: boolean; reranker?: boolean; embedder?: string } = {},
+  opts: {
+    indexDir?: string;
+    config?: RetrievalConfig;
+    voy?: boolean;
+    reranker?: boolean;
+    embedder?: string;
+    /** calibrate:gate only: the other embedder's gate is what is being calibrated (every call overrides it). */
+    uncalibratedGate?: boolean;
+  } = {},
 ): Promise<NodeEngine> {
   const base = await loadIndexFromDir(opts.indexDir);
   const other = opts.embedder && opts.embedder !== base.manifest.model.id ? opts.embedder : null;
@@ -59,7 +67,7 @@ export async function nodeEngine(
     index,
     embedder,
     // another embedder's vectors come with their own calibrated gate
-    config: other ? withConfig(opts.config ?? DEFAULT_RETRIEVAL_CONFIG, { gate: gateForEmbedder(other) }) : (opts.config ?? DEFAULT_RETRIEVAL_CONFIG),
+    config: other && !opts.uncalibratedGate ? withConfig(opts.config ?? DEFAULT_RETRIEVAL_CONFIG, { gate: gateForEmbedder(other) }) : (opts.config ?? DEFAULT_RETRIEVAL_CONFIG),
     backends: voy ? { voy } : {},
     ...(reranker ? { reranker } : {}),
   });

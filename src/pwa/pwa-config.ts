@@ -41,8 +41,12 @@ export const WEBLLM_JS_URL = /\/assets\/webllm-[^/?#]+\.js$/;
 /** Cache of the WebLLM bundles; the "webllm/" prefix makes Settings' storage clearing treat it as model data. */
 export const WEBLLM_JS_CACHE = 'webllm/js';
 
-/** Same-origin requests for a vector set of an optional retrieval model (static-index/vectors/…): not precached. */
-export const VECTOR_SET_URL = /\/static-index\/vectors\/[^?#]+$/;
+/**
+ * Same-origin requests for a vector set of an optional retrieval model (static-index/vectors/…, not
+ * precached) and for their list (precached when the build has it; this route covers an index
+ * extended after the build).
+ */
+export const VECTOR_SET_URL = /\/static-index\/(?:vectors\/[^?#]+|vector-sets\.json)$/;
 /** Its cache; the "models/" prefix makes Settings' storage clearing treat it as model data. */
 export const VECTOR_SET_CACHE = 'models/vector-sets';
 

@@ -117,6 +117,7 @@ describe('vite-plugin-pwa options', () => {
     expect(route.handler).toBe('NetworkFirst');
     const re = route.urlPattern as RegExp;
     expect(re.test('https://skycite.example/static-index/vectors/google--embeddinggemma-300m/vectorset.json')).toBe(true);
+    expect(re.test('https://skycite.example/static-index/vector-sets.json')).toBe(true);
     expect(re.test('https://skycite.example/static-index/vectors.f32')).toBe(false);
     // Settings' "delete models" treats it as model data
     expect(VECTOR_SET_CACHE.startsWith('models/')).toBe(true);

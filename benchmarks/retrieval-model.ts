@@ -1,0 +1,98 @@
+/**
+ * `npm run bench:retrieval-model [-- --model google/embeddinggemma-300m] [--questions N]`: the optional
+ * retrieval model in the production build, in Debian Chromium (headless, WASM on the CPU):
+ *  - download + load: Settings → "Download … and use it" → the status says retrieval uses it;
+ *    the bytes served for it (model files and its vector set) and the time;
+ *  - submit → evidence shown with it: N questions after one warm-up, p50 and p95 (the same
+ *    questions as bench:app);
+ *  - a reload: the model comes back from the browser's cache (bytes served again, time until
+ *    retrieval uses it), and the same reload offline.
+ * Needs `npm run models:prepare -- --embedder`, `npm run index:vectors` and `npm run build` first.
+ */
+import { existsSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../tests/e2e/browser.js';
+import { serveDist } from '../tests/e2e/static-server.js';
+import { EMBEDDING_GEMMA_ID } from '../src/core/embedding/models.js';
+
+const { values } = parseArgs({
+  options: { model: { type: 'string', default: EMBEDDING_GEMMA_ID }, questions: { type: 'string', default: '10' }, json: { type: 'boolean', default: false } },
+});
+const model = values.model!;
+if (!existsSync('dist/static-index/vector-sets.json') || !existsSync(`dist/models/${model}`)) {
+  console.error(`bench:retrieval-model: dist/ has no vector set or no model folder for ${model}. Run npm run models:prepare -- --embedder, npm run index:vectors, then npm run build.`);
+  process.exit(2);
+}
+const QUESTIONS = [
+  'Annex B principles: can the final GRC be lowered below the controlled ground area value?',
+  'What does the contingency volume mean and what must the crew do there?',
+  'How is the SAIL determined from the final GRC and the residual ARC?',
+  'Which OSOs apply at SAIL II?',
+  'What is an airspace observer?',
+];
+
+const server = await serveDist();
+const browser = await launchChromium({ webgpu: false });
+const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+const page = await context.newPage();
+const verified = (p: Page) => p.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 300_000 });
+const using = (p: Page) => p.locator(`[data-testid="retrieval-model-status"][data-model="${model}"]`).waitFor({ state: 'attached', timeout: 1_800_000 });
+const servedBytes = () => [...server.served.values()].reduce((a, b) => a + b, 0);
+
+await page.goto(`${server.url}?device=wasm`);
+await verified(page);
+await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+await page.goto(`${server.url}?device=wasm#/settings`);
+await verified(page);
+const before = servedBytes();
+const t0 = Date.now();
+await page.locator(`[data-testid="retrieval-model-offer"][data-model="${model}"] [data-testid="retrieval-model-switch"]`).click();
+await using(page);
+const switchMs = Date.now() - t0;
+const downloaded = servedBytes() - before;
+
+const askOn = async (p: Page, q: string): Promise<number> => {
+  const turns = await p.getByTestId('turn').count();
+  const start = Date.now();
+  await p.getByTestId('question-input').fill(q);
+  await p.getByTestId('ask-submit').click();
+  await p.getByTestId('turn').nth(turns).getByTestId('sources-list').or(p.getByTestId('turn').nth(turns).getByTestId('no-answer')).first().waitFor({ timeout: 300_000 });
+  return Date.now() - start;
+};
+await page.goto(`${server.url}?device=wasm#/ask`);
+await verified(page);
+const t1 = Date.now();
+await using(page);
+const restoreMs = Date.now() - t1;
+await askOn(page, QUESTIONS[0]!);
+const n = Number(values.questions);
+const times: number[] = [];
+for (let i = 0; i < n; i++) times.push(await askOn(page, QUESTIONS[i % QUESTIONS.length]!));
+times.sort((a, b) => a - b);
+const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!;
+
+// offline reload: everything from the caches
+await context.setOffline(true);
+const t2 = Date.now();
+await page.reload();
+await verified(page);
+await using(page);
+const offlineRestoreMs = Date.now() - t2;
+await context.setOffline(false);
+
+const result = {
+  model,
+  machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
+  downloadedMB: Math.round(downloaded / 1e4) / 100,
+  downloadAndLoadMs: switchMs,
+  reloadUntilInUseMs: restoreMs,
+  offlineReloadUntilInUseMs: offlineRestoreMs,
+  submitToEvidenceP50Ms: pct(50),
+  submitToEvidenceP95Ms: pct(95),
+  questions: n,
+};
+console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+await browser.close();
+await server.close();
