@@ -4,6 +4,7 @@
  */
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import type { RuntimeMethod, RuntimeReply, RuntimeRequest, SkyCiteRuntime } from './types.js';
+import type { UserDocumentProgress } from './user-documents.js';
 
 export class RuntimeError extends Error {
   constructor(name: string, message: string) {
@@ -14,10 +15,14 @@ export class RuntimeError extends Error {
 
 export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
   let next = 1;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: ((p: UserDocumentProgress) => void) | undefined }>();
   worker.onmessage = (ev: MessageEvent<RuntimeReply>) => {
     const p = pending.get(ev.data.id);
     if (!p) return;
+    if ('progress' in ev.data) {
+      p.onProgress?.(ev.data.progress);
+      return;
+    }
     pending.delete(ev.data.id);
     if (ev.data.ok) p.resolve(ev.data.value);
     else p.reject(new RuntimeError(ev.data.error.name, ev.data.error.message));
@@ -27,12 +32,13 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
-  const call = <T>(method: RuntimeMethod, ...args: unknown[]): Promise<T> =>
+  const send = <T>(method: RuntimeMethod, args: unknown[], onProgress?: (p: UserDocumentProgress) => void): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const id = next++;
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
       worker.postMessage({ id, method, args } satisfies RuntimeRequest);
     });
+  const call = <T>(method: RuntimeMethod, ...args: unknown[]): Promise<T> => send<T>(method, args);
   return {
     // URLs are resolved against the page, so the worker (whose own URL is under assets/) fetches the right files
     init: (o = {}) => {
@@ -52,6 +58,13 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     getChunk: (id) => call('getChunk', id),
     outline: () => call('outline'),
     keywordSearch: (t, l) => call('keywordSearch', t, l),
+    // the progress callback stays here; the worker posts progress messages with the request's id (PROGRESS_METHODS)
+    loadUserDocuments: (onProgress) => send('loadUserDocuments', [], onProgress),
+    listUserDocuments: () => call('listUserDocuments'),
+    addUserDocument: (input, onProgress) => send('addUserDocument', [input], onProgress),
+    removeUserDocument: (id) => call('removeUserDocument', id),
+    reindexUserDocument: (id, onProgress) => send('reindexUserDocument', [id], onProgress),
+    exportUserDocument: (id) => call('exportUserDocument', id),
     dispose: () => worker.terminate(),
   };
 }

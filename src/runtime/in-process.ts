@@ -23,6 +23,9 @@ import type { Reranker } from '../core/retrieval/rerank.js';
 import type { AskResult, DocumentOutline, KeywordHit, OutlineNode, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
 
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
+import { withUserRows } from '../core/userdocs/user-index.js';
+import { createUserDocsStore, type UserDocsStore } from '../storage/user-docs-store.js';
+import { createUserDocuments, type UserDocuments } from './user-documents.js';
 import { chooseDevice, probeAdapter, type AdapterProbe } from './device-choice.js';
 export { DEFAULT_RUNTIME_OPTIONS };
 
@@ -53,6 +56,8 @@ export interface InProcessDeps {
   baseUrl?: string;
   /** Loads voy's WASM module (the worker: from the app's assets; Node: from node_modules). Without it the dense stage is exact. */
   loadVoy?: () => Promise<VoyConstructor>;
+  /** The store of the user's documents (tests: fake-indexeddb, or null for none); default IndexedDB where it exists. */
+  userDocStore?: UserDocsStore | null;
 }
 
 const abs = (path: string, base: string): string => new URL(path, base).href;
@@ -68,6 +73,15 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
   let engine: RetrievalEngine | null = null;
   let agents: DocumentAgents | null = null;
   let library: ReturnType<typeof createLibrarySearch> | null = null;
+  let userDocs: UserDocuments | null = null;
+  let store: UserDocsStore | null | undefined;
+  // the device store of the user's documents, opened on first use (none where IndexedDB is missing, e.g. Node)
+  const userDocStore = (): UserDocsStore | null =>
+    store !== undefined ? store : (store = deps.userDocStore !== undefined ? deps.userDocStore : globalThis.indexedDB ? createUserDocsStore() : null);
+  const mine = (): UserDocuments => {
+    if (!userDocs) throw new RuntimeNotReadyError();
+    return userDocs;
+  };
 
   const ready = () => {
     if (!index || !embedder || !engine) throw new RuntimeNotReadyError();
@@ -168,21 +182,30 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
           rerankerStatus = { state: 'unavailable', loadMs: null, note: (e as Error).message };
         }
       }
-      engine = createRetrievalEngine({
-        index,
-        embedder,
-        // the engine's defaults with the dense backend and reranking chosen here (config.ts keeps 'exact' for Node, eval and bench)
-        config: withConfig(DEFAULT_RETRIEVAL_CONFIG, { dense: { backend: dense.status.backend }, rerank: { enabled: opts.rerank } }),
-        backends: dense.voy ? { voy: dense.voy } : {},
-        ...(reranker ? { reranker } : {}),
-      });
-      // the document agents' in-document searches skip the cross-encoder: it runs once per question, on the flat ranking
-      agents = createDocumentAgents(index, engine, { ...DEFAULT_AGENT_CONFIG, inDocument: { rerank: { enabled: false } } });
+      const staticIndex = index;
+      const emb = embedder;
+      // (re)built on start and whenever the user's documents change (user-documents.ts merges them onto the static index)
+      const searchOver = (merged: LoadedIndex) => {
+        index = merged;
+        library = null;
+        engine = createRetrievalEngine({
+          index: merged,
+          embedder: emb,
+          // the engine's defaults with the dense backend and reranking chosen here (config.ts keeps 'exact' for Node, eval and bench)
+          config: withConfig(DEFAULT_RETRIEVAL_CONFIG, { dense: { backend: dense.status.backend }, rerank: { enabled: opts.rerank } }),
+          backends: dense.voy ? { voy: withUserRows(dense.voy, merged.vectors, merged.manifest.dimension, staticIndex.chunks.length) } : {},
+          ...(reranker ? { reranker } : {}),
+        });
+        // the document agents' in-document searches skip the cross-encoder: it runs once per question, on the flat ranking
+        agents = createDocumentAgents(merged, engine, { ...DEFAULT_AGENT_CONFIG, inDocument: { rerank: { enabled: false } } });
+      };
+      searchOver(staticIndex);
+      userDocs = createUserDocuments({ base: staticIndex, embedder: emb, store: userDocStore, apply: searchOver });
       return {
-        manifest: index.manifest,
+        manifest: staticIndex.manifest,
         device,
         deviceChoice: choice,
-        chunkCount: index.chunks.length,
+        chunkCount: staticIndex.chunks.length,
         loadMs: { index: indexLoad.ms, model: modelLoad.ms },
         dense: dense.status,
         reranker: rerankerStatus,
@@ -272,8 +295,17 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         });
     },
 
+    loadUserDocuments: (onProgress) => mine().load(onProgress),
+    listUserDocuments: async () => mine().list(),
+    addUserDocument: (input, onProgress) => mine().add(input, onProgress),
+    removeUserDocument: (id) => mine().remove(id),
+    reindexUserDocument: (id, onProgress) => mine().reindex(id, onProgress),
+    exportUserDocument: async (id) => mine().export(id),
+
     dispose() {
       void embedder?.dispose?.();
+      store?.close();
+      userDocs = null;
       index = null;
       library = null;
       embedder = null;
