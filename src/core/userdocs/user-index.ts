@@ -118,6 +118,9 @@ const concat = (parts: Float32Array[]): Float32Array => {
   return out;
 };
 
+/** What the Library and the passage viewer say about a user's document. */
+export const USER_DOCUMENT_NOTICE = 'Your own document: stored in this browser only, never sent anywhere.';
+
 /** A user document as a source of the merged manifest (the Library outline, citations, drafting). */
 export const userSource = (d: Pick<IndexedUserDocument, 'chunks' | 'document'>): ManifestSource => ({
   id: d.document.id,
@@ -128,7 +131,7 @@ export const userSource = (d: Pick<IndexedUserDocument, 'chunks' | 'document'>):
   via: 'your device',
   verbatim: true,
   chunkCount: d.chunks.length,
-  reuseNotice: 'Your own document: stored in this browser only, never sent anywhere.',
+  reuseNotice: USER_DOCUMENT_NOTICE,
   editionNote: '',
 });
 

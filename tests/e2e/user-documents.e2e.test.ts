@@ -1,0 +1,111 @@
+/**
+ * End-to-end: the user's own document in the production build (Chromium). Invalid form
+ * values are refused field by field; a small text file is added in the Library (progress
+ * shown), a question only it answers cites it, it is still found after an offline reload
+ * (IndexedDB + service worker), and it is removed. No request leaves the app's origin.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser.js';
+import { serveDist, type StaticServer } from './static-server.js';
+
+const TEXT = [
+  'Hangar seven house rules',
+  '',
+  'Battery charging',
+  '',
+  'Drone batteries shall be charged only inside the fireproof locker of hangar seven, never on the workshop benches. The duty mechanic signs the charging log after every charge.',
+].join('\n');
+const QUESTION = 'Where shall drone batteries be charged in hangar seven?';
+const TITLE = 'Hangar seven house rules';
+
+let server: StaticServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await serveDist();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function verified(page: Page): Promise<void> {
+  await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+}
+
+/** Ask on the Ask view; the source ids of the answer. */
+async function askForSources(page: Page, question: string): Promise<{ ids: string[]; lines: string }> {
+  await page.goto(`${server.url}?device=wasm#/ask`);
+  await verified(page);
+  await page.getByTestId('question-input').fill(question);
+  await page.getByTestId('ask-submit').click();
+  const turn = page.getByTestId('turn').last();
+  await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 240_000 });
+  const items = turn.locator('[data-testid="source-item"], [data-testid="source-item-uncited"]');
+  return { ids: await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-chunk-id') ?? '')), lines: (await items.allTextContents()).join(' ') };
+}
+
+describe('your own documents in Chromium (production build)', () => {
+  it('adds a text document in the Library, cites it, finds it after an offline reload, and removes it', async () => {
+    const context = await browser.newContext();
+    const foreign: string[] = [];
+    context.on('request', (r) => {
+      const u = r.url();
+      if (!u.startsWith(server.url) && !u.startsWith('data:') && !u.startsWith('blob:')) foreign.push(u);
+    });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error('[page error]', e.message));
+    await page.goto(`${server.url}?device=wasm#/library`);
+    await verified(page);
+    await page.getByTestId('userdoc-none').waitFor();
+
+    // invalid values: each field says what to enter, nothing is added
+    await page.getByTestId('userdoc-file').setInputFiles({ name: 'hangar-rules.txt', mimeType: 'text/plain', buffer: Buffer.from(TEXT) });
+    await page.getByTestId('userdoc-title').fill(' ');
+    await page.getByTestId('userdoc-jurisdiction').fill('Germany');
+    await page.getByTestId('userdoc-add').click();
+    const fieldErrors = (await page.getByTestId('userdoc-field-error').allTextContents()).join(' ');
+    expect(fieldErrors).toMatch(/Give the document a title/);
+    expect(fieldErrors).toMatch(/“Germany” is not a jurisdiction/);
+    expect(fieldErrors).toMatch(/edition or date/);
+    expect(await page.getByTestId('userdoc').count()).toBe(0);
+
+    await page.getByTestId('userdoc-title').fill(TITLE);
+    await page.getByTestId('userdoc-jurisdiction').fill('DE');
+    await page.getByTestId('userdoc-edition').fill('2025-06');
+    await page.getByTestId('userdoc-add').click();
+    const item = page.getByTestId('userdoc');
+    await item.waitFor({ timeout: 120_000 });
+    expect(await item.textContent()).toMatch(/DE · 2025-06 · no pages · \d+ passages? · hangar-rules\.txt/);
+    await expect(page.getByTestId('userdoc-done').textContent()).resolves.toMatch(/Added “Hangar seven house rules”/);
+    // it is in the Library's documents too
+    await page.locator(`[data-testid="library-document"][data-doc-id="user/hangar-seven-house-rules"]`).waitFor();
+
+    const first = await askForSources(page, QUESTION);
+    expect(first.ids[0]).toMatch(/^user\/hangar-seven-house-rules\//);
+    expect(first.lines).toContain(TITLE);
+
+    // offline reload: the app from the service worker, the document from IndexedDB
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
+    await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller), null, { timeout: 60_000 });
+    await context.setOffline(true);
+    await page.reload();
+    const again = await askForSources(page, QUESTION);
+    expect(again.ids[0]).toMatch(/^user\/hangar-seven-house-rules\//);
+
+    await page.goto(`${server.url}?device=wasm#/library`);
+    await verified(page);
+    await page.getByTestId('userdoc-remove').click();
+    await page.getByTestId('userdoc-none').waitFor({ timeout: 60_000 });
+    const after = await askForSources(page, QUESTION);
+    expect(after.ids.some((id) => id.startsWith('user/'))).toBe(false);
+    await context.close();
+    expect(foreign).toEqual([]);
+  });
+});
