@@ -2,10 +2,12 @@
  * End-to-end: the user's own document in the production build (Chromium). Invalid form
  * values are refused field by field; a small text file is added in the Library (progress
  * shown), a question only it answers cites it, it is still found after an offline reload
- * (IndexedDB + service worker), and it is removed. No request leaves the app's origin.
+ * (IndexedDB + service worker), a generated PDF (pdf-lib) is read by pdfjs and its page cited,
+ * and both are removed. No request leaves the app's origin.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { launchChromium } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
@@ -18,6 +20,21 @@ const TEXT = [
 ].join('\n');
 const QUESTION = 'Where shall drone batteries be charged in hangar seven?';
 const TITLE = 'Hangar seven house rules';
+
+/** A two-page PDF with a text layer, a stand-in for a national guidance document. */
+async function guidancePdf(): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const lines = [
+    ['Rooftop landing guidance', 'This guidance applies to drone operators in Germany.'],
+    ['Rooftop landings', 'A drone may land on a hospital rooftop only after the building', 'manager has switched off the rooftop ventilation fans.'],
+  ];
+  for (const page of lines) {
+    const p = pdf.addPage([595, 842]);
+    page.forEach((text, i) => p.drawText(text, { x: 50, y: 780 - i * 18, size: 12, font }));
+  }
+  return Buffer.from(await pdf.save());
+}
 
 let server: StaticServer;
 let browser: Browser;
@@ -49,7 +66,7 @@ async function askForSources(page: Page, question: string): Promise<{ ids: strin
 }
 
 describe('your own documents in Chromium (production build)', () => {
-  it('adds a text document in the Library, cites it, finds it after an offline reload, and removes it', async () => {
+  it('adds a text document in the Library, cites it, finds it after an offline reload, adds a PDF whose page a German question cites, and removes both', async () => {
     const context = await browser.newContext();
     const foreign: string[] = [];
     context.on('request', (r) => {
@@ -99,9 +116,26 @@ describe('your own documents in Chromium (production build)', () => {
     const again = await askForSources(page, QUESTION);
     expect(again.ids[0]).toMatch(/^user\/hangar-seven-house-rules\//);
 
+    // a PDF (read by pdfjs in its worker, offline too): a German question cites its page
     await page.goto(`${server.url}?device=wasm#/library`);
     await verified(page);
-    await page.getByTestId('userdoc-remove').click();
+    await page.getByTestId('userdoc-file').setInputFiles({ name: 'rooftops.pdf', mimeType: 'application/pdf', buffer: await guidancePdf() });
+    await page.getByTestId('userdoc-title').fill('Rooftop landing guidance');
+    await page.getByTestId('userdoc-jurisdiction').fill('de');
+    await page.getByTestId('userdoc-edition').fill('2025-06');
+    await page.getByTestId('userdoc-add').click();
+    await page.locator('[data-testid="userdoc"][data-doc-id="user/rooftop-landing-guidance"]').waitFor({ timeout: 120_000 });
+    expect(await page.locator('[data-testid="userdoc"][data-doc-id="user/rooftop-landing-guidance"]').textContent()).toMatch(/DE · 2025-06 · pages 1–2/);
+    const pdfHit = await askForSources(page, 'In Germany, when may a drone land on a hospital rooftop with ventilation fans?');
+    expect(pdfHit.ids[0]).toMatch(/^user\/rooftop-landing-guidance\//);
+    expect(pdfHit.lines).toMatch(/Rooftop landing guidance · (page 2|pages 1–2)/);
+
+    await page.goto(`${server.url}?device=wasm#/library`);
+    await verified(page);
+    for (const n of [2, 1]) {
+      await page.getByTestId('userdoc-remove').first().click();
+      await expect.poll(() => page.getByTestId('userdoc').count(), { timeout: 60_000 }).toBe(n - 1);
+    }
     await page.getByTestId('userdoc-none').waitFor({ timeout: 60_000 });
     const after = await askForSources(page, QUESTION);
     expect(after.ids.some((id) => id.startsWith('user/'))).toBe(false);
