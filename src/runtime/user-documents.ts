@@ -13,7 +13,7 @@ import type { DocumentUnit } from '../core/ingest/documents.js';
 import { userDocumentId, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
 import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25 } from '../core/userdocs/user-index.js';
 import { StorageUnavailableError } from '../storage/errors.js';
-import { USER_DOC_SCHEMA_VERSION, type StoredUserDocument, type UserDocsStore } from '../storage/user-docs-store.js';
+import { USER_DOC_SCHEMA_VERSION, type StoredUserDocument, type UserDocsStore, type UserDocumentMetaRecord } from '../storage/user-docs-store.js';
 
 export interface UserDocumentInput {
   title: string;
@@ -25,14 +25,8 @@ export interface UserDocumentInput {
   pages: string[] | string;
 }
 
-export interface UserDocumentInfo {
+export interface UserDocumentInfo extends UserDocumentMetaRecord {
   id: string;
-  title: string;
-  jurisdiction: string;
-  edition: string;
-  fileName: string;
-  format: UserFileFormat;
-  addedAt: string;
   chunkCount: number;
   pageStart: number | null;
   pageEnd: number | null;

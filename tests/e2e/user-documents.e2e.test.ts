@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { launchChromium } from './browser.js';
+import { foreignRequests, launchChromium, reloadOffline } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
 const TEXT = [
@@ -68,11 +68,7 @@ async function askForSources(page: Page, question: string): Promise<{ ids: strin
 describe('your own documents in Chromium (production build)', () => {
   it('adds a text document in the Library, cites it, finds it after an offline reload, adds a PDF whose page a German question cites, and removes both', async () => {
     const context = await browser.newContext();
-    const foreign: string[] = [];
-    context.on('request', (r) => {
-      const u = r.url();
-      if (!u.startsWith(server.url) && !u.startsWith('data:') && !u.startsWith('blob:')) foreign.push(u);
-    });
+    const foreign = foreignRequests(context, server.url);
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error('[page error]', e.message));
     await page.goto(`${server.url}?device=wasm#/library`);
@@ -106,13 +102,7 @@ describe('your own documents in Chromium (production build)', () => {
     expect(first.lines).toContain(TITLE);
 
     // offline reload: the app from the service worker, the document from IndexedDB
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
-    await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller), null, { timeout: 60_000 });
-    await context.setOffline(true);
-    await page.reload();
+    await reloadOffline(page, context);
     const again = await askForSources(page, QUESTION);
     expect(again.ids[0]).toMatch(/^user\/hangar-seven-house-rules\//);
 

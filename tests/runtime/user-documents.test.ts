@@ -50,6 +50,15 @@ async function runtime(dbName: string, opts: { embedder?: () => Embedder; open?:
   return rt;
 }
 
+/** A document added by a runtime that is then closed, and the database it is stored in. */
+async function storedBy(doc: UserDocumentInput) {
+  const db = freshDb();
+  const first = await runtime(db);
+  const info = await first.addUserDocument(doc);
+  first.dispose();
+  return { db, info };
+}
+
 const topIds = async (rt: Awaited<ReturnType<typeof runtime>>, q: string, jurisdictions?: string[]) =>
   (await rt.retrieve(q, jurisdictions ? { filters: { jurisdictions } } : {})).chunks.map((c) => c.id);
 
@@ -105,10 +114,7 @@ describe('the user\'s documents in the runtime', () => {
   });
 
   it('survives a restart: the stored chunks and vectors are loaded from IndexedDB without embedding again', async () => {
-    const db = freshDb();
-    const first = await runtime(db);
-    const info = await first.addUserDocument(HOSPITALS);
-    first.dispose();
+    const { db, info } = await storedBy(HOSPITALS);
     let embedded = 0;
     const counting = () => {
       const e = fakeEmbedder();
@@ -125,10 +131,7 @@ describe('the user\'s documents in the runtime', () => {
   });
 
   it('embeds a stored document again, with progress, when it was stored with another embedding model', async () => {
-    const db = freshDb();
-    const first = await runtime(db);
-    const info = await first.addUserDocument(HOSPITALS);
-    first.dispose();
+    const { db, info } = await storedBy(HOSPITALS);
     const raw = await openUserDocsDb(db);
     const rec = (await raw.get(USER_DOCS_STORE, info.id))!;
     await raw.put(USER_DOCS_STORE, { ...rec, vectors: { ...rec.vectors, modelId: 'older/model' } });
@@ -208,10 +211,7 @@ describe('the user\'s documents in the runtime', () => {
   });
 
   it('loads the other documents when a stored record is damaged, says which one, and can remove it', async () => {
-    const db = freshDb();
-    const first = await runtime(db);
-    const good = await first.addUserDocument(BEEKEEPING);
-    first.dispose();
+    const { db, info: good } = await storedBy(BEEKEEPING);
     const raw = await openUserDocsDb(db);
     await raw.put(USER_DOCS_STORE, { schemaVersion: 1, id: 'user/broken', meta: { title: 'Broken' }, chunks: [{ id: 'x' }] } as never);
     raw.close();
