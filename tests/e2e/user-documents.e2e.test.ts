@@ -119,6 +119,8 @@ describe('your own documents in Chromium (production build)', () => {
     const pdfHit = await askForSources(page, 'In Germany, when may a drone land on a hospital rooftop with ventilation fans?');
     expect(pdfHit.ids[0]).toMatch(/^user\/rooftop-landing-guidance\//);
     expect(pdfHit.lines).toMatch(/Rooftop landing guidance · (page 2|pages 1–2)/);
+    // "In Germany" filters to DE: only the German documents (both are the user's) are searched
+    expect(pdfHit.ids.every((id) => id.startsWith('user/'))).toBe(true);
 
     await page.goto(`${server.url}?device=wasm#/library`);
     await verified(page);
