@@ -1,9 +1,10 @@
 /**
- * End-to-end: the user's own document in the production build (Chromium). Invalid form
- * values are refused field by field; a small text file is added in the Library (progress
- * shown), a question only it answers cites it, it is still found after an offline reload
- * (IndexedDB + service worker), a generated PDF (pdf-lib) is read by pdfjs and its page cited,
- * and both are removed. No request leaves the app's origin.
+ * End-to-end: the user's own documents in the production build (Chromium). Invalid form
+ * values, a file that is not a PDF and a PDF without text are refused with what to do; a
+ * small text file is added in the Library, a question only it answers cites it, it is still
+ * found after an offline reload (IndexedDB + service worker), a generated PDF (pdf-lib) is
+ * read by pdfjs and its page cited for a German question, and both are removed. No request
+ * leaves the app's origin.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -33,6 +34,13 @@ async function guidancePdf(): Promise<Buffer> {
     const p = pdf.addPage([595, 842]);
     page.forEach((text, i) => p.drawText(text, { x: 50, y: 780 - i * 18, size: 12, font }));
   }
+  return Buffer.from(await pdf.save());
+}
+
+/** A PDF whose page has no text layer (as a scanned page). */
+async function blankPdf(): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  pdf.addPage([595, 842]).drawRectangle({ x: 50, y: 50, width: 200, height: 100 });
   return Buffer.from(await pdf.save());
 }
 
@@ -66,7 +74,7 @@ async function askForSources(page: Page, question: string): Promise<{ ids: strin
 }
 
 describe('your own documents in Chromium (production build)', () => {
-  it('adds a text document in the Library, cites it, finds it after an offline reload, adds a PDF whose page a German question cites, and removes both', async () => {
+  it('refuses bad files and values, adds a text document in the Library, cites it, finds it after an offline reload, adds a PDF whose page a German question cites, and removes both', async () => {
     const context = await browser.newContext();
     const foreign = foreignRequests(context, server.url);
     const page = await context.newPage();
@@ -86,9 +94,19 @@ describe('your own documents in Chromium (production build)', () => {
     expect(fieldErrors).toMatch(/edition or date/);
     expect(await page.getByTestId('userdoc').count()).toBe(0);
 
-    await page.getByTestId('userdoc-title').fill(TITLE);
+    // a file that is not a PDF, and a PDF without a text layer (a scan): a clear message, nothing added
     await page.getByTestId('userdoc-jurisdiction').fill('DE');
     await page.getByTestId('userdoc-edition').fill('2025-06');
+    await page.getByTestId('userdoc-file').setInputFiles({ name: 'renamed.pdf', mimeType: 'application/pdf', buffer: Buffer.from('this is not a PDF') });
+    await page.getByTestId('userdoc-add').click();
+    await page.getByTestId('userdoc-error').filter({ hasText: /not a readable PDF/ }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('userdoc-file').setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: await blankPdf() });
+    await page.getByTestId('userdoc-add').click();
+    await page.getByTestId('userdoc-error').filter({ hasText: /no text .* OCR/ }).waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('userdoc').count()).toBe(0);
+
+    await page.getByTestId('userdoc-file').setInputFiles({ name: 'hangar-rules.txt', mimeType: 'text/plain', buffer: Buffer.from(TEXT) });
+    await page.getByTestId('userdoc-title').fill(TITLE);
     await page.getByTestId('userdoc-add').click();
     const item = page.getByTestId('userdoc');
     await item.waitFor({ timeout: 120_000 });
