@@ -85,7 +85,10 @@ export class UserDocsState {
       }
       return true;
     });
-    if (added.length) this.done = `Added ${added.join(', ')}. It is searched with the built-in documents${this.documents.some((d) => !d.stored) ? '' : ' and kept on this device'}.`;
+    if (added.length) {
+      const kept = this.documents.every((d) => d.stored) ? ' and kept on this device' : '';
+      this.done = `Added ${added.join(', ')}. ${added.length === 1 ? 'It is' : 'They are'} searched with the built-in documents${kept}.`;
+    }
     return ok === true;
   }
 
