@@ -4,6 +4,7 @@
  */
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import type { DownloadProgress, RuntimeMethod, RuntimeReply, RuntimeRequest, SkyCiteRuntime } from './types.js';
+import type { UserDocumentProgress } from './user-documents.js';
 
 export class RuntimeError extends Error {
   constructor(name: string, message: string) {
@@ -14,31 +15,32 @@ export class RuntimeError extends Error {
 
 export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
   let next = 1;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; progress?: (p: DownloadProgress) => void }>();
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: ((p: never) => void) | undefined }>();
   worker.onmessage = (ev: MessageEvent<RuntimeReply>) => {
     const msg = ev.data;
     const p = pending.get(msg.id);
     if (!p) return;
-    if ('progress' in msg) {
-      p.progress?.(msg.progress);
+    if ('progress' in ev.data) {
+      // the request's own kind of progress (a user document's indexing or a model download)
+      (p.onProgress as ((x: unknown) => void) | undefined)?.(ev.data.progress);
       return;
     }
-    pending.delete(msg.id);
-    if (msg.ok) p.resolve(msg.value);
-    else p.reject(new RuntimeError(msg.error.name, msg.error.message));
+    pending.delete(ev.data.id);
+    if (ev.data.ok) p.resolve(ev.data.value);
+    else p.reject(new RuntimeError(ev.data.error.name, ev.data.error.message));
   };
   worker.onerror = (ev) => {
     const err = new RuntimeError('WorkerError', `The retrieval worker failed: ${ev.message || 'unknown error'}. Reload the app.`);
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
-  const callWithProgress = <T>(method: RuntimeMethod, progress: ((p: DownloadProgress) => void) | undefined, ...args: unknown[]): Promise<T> =>
+  const send = <T>(method: RuntimeMethod, args: unknown[], onProgress?: ((p: UserDocumentProgress) => void) | ((p: DownloadProgress) => void)): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const id = next++;
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(progress ? { progress } : {}) });
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
       worker.postMessage({ id, method, args } satisfies RuntimeRequest);
     });
-  const call = <T>(method: RuntimeMethod, ...args: unknown[]): Promise<T> => callWithProgress<T>(method, undefined, ...args);
+  const call = <T>(method: RuntimeMethod, ...args: unknown[]): Promise<T> => send<T>(method, args);
   return {
     // URLs are resolved against the page, so the worker (whose own URL is under assets/) fetches the right files
     init: (o = {}) => {
@@ -58,9 +60,15 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     getChunk: (id) => call('getChunk', id),
     outline: () => call('outline'),
     keywordSearch: (t, l) => call('keywordSearch', t, l),
+    // the progress callback stays here; the worker posts progress messages with the request's id (PROGRESS_METHODS)
+    loadUserDocuments: (onProgress) => send('loadUserDocuments', [], onProgress),
+    listUserDocuments: () => call('listUserDocuments'),
+    addUserDocument: (input, onProgress) => send('addUserDocument', [input], onProgress),
+    removeUserDocument: (id) => call('removeUserDocument', id),
+    reindexUserDocument: (id, onProgress) => send('reindexUserDocument', [id], onProgress),
+    exportUserDocument: (id) => call('exportUserDocument', id),
     retrievalModels: () => call('retrievalModels'),
-    // the callback stays here; the worker sends progress messages tagged with the request id
-    useRetrievalModel: (id, onProgress) => callWithProgress('useRetrievalModel', onProgress, id),
+    useRetrievalModel: (id, onProgress) => send('useRetrievalModel', [id], onProgress),
     dispose: () => worker.terminate(),
   };
 }

@@ -37,6 +37,9 @@ import { applyVectorSet, parseVectorSets, VECTOR_SET_ARTIFACTS, VECTOR_SET_MANIF
 import { gateForEmbedder, type RetrievalConfig } from '../core/retrieval/config.js';
 
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
+import { withUserRows } from '../core/userdocs/user-index.js';
+import { createUserDocsStore, type UserDocsStore } from '../storage/user-docs-store.js';
+import { createUserDocuments, type UserDocuments } from './user-documents.js';
 import { chooseDevice, probeAdapter, type AdapterProbe } from './device-choice.js';
 export { DEFAULT_RUNTIME_OPTIONS };
 
@@ -74,6 +77,8 @@ export interface InProcessDeps {
   gateFor?: (modelId: string) => RetrievalConfig['gate'];
   /** Loads voy's WASM module (the worker: from the app's assets; Node: from node_modules). Without it the dense stage is exact. */
   loadVoy?: () => Promise<VoyConstructor>;
+  /** The store of the user's documents (tests: fake-indexeddb, or null for none); default IndexedDB where it exists. */
+  userDocStore?: UserDocsStore | null;
 }
 
 const abs = (path: string, base: string): string => new URL(path, base).href;
@@ -96,6 +101,17 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
   /** The model retrieval runs with now; its index view and embedder when it is not the built-in one. */
   let active: { status: RetrievalModelStatus; embedder: Embedder } | null = null;
   let vectorSets: VectorSetEntry[] | null = null;
+  /** The static index as loaded (the base of a vector set's view; user documents are merged onto it for the built-in model). */
+  let staticIdx: LoadedIndex | null = null;
+  let userDocs: UserDocuments | null = null;
+  let store: UserDocsStore | null | undefined;
+  // the device store of the user's documents, opened on first use (none where IndexedDB is missing, e.g. Node)
+  const userDocStore = (): UserDocsStore | null =>
+    store !== undefined ? store : (store = deps.userDocStore !== undefined ? deps.userDocStore : globalThis.indexedDB ? createUserDocsStore() : null);
+  const mine = (): UserDocuments => {
+    if (!userDocs) throw new RuntimeNotReadyError();
+    return userDocs;
+  };
 
   const ready = () => {
     if (!index || !embedder || !engine) throw new RuntimeNotReadyError();
@@ -180,7 +196,8 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
   }
 
   async function switchTo(id: string, onProgress?: (p: DownloadProgress) => void): Promise<RetrievalModelStatus> {
-    const idx = index!;
+    // the vector set covers the static index; the user's documents stay with the built-in model (their vectors are its)
+    const idx = staticIdx!;
     const t = performance.now();
     const entry = (await listVectorSets()).find((v) => v.id === id);
     if (!entry) throw new Error(`this deployment has no vector set for ${id} (static-index/${VECTOR_SETS_FILE}); build it with \`npm run index:vectors -- --model ${id}\``);
@@ -295,18 +312,32 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       }
       reranker = rerankerLoaded;
       runtimeOpts = opts;
-      ({ engine, agents } = makeEngine(index, embedder, dense.voy, opts, null));
-      builtIn = { engine, agents, status: { id: index.manifest.model.id, label: embedderSpec(index.manifest.model.id).label, state: 'default', loadMs: modelLoad.ms, device } };
       active = null;
+      const staticIndex = index;
+      staticIdx = staticIndex;
+      const emb = embedder;
+      const builtInStatus: RetrievalModelStatus = { id: staticIndex.manifest.model.id, label: embedderSpec(staticIndex.manifest.model.id).label, state: 'default', loadMs: modelLoad.ms, device };
+      // (re)built on start and whenever the user's documents change (user-documents.ts merges them onto the static index);
+      // while another retrieval model is in use, its engine keeps answering and this one waits for the switch back
+      const searchOver = (merged: LoadedIndex) => {
+        index = merged;
+        library = null;
+        const voy = dense.voy ? withUserRows(dense.voy, merged.vectors, merged.manifest.dimension, staticIndex.chunks.length) : null;
+        const made = makeEngine(merged, emb, voy, opts, null);
+        builtIn = { ...made, status: builtInStatus };
+        if (!active) ({ engine, agents } = made);
+      };
+      searchOver(staticIndex);
+      userDocs = createUserDocuments({ base: staticIndex, embedder: emb, store: userDocStore, apply: searchOver });
       return {
-        manifest: index.manifest,
+        manifest: staticIndex.manifest,
         device,
         deviceChoice: choice,
-        chunkCount: index.chunks.length,
+        chunkCount: staticIndex.chunks.length,
         loadMs: { index: indexLoad.ms, model: modelLoad.ms },
         dense: dense.status,
         reranker: rerankerStatus,
-        retrievalModel: builtIn.status,
+        retrievalModel: builtInStatus,
       };
     },
 
@@ -395,8 +426,17 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         });
     },
 
+    loadUserDocuments: (onProgress) => mine().load(onProgress),
+    listUserDocuments: async () => mine().list(),
+    addUserDocument: (input, onProgress) => mine().add(input, onProgress),
+    removeUserDocument: (id) => mine().remove(id),
+    reindexUserDocument: (id, onProgress) => mine().reindex(id, onProgress),
+    exportUserDocument: async (id) => mine().export(id),
+
     dispose() {
       void embedder?.dispose?.();
+      store?.close();
+      userDocs = null;
       index = null;
       library = null;
       embedder = null;

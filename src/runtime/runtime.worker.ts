@@ -4,7 +4,8 @@
  * answers RuntimeRequest messages. Errors travel as {name, message}.
  */
 import { createInProcessRuntime } from './in-process.js';
-import type { DownloadProgress, RuntimeReply, RuntimeRequest } from './types.js';
+import { PROGRESS_METHODS, type DownloadProgress, type RuntimeReply, type RuntimeRequest } from './types.js';
+import type { UserDocumentProgress } from './user-documents.js';
 import { loadVoyInBrowser } from './voy-browser.js';
 
 // the client sends absolute URLs (resolved against the page); voy's wasm is one of the app's assets
@@ -15,12 +16,8 @@ self.onmessage = async (ev: MessageEvent<RuntimeRequest>) => {
   let reply: RuntimeReply;
   try {
     const fn = runtime[method] as (...a: unknown[]) => Promise<unknown>;
-    // a download reports progress as messages tagged with the request id (functions cannot cross postMessage)
-    const callArgs =
-      method === 'useRetrievalModel'
-        ? [args[0], (progress: DownloadProgress) => (self as unknown as Worker).postMessage({ id, progress } satisfies RuntimeReply)]
-        : args;
-    reply = { id, ok: true, value: await fn(...callArgs) };
+    const progress = (p: UserDocumentProgress | DownloadProgress) => (self as unknown as Worker).postMessage({ id, progress: p } satisfies RuntimeReply);
+    reply = { id, ok: true, value: await fn(...(PROGRESS_METHODS.has(method) ? [...args, progress] : args)) };
   } catch (e) {
     const err = e as Error;
     reply = { id, ok: false, error: { name: err.name ?? 'Error', message: err.message ?? String(e) } };

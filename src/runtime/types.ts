@@ -11,6 +11,7 @@ import type { GroundingReport } from '../core/answer/grounding.js';
 import type { IndexManifest } from '../core/index/manifest.js';
 import type { DeviceChoice } from './device-choice.js';
 import type { RequirementDraft } from '../core/answer/requirements.js';
+import type { UserDocumentExport, UserDocumentInfo, UserDocumentInput, UserDocumentProgress, UserDocumentsLoad } from './user-documents.js';
 
 export interface RuntimeOptions {
   /** Base URL of the static index (default: 'static-index/' on the app's origin). */
@@ -155,8 +156,21 @@ export interface SkyCiteRuntime {
    * the error says why (RetrievalModelError).
    */
   useRetrievalModel(id: string | null, onProgress?: (p: DownloadProgress) => void): Promise<RetrievalModelStatus>;
+  /** The user's documents stored on the device, into the index (embedded again, with progress, when stored with another model). Once per start. */
+  loadUserDocuments(onProgress?: (p: UserDocumentProgress) => void): Promise<UserDocumentsLoad>;
+  listUserDocuments(): Promise<UserDocumentInfo[]>;
+  /** Chunk, embed (progress), store on the device and index one document; nothing changes when it fails. */
+  addUserDocument(input: UserDocumentInput, onProgress?: (p: UserDocumentProgress) => void): Promise<UserDocumentInfo>;
+  removeUserDocument(id: string): Promise<void>;
+  /** Chunk and embed the stored text again (the current chunker and model). */
+  reindexUserDocument(id: string, onProgress?: (p: UserDocumentProgress) => void): Promise<UserDocumentInfo>;
+  /** The document's metadata, summary and passages (no vectors), for a JSON download. */
+  exportUserDocument(id: string): Promise<UserDocumentExport>;
   dispose(): void;
 }
+
+/** Methods whose last parameter is a progress callback: the worker posts progress messages for it. */
+export const PROGRESS_METHODS: ReadonlySet<RuntimeMethod> = new Set<RuntimeMethod>(['loadUserDocuments', 'addUserDocument', 'reindexUserDocument', 'useRetrievalModel']);
 
 /** Messages over postMessage: a request id, a method and its arguments; replies carry the id. */
 export type RuntimeMethod = Exclude<keyof SkyCiteRuntime, 'dispose'>;
@@ -168,7 +182,7 @@ export interface RuntimeRequest {
 }
 
 export type RuntimeReply =
+  /** Not a reply: progress of the request `id` (a user document's indexing, a retrieval model's download). */
+  | { id: number; progress: UserDocumentProgress | DownloadProgress }
   | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: { name: string; message: string } }
-  /** Not a reply: progress of the request `id` (useRetrievalModel's download). */
-  | { id: number; progress: DownloadProgress };
+  | { id: number; ok: false; error: { name: string; message: string } };

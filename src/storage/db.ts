@@ -65,8 +65,8 @@ export async function openUserDb(name: string = USER_DB_NAME): Promise<UserDb> {
 }
 
 /** A lazily opened, shared connection; a failed open is retried on the next call. */
-export function lazyDb(open: UserDbOpener): { get(): Promise<UserDb>; close(): void } {
-  let pending: Promise<UserDb> | null = null;
+export function lazyDb<D extends { close(): void } = UserDb>(open: () => Promise<D>): { get(): Promise<D>; close(): void } {
+  let pending: Promise<D> | null = null;
   return {
     get() {
       if (pending === null) {

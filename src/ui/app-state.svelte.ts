@@ -21,6 +21,7 @@ import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
 import type { TextRange } from './highlight';
 import type { TraceStep } from '../core/assess/types';
+import { UserDocsState } from './library/user-docs.svelte';
 
 export interface ViewerRequest {
   chunkId: string;
@@ -105,6 +106,8 @@ export class AppState {
   readonly routerModel: boolean;
   readonly audit: AuditStore;
   readonly settingsStore: SettingsStore;
+  /** The user's own documents (Library → Your documents), loaded into the index once it is ready. */
+  readonly userDocs: UserDocsState;
 
   indexState: IndexState = $state('loading');
   status: RuntimeStatus | null = $state.raw(null);
@@ -133,6 +136,7 @@ export class AppState {
   viewer: ViewerRequest | null = $state.raw(null);
   /** Questions waiting for the index (resolved when it is verified, rejected when it fails). */
   private indexWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  private userDocsLoading: Promise<void> = Promise.resolve();
   /** Polite announcements for screen readers (status line live region). */
   announcement = $state('');
 
@@ -150,6 +154,7 @@ export class AppState {
     ({ answerConfig: this.answerConfig, assist: this.assist, routerModel: this.routerModel } = answerOptionsFromUrl());
     this.audit = options.audit ?? createAuditStore();
     this.settingsStore = options.settingsStore ?? createSettingsStore();
+    this.userDocs = new UserDocsState(runtime);
     this.online = typeof navigator === 'undefined' ? true : navigator.onLine !== false;
   }
 
@@ -193,7 +198,8 @@ export class AppState {
       this.indexState = 'ready';
       this.announce(`Index verified: ${this.status.chunkCount} passages.`);
       void this.computeManifestSha();
-      for (const w of this.indexWaiters.splice(0)) w.resolve();
+      this.userDocsLoading = this.userDocs.load();
+      for (const w of this.indexWaiters.splice(0)) void this.userDocsLoading.then(w.resolve);
       void this.restoreRetrievalModel();
     } catch (e) {
       this.indexState = 'error';
@@ -248,7 +254,8 @@ export class AppState {
 
   /** Resolves when the index is verified (at once if it is); rejects when loading it fails. */
   waitForIndex(): Promise<void> {
-    if (this.indexState === 'ready') return Promise.resolve();
+    // questions wait for the user's stored documents too (a quick read, or a re-embedding when the model changed)
+    if (this.indexState === 'ready') return this.userDocsLoading;
     if (this.indexState === 'error') return Promise.reject(new Error(`The regulation index is not available (${this.indexError}). Reload, then ask again.`));
     return new Promise((resolve, reject) => this.indexWaiters.push({ resolve, reject }));
   }
@@ -264,7 +271,7 @@ export class AppState {
 
   /** Manifest entry of a document id. */
   source(docId: string): ManifestSource | undefined {
-    return this.status?.manifest.sources.find((s) => s.id === docId);
+    return this.status?.manifest.sources.find((s) => s.id === docId) ?? this.userDocs.source(docId);
   }
 
   docTitle(docId: string): string {

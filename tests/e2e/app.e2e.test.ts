@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './browser.js';
+import { launchChromium, reloadOffline } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
 const QUESTION = 'Annex B principles: can the final GRC be lowered below the controlled ground area value?';
@@ -139,13 +139,7 @@ describe('SkyCite in Chromium (production build)', () => {
     await expect(page.getByTestId('turn-question').nth(1).textContent()).resolves.toContain('<img src=x');
 
     // offline: the service worker serves the app shell, index and model
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
-    await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller), null, { timeout: 60_000 });
-    await context.setOffline(true);
-    await page.reload();
+    await reloadOffline(page, context);
     await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
     await expect(page.getByTestId('dense-status').textContent()).resolves.toMatch(/voy index/); // voy's wasm is precached
     await ask(page, QUESTION);

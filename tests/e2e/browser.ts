@@ -3,7 +3,7 @@
  * Fails with an actionable message when Chromium is missing.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -26,4 +26,25 @@ export async function launchChromium(opts: { webgpu?: boolean } = {}): Promise<B
       ...(opts.webgpu ? ['--enable-unsafe-webgpu'] : []),
     ],
   });
+}
+
+/** Requests of a context to any origin but the app's (data: and blob: URLs are local): the list fills as the pages load. */
+export function foreignRequests(context: BrowserContext, origin: string): string[] {
+  const foreign: string[] = [];
+  context.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) foreign.push(u);
+  });
+  return foreign;
+}
+
+/** Reload the page with the network off, once the service worker controls it (the app then comes from its cache). */
+export async function reloadOffline(page: Page, context: BrowserContext): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
+  await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller), null, { timeout: 60_000 });
+  await context.setOffline(true);
+  await page.reload();
 }

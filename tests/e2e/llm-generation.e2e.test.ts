@@ -17,7 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser.js';
+import { foreignRequests, launchChromium } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
 const MODELS_DIR = resolve(process.env['SKYCITE_MODELS_DIR'] ?? '.cache/models');
@@ -53,11 +53,7 @@ describe.skipIf(absent !== null)('real generation with the self-hosted 0.5B mode
   it('lists the model with size and SHA-256, loads it verified, streams tokens to the Ask view, and stops on request', { timeout: 1_800_000 }, async () => {
     const t0 = performance.now();
     const context = await browser.newContext();
-    const foreign: string[] = [];
-    context.on('request', (r) => {
-      const u = r.url();
-      if (!u.startsWith(server.url) && !u.startsWith('data:') && !u.startsWith('blob:')) foreign.push(u);
-    });
+    const foreign = foreignRequests(context, server.url);
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error('[page error]', e.message));
     await page.goto(`${server.url}?generation=smoke#/settings`);

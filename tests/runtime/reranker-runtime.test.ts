@@ -1,28 +1,8 @@
 /** The runtime loads the cross-encoder reranker, and without it keeps the fused order and says so. */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildIndex } from '../../corpus-build/build/pipeline.js';
 import { createInProcessRuntime } from '../../src/runtime/in-process.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
-import { repoRoot } from '../support/paths.js';
-import { qaSampleEntry, qaSampleFile } from '../support/qa-sample.js';
-
-const fixture = qaSampleFile;
-const entry = qaSampleEntry();
-
-async function servedIndex(): Promise<typeof fetch> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'skycite-rt-'));
-  mkdirSync(path.join(dir, 'qa-sample'));
-  cpSync(fixture, path.join(dir, 'qa-sample', 'qa-rules.sample.json'));
-  const out = path.join(dir, 'static-index');
-  await buildIndex({ corpusDir: dir, cacheDir: path.join(dir, '.cache'), allowDownload: false, outDir: out, registry: [entry], embedder: fakeEmbedder(), modelFile: fixture, modelDtype: 'fake', repoRoot, synthetic: false });
-  return (async (url: string | URL) => {
-    const file = path.join(out, new URL(String(url)).pathname.replace(/^\/static-index\//, ''));
-    return existsSync(file) ? new Response(readFileSync(file)) : new Response('missing', { status: 404 });
-  }) as typeof fetch;
-}
+import { servedIndex } from '../support/served-index.js';
 
 const base = { baseUrl: 'http://localhost/', hasWebGpu: async () => false, createEmbedder: async () => fakeEmbedder() };
 

@@ -178,6 +178,23 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
       activeModel = id;
       return { id, label: 'Large test model', state: 'on', loadMs: 5, device: 'wasm' };
     },
+    // the user's documents: none in this stand-in (tests/runtime/user-documents.test.ts runs the real ones)
+    async loadUserDocuments() {
+      return { documents: [], problems: [] };
+    },
+    async listUserDocuments() {
+      return [];
+    },
+    async addUserDocument() {
+      throw new Error('not supported by the stand-in runtime');
+    },
+    async removeUserDocument() {},
+    async reindexUserDocument() {
+      throw new Error('not supported by the stand-in runtime');
+    },
+    async exportUserDocument() {
+      throw new Error('not supported by the stand-in runtime');
+    },
     dispose() {},
   };
 }

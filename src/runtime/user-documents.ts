@@ -1,0 +1,244 @@
+/**
+ * The user's own documents in the runtime (issue 12, item 4): add, load, remove,
+ * re-index and export. A document is chunked by the shared core, embedded with the
+ * runtime's model (progress reported), saved in IndexedDB, then added to BM25 and
+ * merged into the index the engine searches. A failed add or re-index changes
+ * nothing: the index and the store only change once everything before has succeeded.
+ */
+import type { Embedder } from '../core/embedding/embedder.js';
+import type { LoadedIndex } from '../core/index/load.js';
+import { ingestUserDocument, markdownToText, textToDocument } from '../core/ingest/user-document.js';
+import type { Chunk } from '../core/model/chunk.js';
+import type { DocumentUnit } from '../core/ingest/documents.js';
+import { userDocumentId, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
+import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25 } from '../core/userdocs/user-index.js';
+import { StorageUnavailableError } from '../storage/errors.js';
+import { USER_DOC_SCHEMA_VERSION, type StoredUserDocument, type UserDocsStore, type UserDocumentMetaRecord } from '../storage/user-docs-store.js';
+
+export interface UserDocumentInput {
+  title: string;
+  jurisdiction: string;
+  edition: string;
+  fileName: string;
+  format: UserFileFormat;
+  /** The extracted text: one string per PDF page, or the file's text (Markdown as written; HTML already as text). */
+  pages: string[] | string;
+}
+
+export interface UserDocumentInfo extends UserDocumentMetaRecord {
+  id: string;
+  chunkCount: number;
+  pageStart: number | null;
+  pageEnd: number | null;
+  /** False when the browser's database could not be used: the document is searchable until the page is closed. */
+  stored: boolean;
+}
+
+export interface UserDocumentProgress {
+  stage: 'reading' | 'embedding' | 'saving';
+  title: string;
+  done: number;
+  total: number;
+}
+
+export interface UserDocumentsLoad {
+  documents: UserDocumentInfo[];
+  /** Messages for documents that could not be loaded (the others are), or for the store itself. */
+  problems: string[];
+}
+
+export const USER_DOCUMENT_EXPORT_FORMAT = 'skycite-user-document';
+
+export interface UserDocumentExport {
+  format: typeof USER_DOCUMENT_EXPORT_FORMAT;
+  version: 1;
+  exportedAt: string;
+  document: Omit<UserDocumentInfo, 'stored'> & { embeddingModel: string };
+  summary: DocumentUnit;
+  chunks: Chunk[];
+}
+
+export class UserDocumentNotFoundError extends Error {
+  override name = 'UserDocumentNotFoundError';
+  constructor(id: string) {
+    super(`There is no document “${id}” among your documents (it may have been removed in another tab). Reload the Library.`);
+  }
+}
+
+type Progress = (p: UserDocumentProgress) => void;
+
+export interface UserDocumentsDeps {
+  /** The static index (the user's documents are merged onto it). */
+  base: LoadedIndex;
+  embedder: Pick<Embedder, 'embed' | 'modelId' | 'dimension'>;
+  /** The device store; null where there is none (Node). Opened lazily. */
+  store: () => UserDocsStore | null;
+  /** Called with the merged index after every change. */
+  apply: (merged: LoadedIndex) => void;
+  now?: () => Date;
+}
+
+export interface UserDocuments {
+  load(onProgress?: Progress): Promise<UserDocumentsLoad>;
+  list(): UserDocumentInfo[];
+  add(input: UserDocumentInput, onProgress?: Progress): Promise<UserDocumentInfo>;
+  remove(id: string): Promise<void>;
+  reindex(id: string, onProgress?: Progress): Promise<UserDocumentInfo>;
+  export(id: string): UserDocumentExport;
+}
+
+interface Entry {
+  record: StoredUserDocument;
+  stored: boolean;
+}
+
+const info = ({ record: r, stored }: Entry): UserDocumentInfo => ({
+  id: r.id,
+  ...r.meta,
+  chunkCount: r.chunks.length,
+  pageStart: r.document.pageStart,
+  pageEnd: r.document.pageEnd,
+  stored,
+});
+
+export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
+  const { base, embedder } = deps;
+  const now = deps.now ?? (() => new Date());
+  const entries = new Map<string, Entry>();
+  /** Ids of the damaged records (only removal is offered for them). */
+  const damaged = new Set<string>();
+  let loaded: Promise<UserDocumentsLoad> | null = null;
+  // one change at a time: each operation starts after the previous one settled
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(f: () => Promise<T>): Promise<T> => {
+    const run = queue.then(f, f);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const builtInIds = new Set([...base.manifest.sources.map((s) => s.id), ...base.documents.units.map((d) => d.id)]);
+  const apply = () => deps.apply(mergeUserDocuments(base, [...entries.values()].map((e) => e.record)));
+  const get = (id: string): Entry => {
+    const e = entries.get(id);
+    if (!e) throw new UserDocumentNotFoundError(id);
+    return e;
+  };
+
+  /** Chunk and embed: everything that can fail before anything is changed. */
+  async function build(id: string, meta: StoredUserDocument['meta'], pages: string[] | string, reserved: string[], onProgress: Progress): Promise<StoredUserDocument> {
+    onProgress({ stage: 'reading', title: meta.title, done: 0, total: 1 });
+    const text = meta.format === 'markdown' ? (Array.isArray(pages) ? pages.map(markdownToText) : markdownToText(pages)) : pages;
+    const { chunks, document } = ingestUserDocument({ id, title: meta.title, jurisdiction: meta.jurisdiction, edition: meta.edition }, textToDocument(id, text), reserved);
+    const vectors = await embedUserDocument(chunks, document, embedder, (p) => onProgress({ stage: 'embedding', title: meta.title, ...p }));
+    return { schemaVersion: USER_DOC_SCHEMA_VERSION, id, meta, pages, chunks, document, vectors };
+  }
+
+  /** Save; false (kept in memory only) when the browser has no usable database. Quota and other errors are thrown. */
+  async function save(record: StoredUserDocument, onProgress: Progress): Promise<boolean> {
+    const store = deps.store();
+    if (!store) return false;
+    onProgress({ stage: 'saving', title: record.meta.title, done: 0, total: 1 });
+    try {
+      await store.put(record);
+      return true;
+    } catch (e) {
+      if (e instanceof StorageUnavailableError) return false;
+      throw e;
+    }
+  }
+
+  async function loadOnce(onProgress: Progress): Promise<UserDocumentsLoad> {
+    const store = deps.store();
+    const problems: string[] = [];
+    if (!store) return { documents: [], problems };
+    let records: StoredUserDocument[];
+    try {
+      const r = await store.list();
+      records = r.records;
+      for (const p of r.problems) {
+        damaged.add(p.id);
+        problems.push(p.message);
+      }
+    } catch (e) {
+      return { documents: [], problems: [(e as Error).message] };
+    }
+    for (let record of records) {
+      if (entries.has(record.id)) continue; // added in this session before the load
+      if (record.vectors.modelId !== embedder.modelId || record.vectors.dimension !== embedder.dimension) {
+        // stored with another embedding model: embed again with this one, then keep the new vectors
+        try {
+          const vectors = await embedUserDocument(record.chunks, record.document, embedder, (p) => onProgress({ stage: 'embedding', title: record.meta.title, ...p }));
+          record = { ...record, vectors };
+          await store.put(record).catch((e: unknown) => problems.push(`“${record.meta.title}” was embedded again for ${embedder.modelId} but not saved (${(e as Error).message}); it will be embedded again on the next start.`));
+        } catch (e) {
+          problems.push(`“${record.meta.title}” could not be embedded with ${embedder.modelId} (${(e as Error).message}) and is not searchable; re-index it.`);
+          continue;
+        }
+      }
+      addToBm25(base.bm25, record.chunks);
+      entries.set(record.id, { record, stored: true });
+    }
+    apply();
+    return { documents: [...entries.values()].map(info), problems };
+  }
+
+  return {
+    load: (onProgress = () => undefined) => (loaded ??= serial(() => loadOnce(onProgress))),
+
+    list: () => [...entries.values()].map(info),
+
+    add: (input, onProgress = () => undefined) =>
+      serial(async () => {
+        const form = validateUserDocumentForm({ fileName: input.fileName, fileBytes: 1, title: input.title, jurisdiction: input.jurisdiction, edition: input.edition });
+        if (!form.ok) throw new Error(Object.values(form.problems).join(' '));
+        const taken = [...builtInIds, ...entries.keys(), ...damaged];
+        const id = userDocumentId(form.value.title, taken);
+        const meta = { title: form.value.title, jurisdiction: form.value.jurisdiction, edition: form.value.edition, fileName: input.fileName, format: input.format, addedAt: now().toISOString() };
+        const record = await build(id, meta, input.pages, taken, onProgress);
+        const stored = await save(record, onProgress);
+        addToBm25(base.bm25, record.chunks);
+        entries.set(id, { record, stored });
+        apply();
+        return info(entries.get(id)!);
+      }),
+
+    remove: (id) =>
+      serial(async () => {
+        const e = entries.get(id);
+        if (!e && !damaged.has(id)) throw new UserDocumentNotFoundError(id);
+        // the store first: if that fails the document stays, in the index and on the device
+        if (e?.stored !== false) await deps.store()?.remove(id);
+        damaged.delete(id);
+        if (!e) return;
+        entries.delete(id);
+        await removeFromBm25(base.bm25, e.record.chunks.map((c) => c.id));
+        apply();
+      }),
+
+    reindex: (id, onProgress = () => undefined) =>
+      serial(async () => {
+        const old = get(id);
+        const taken = [...builtInIds, ...[...entries.keys()].filter((k) => k !== id)];
+        const record = await build(id, old.record.meta, old.record.pages, taken, onProgress);
+        const stored = await save(record, onProgress);
+        await removeFromBm25(base.bm25, old.record.chunks.map((c) => c.id));
+        addToBm25(base.bm25, record.chunks);
+        entries.set(id, { record, stored });
+        apply();
+        return info(entries.get(id)!);
+      }),
+
+    export(id) {
+      const { record } = get(id);
+      const { stored: _stored, ...doc } = info({ record, stored: true });
+      return {
+        format: USER_DOCUMENT_EXPORT_FORMAT,
+        version: 1,
+        exportedAt: now().toISOString(),
+        document: { ...doc, embeddingModel: record.vectors.modelId },
+        summary: record.document,
+        chunks: record.chunks,
+      };
+    },
+  };
+}
