@@ -1,6 +1,6 @@
 /** Building the retrieval engine in Node (CLI, eval, bench). */
 import { createRetrievalEngine, type RetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { DEFAULT_RETRIEVAL_CONFIG, gateForEmbedder, type RetrievalConfig, withConfig } from '../../src/core/retrieval/config.js';
+import { configForEmbedder, DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig, withConfig } from '../../src/core/retrieval/config.js';
 import { voyBackend, type DenseBackend } from '../../src/core/retrieval/dense.js';
 import type { Reranker } from '../../src/core/retrieval/rerank.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../../src/core/retrieval/cross-encoder.js';
@@ -66,8 +66,8 @@ export async function nodeEngine(
   const engine = createRetrievalEngine({
     index,
     embedder,
-    // another embedder's vectors come with their own calibrated gate
-    config: other && !opts.uncalibratedGate ? withConfig(opts.config ?? DEFAULT_RETRIEVAL_CONFIG, { gate: gateForEmbedder(other) }) : (opts.config ?? DEFAULT_RETRIEVAL_CONFIG),
+    // another embedder's vectors come with their own calibrated gate and cross-validated choices
+    config: other && !opts.uncalibratedGate ? withConfig(opts.config ?? DEFAULT_RETRIEVAL_CONFIG, configForEmbedder(other)) : (opts.config ?? DEFAULT_RETRIEVAL_CONFIG),
     backends: voy ? { voy } : {},
     ...(reranker ? { reranker } : {}),
   });

@@ -34,7 +34,7 @@ import type {
 } from './types.js';
 import { embedderSpec } from '../core/embedding/models.js';
 import { applyVectorSet, parseVectorSets, VECTOR_SET_ARTIFACTS, VECTOR_SET_MANIFEST, VECTOR_SETS_FILE, type VectorSetEntry } from '../core/index/vector-set.js';
-import { gateForEmbedder, type RetrievalConfig } from '../core/retrieval/config.js';
+import { configForEmbedder, gateForEmbedder, type RetrievalConfig } from '../core/retrieval/config.js';
 
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import { withUserRows } from '../core/userdocs/user-index.js';
@@ -166,11 +166,11 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       index: idx,
       embedder: emb,
       // the engine's defaults with the dense backend and reranking chosen here (config.ts keeps 'exact' for Node, eval and bench);
-      // another embedder brings its own calibrated evidence gate
+      // another embedder brings its own calibrated evidence gate and cross-validated choices
       config: withConfig(DEFAULT_RETRIEVAL_CONFIG, {
         dense: { backend: voy ? 'voy' : 'exact' },
         rerank: { enabled: opts.rerank },
-        ...(gateOf ? { gate: (deps.gateFor ?? gateForEmbedder)(gateOf) } : {}),
+        ...(gateOf ? configForEmbedder(gateOf, deps.gateFor ?? gateForEmbedder) : {}),
       }),
       backends: voy ? { voy } : {},
       ...(reranker ? { reranker } : {}),

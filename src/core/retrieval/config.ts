@@ -175,6 +175,20 @@ export function gateForEmbedder(modelId: string): RetrievalConfig['gate'] {
   return { enabled: true, by: preferredGateScore(cal), minDense: cal.dense.threshold, minRerank: cal.rerank?.threshold ?? 0.5 };
 }
 
+/**
+ * Choices that differ with another embedder, each kept because group-wise 5-fold
+ * cross-validation picked it on every fold (`npm run eval -- --questions … --cv 5 --embedder <id>`,
+ * docs/retrieval.md): with EmbeddingGemma, RRF k = 10 (CV MRR 0.569 → 0.626, Hit@5 0.667 → 0.741).
+ */
+const EMBEDDER_CHOICES: Record<string, DeepPartial<RetrievalConfig>> = {
+  'google/embeddinggemma-300m': { rrf: { k: 10 } },
+};
+
+/** The configuration overrides of retrieval with another embedder's vector set: its calibrated gate and its cross-validated choices. */
+export function configForEmbedder(modelId: string, gate: (id: string) => RetrievalConfig['gate'] = gateForEmbedder): DeepPartial<RetrievalConfig> {
+  return { ...(EMBEDDER_CHOICES[modelId] ?? {}), gate: gate(modelId) };
+}
+
 export type RetrievalConfigOverrides = DeepPartial<RetrievalConfig>;
 
 /** The defaults (or another base) with overrides applied at any depth. */
