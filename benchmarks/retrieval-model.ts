@@ -38,7 +38,20 @@ const browser = await launchChromium({ webgpu: false });
 const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
 const page = await context.newPage();
 const verified = (p: Page) => p.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 300_000 });
-const using = (p: Page) => p.locator(`[data-testid="retrieval-model-status"][data-model="${model}"]`).waitFor({ state: 'attached', timeout: 1_800_000 });
+/** Until retrieval uses the model; throws with the app's message when the switch failed. */
+const using = async (p: Page) => {
+  await p
+    .locator(`[data-testid="retrieval-model-status"][data-model="${model}"]`)
+    .or(p.getByTestId('retrieval-model-warning'))
+    .first()
+    .waitFor({ state: 'attached', timeout: 1_800_000 });
+  if (await p.getByTestId('retrieval-model-warning').count()) {
+    await p.goto(`${server.url}?device=wasm#/settings`);
+    throw new Error(`the switch failed: ${(await p.getByTestId('retrieval-model-error').textContent()) ?? '(no message)'}`);
+  }
+};
+page.on('pageerror', (e) => console.error('[page error]', e.message));
+page.on('console', (m) => m.type() === 'warning' && /cache/i.test(m.text()) && console.error('[console]', m.text()));
 const servedBytes = () => [...server.served.values()].reduce((a, b) => a + b, 0);
 
 await page.goto(`${server.url}?device=wasm`);
@@ -61,6 +74,7 @@ const askOn = async (p: Page, q: string): Promise<number> => {
   await p.getByTestId('turn').nth(turns).getByTestId('sources-list').or(p.getByTestId('turn').nth(turns).getByTestId('no-answer')).first().waitFor({ timeout: 300_000 });
   return Date.now() - start;
 };
+await page.reload();
 await page.goto(`${server.url}?device=wasm#/ask`);
 await verified(page);
 const t1 = Date.now();
@@ -78,8 +92,13 @@ await context.setOffline(true);
 const t2 = Date.now();
 await page.reload();
 await verified(page);
-await using(page);
-const offlineRestoreMs = Date.now() - t2;
+let offlineRestore: number | string;
+try {
+  await using(page);
+  offlineRestore = Date.now() - t2;
+} catch (e) {
+  offlineRestore = (e as Error).message;
+}
 await context.setOffline(false);
 
 const result = {
@@ -88,7 +107,7 @@ const result = {
   downloadedMB: Math.round(downloaded / 1e4) / 100,
   downloadAndLoadMs: switchMs,
   reloadUntilInUseMs: restoreMs,
-  offlineReloadUntilInUseMs: offlineRestoreMs,
+  offlineReloadUntilInUseMs: offlineRestore,
   submitToEvidenceP50Ms: pct(50),
   submitToEvidenceP95Ms: pct(95),
   questions: n,
