@@ -9,11 +9,13 @@
  *    retrieval uses it), and the same reload offline.
  * Needs `npm run models:prepare -- --embedder`, `npm run index:vectors` and `npm run build` first.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../tests/e2e/browser.js';
+import { launchPersistentChromium } from '../tests/e2e/browser.js';
 import { serveDist } from '../tests/e2e/static-server.js';
 import { EMBEDDING_GEMMA_ID } from '../src/core/embedding/models.js';
 
@@ -34,9 +36,10 @@ const QUESTIONS = [
 ];
 
 const server = await serveDist();
-const browser = await launchChromium({ webgpu: false });
-const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-const page = await context.newPage();
+// a profile on disk, as a user's browser has (an in-memory context cannot cache a 327 MB file)
+const profile = mkdtempSync(join(tmpdir(), 'skycite-bench-profile-'));
+const context = await launchPersistentChromium(profile);
+const page = context.pages()[0] ?? (await context.newPage());
 const verified = (p: Page) => p.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 300_000 });
 /** Until retrieval uses the model; throws with the app's message when the switch failed. */
 const using = async (p: Page) => {
@@ -113,5 +116,6 @@ const result = {
   questions: n,
 };
 console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
-await browser.close();
+await context.close();
 await server.close();
+rmSync(profile, { recursive: true, force: true });

@@ -7,6 +7,26 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+const chromiumArgs = (webgpu: boolean) => [
+  '--headless',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  ...(webgpu ? ['--enable-unsafe-webgpu'] : []),
+];
+
+/**
+ * Chromium with a profile on disk (a temporary user-data folder): the storage quota of a real
+ * profile, where a context of launchChromium() keeps its storage in memory (a 327 MB response
+ * does not fit in its Cache Storage).
+ */
+export async function launchPersistentChromium(userDataDir: string, viewport = { width: 1024, height: 768 }): Promise<BrowserContext> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}. Install Debian's chromium or set CHROMIUM_PATH.`);
+  return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs(false), viewport });
+}
+
 export async function launchChromium(opts: { webgpu?: boolean } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
@@ -16,15 +36,7 @@ export async function launchChromium(opts: { webgpu?: boolean } = {}): Promise<B
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      ...(opts.webgpu ? ['--enable-unsafe-webgpu'] : []),
-    ],
+    args: chromiumArgs(!!opts.webgpu),
   });
 }
 
