@@ -20,6 +20,7 @@ import { cpus } from 'node:os';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../tests/e2e/browser.js';
 import { serveDist } from '../tests/e2e/static-server.js';
+import { askOn, BENCH_QUESTIONS } from './questions.js';
 
 const json = process.argv.includes('--json');
 if (!existsSync('dist/index.html')) {
@@ -27,13 +28,6 @@ if (!existsSync('dist/index.html')) {
   process.exit(2);
 }
 
-const QUESTIONS = [
-  'Annex B principles: can the final GRC be lowered below the controlled ground area value?',
-  'What does the contingency volume mean and what must the crew do there?',
-  'How is the SAIL determined from the final GRC and the residual ARC?',
-  'Which OSOs apply at SAIL II?',
-  'What is an airspace observer?',
-];
 const TABLE_QUESTION = 'What is the iGRC of a 1.2 m quadcopter flying 15 m/s over a sparsely populated area?';
 
 const server = await serveDist();
@@ -73,18 +67,10 @@ for (const [path, bytes] of server.sizes) {
 }
 const servedTotal = [...server.served.values()].reduce((a, b) => a + b, 0);
 
-const askOn = async (p: Page, q: string): Promise<number> => {
-  const turns = await p.getByTestId('turn').count();
-  const start = Date.now();
-  await p.getByTestId('question-input').fill(q);
-  await p.getByTestId('ask-submit').click();
-  await p.getByTestId('turn').nth(turns).getByTestId('sources-list').or(p.getByTestId('turn').nth(turns).getByTestId('no-answer')).first().waitFor({ timeout: 120_000 });
-  return Date.now() - start;
-};
 const twenty = async (p: Page): Promise<number[]> => {
-  await askOn(p, QUESTIONS[0]!); // warm-up
+  await askOn(p, BENCH_QUESTIONS[0]!); // warm-up
   const out: number[] = [];
-  for (let i = 0; i < 20; i++) out.push(await askOn(p, QUESTIONS[i % QUESTIONS.length]!));
+  for (let i = 0; i < 20; i++) out.push(await askOn(p, BENCH_QUESTIONS[i % BENCH_QUESTIONS.length]!));
   return out.sort((a, b) => a - b);
 };
 const times = await twenty(page);
@@ -124,9 +110,9 @@ await otherPage.goto(`${server.url}?device=${other}`);
 await verified(otherPage);
 const ttiOther = Date.now() - t2;
 const OTHER_N = other === 'webgpu' ? 5 : 20;
-await askOn(otherPage, QUESTIONS[0]!); // warm-up
+await askOn(otherPage, BENCH_QUESTIONS[0]!); // warm-up
 const timesOther: number[] = [];
-for (let i = 0; i < OTHER_N; i++) timesOther.push(await askOn(otherPage, QUESTIONS[i % QUESTIONS.length]!));
+for (let i = 0; i < OTHER_N; i++) timesOther.push(await askOn(otherPage, BENCH_QUESTIONS[i % BENCH_QUESTIONS.length]!));
 timesOther.sort((a, b) => a - b);
 await otherContext.close();
 const median = (xs: number[]) => xs[Math.floor(xs.length / 2)]!;
@@ -159,7 +145,7 @@ for (const [w, h] of [
   await page.waitForTimeout(300);
   await page.screenshot({ path: `docs/screenshots/ask-table-${w}x${h}.png` });
   await open('#/ask');
-  await askOn(page, QUESTIONS[0]!);
+  await askOn(page, BENCH_QUESTIONS[0]!);
   await page.getByTestId('turn').last().getByTestId('open-passage').first().click();
   await page.getByTestId('chunk-viewer').waitFor();
   await page.waitForTimeout(300);

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import { launchPersistentChromium } from '../tests/e2e/browser.js';
 import { serveDist } from '../tests/e2e/static-server.js';
+import { askOn, BENCH_QUESTIONS } from './questions.js';
 import { EMBEDDING_GEMMA_ID } from '../src/core/embedding/models.js';
 
 const { values } = parseArgs({
@@ -27,13 +28,6 @@ if (!existsSync('dist/static-index/vector-sets.json') || !existsSync(`dist/model
   console.error(`bench:retrieval-model: dist/ has no vector set or no model folder for ${model}. Run npm run models:prepare -- --embedder, npm run index:vectors, then npm run build.`);
   process.exit(2);
 }
-const QUESTIONS = [
-  'Annex B principles: can the final GRC be lowered below the controlled ground area value?',
-  'What does the contingency volume mean and what must the crew do there?',
-  'How is the SAIL determined from the final GRC and the residual ARC?',
-  'Which OSOs apply at SAIL II?',
-  'What is an airspace observer?',
-];
 
 const server = await serveDist();
 // a profile on disk, as a user's browser has (an in-memory context cannot cache a 327 MB file)
@@ -69,24 +63,16 @@ await using(page);
 const switchMs = Date.now() - t0;
 const downloaded = servedBytes() - before;
 
-const askOn = async (p: Page, q: string): Promise<number> => {
-  const turns = await p.getByTestId('turn').count();
-  const start = Date.now();
-  await p.getByTestId('question-input').fill(q);
-  await p.getByTestId('ask-submit').click();
-  await p.getByTestId('turn').nth(turns).getByTestId('sources-list').or(p.getByTestId('turn').nth(turns).getByTestId('no-answer')).first().waitFor({ timeout: 300_000 });
-  return Date.now() - start;
-};
 await page.reload();
 await page.goto(`${server.url}?device=wasm#/ask`);
 await verified(page);
 const t1 = Date.now();
 await using(page);
 const restoreMs = Date.now() - t1;
-await askOn(page, QUESTIONS[0]!);
+await askOn(page, BENCH_QUESTIONS[0]!);
 const n = Number(values.questions);
 const times: number[] = [];
-for (let i = 0; i < n; i++) times.push(await askOn(page, QUESTIONS[i % QUESTIONS.length]!));
+for (let i = 0; i < n; i++) times.push(await askOn(page, BENCH_QUESTIONS[i % BENCH_QUESTIONS.length]!));
 times.sort((a, b) => a - b);
 const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!;
 

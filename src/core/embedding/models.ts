@@ -42,29 +42,24 @@ const MINILM_LICENCE = {
  */
 export const EMBEDDING_GEMMA_ID = 'google/embeddinggemma-300m';
 
+/** MiniLM-L6 and its tuned copy: mean pooling, no prompts, 384 dimensions, ≈ 23.8 MB. */
+function miniLm(id: string, label: string): EmbedderSpec {
+  return {
+    id,
+    label,
+    dimension: 384,
+    output: 'mean',
+    prompts: { query: '', document: '' },
+    maxTokens: null,
+    downloadBytes: 23_800_000,
+    licence: MINILM_LICENCE,
+    files: [...TOKENIZER_FILES, 'onnx/model_quantized.onnx'],
+  };
+}
+
 export const EMBEDDER_SPECS: Record<string, EmbedderSpec> = {
-  'sentence-transformers/all-MiniLM-L6-v2': {
-    id: 'sentence-transformers/all-MiniLM-L6-v2',
-    label: 'MiniLM-L6 (base)',
-    dimension: 384,
-    output: 'mean',
-    prompts: { query: '', document: '' },
-    maxTokens: null,
-    downloadBytes: 23_800_000,
-    licence: MINILM_LICENCE,
-    files: [...TOKENIZER_FILES, 'onnx/model_quantized.onnx'],
-  },
-  'skycite/minilm-skycite': {
-    id: 'skycite/minilm-skycite',
-    label: 'MiniLM-L6 tuned on the corpus',
-    dimension: 384,
-    output: 'mean',
-    prompts: { query: '', document: '' },
-    maxTokens: null,
-    downloadBytes: 23_800_000,
-    licence: MINILM_LICENCE,
-    files: [...TOKENIZER_FILES, 'onnx/model_quantized.onnx'],
-  },
+  'sentence-transformers/all-MiniLM-L6-v2': miniLm('sentence-transformers/all-MiniLM-L6-v2', 'MiniLM-L6 (base)'),
+  'skycite/minilm-skycite': miniLm('skycite/minilm-skycite', 'MiniLM-L6 tuned on the corpus'),
   [EMBEDDING_GEMMA_ID]: {
     id: EMBEDDING_GEMMA_ID,
     label: 'EmbeddingGemma-300m',
