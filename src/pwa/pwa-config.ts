@@ -10,6 +10,7 @@
  * Registration is done by src/pwa/register.ts (workbox-window), hence injectRegister: false.
  */
 import type { VitePWAOptions } from 'vite-plugin-pwa';
+import { VECTOR_SET_CACHE } from '../runtime/vector-set-cache.js';
 
 /** Largest precached file: the ORT jsep wasm is ~28 MB, the q8 MiniLM ONNX ~23 MB. */
 export const MAX_PRECACHE_FILE_BYTES = 40 * 1024 * 1024;
@@ -47,8 +48,8 @@ export const WEBLLM_JS_CACHE = 'webllm/js';
  * extended after the build).
  */
 export const VECTOR_SET_URL = /\/static-index\/(?:vectors\/[^?#]+|vector-sets\.json)$/;
-/** Its cache; the "models/" prefix makes Settings' storage clearing treat it as model data. */
-export const VECTOR_SET_CACHE = 'models/vector-sets';
+/** Its cache, shared with the runtime's own caching of the same files (src/runtime/vector-set-cache.ts). */
+export { VECTOR_SET_CACHE };
 
 /** Glob patterns (relative to the build output) that Workbox precaches. */
 export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] {

@@ -33,6 +33,7 @@ import type {
   SkyCiteRuntime,
 } from './types.js';
 import { embedderSpec } from '../core/embedding/models.js';
+import { cachingFetch } from './vector-set-cache.js';
 import { applyVectorSet, parseVectorSets, VECTOR_SET_ARTIFACTS, VECTOR_SET_MANIFEST, VECTOR_SETS_FILE, type VectorSetEntry } from '../core/index/vector-set.js';
 import { configForEmbedder, gateForEmbedder, type RetrievalConfig } from '../core/retrieval/config.js';
 
@@ -88,6 +89,8 @@ const NO_ADAPTER: AdapterProbe = { available: false, software: false, name: '', 
 
 export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime {
   const fetchImpl = deps.fetchImpl ?? globalThis.fetch.bind(globalThis);
+  // the vector sets (and their list) are kept in Cache Storage for offline starts (vector-set-cache.ts)
+  const setFetch = cachingFetch(fetchImpl);
   const base = deps.baseUrl ?? globalThis.location?.href ?? 'http://localhost/';
   let index: LoadedIndex | null = null;
   let embedder: Embedder | null = null;
@@ -118,10 +121,10 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     return { index, embedder, engine };
   };
 
-  async function fetchBytes(url: string): Promise<Uint8Array> {
+  async function fetchBytes(url: string, via: typeof fetch = fetchImpl): Promise<Uint8Array> {
     let res: Response;
     try {
-      res = await fetchImpl(url);
+      res = await via(url);
     } catch (e) {
       throw new IndexFetchError(
         `Could not fetch ${url} (${(e as Error).message}). If you are offline, SkyCite needs one complete load while online before it works offline; reconnect and reload.`,
@@ -185,7 +188,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     const url = abs(`${runtimeOpts.indexBaseUrl}${VECTOR_SETS_FILE}`, base);
     let res: Response;
     try {
-      res = await fetchImpl(url);
+      res = await setFetch(url);
     } catch {
       return [];
     }
@@ -202,11 +205,11 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     const entry = (await listVectorSets()).find((v) => v.id === id);
     if (!entry) throw new Error(`this deployment has no vector set for ${id} (static-index/${VECTOR_SETS_FILE}); build it with \`npm run index:vectors -- --model ${id}\``);
     const setBase = `${runtimeOpts.indexBaseUrl}${entry.dir}/`;
-    const setJson = new TextDecoder().decode(await fetchBytes(abs(`${setBase}${VECTOR_SET_MANIFEST}`, base)));
+    const setJson = new TextDecoder().decode(await fetchBytes(abs(`${setBase}${VECTOR_SET_MANIFEST}`, base), setFetch));
     const files: Record<string, Uint8Array> = {};
     let loaded = 0;
     for (const name of VECTOR_SET_ARTIFACTS) {
-      files[name] = await fetchBytes(abs(`${setBase}${name}`, base));
+      files[name] = await fetchBytes(abs(`${setBase}${name}`, base), setFetch);
       loaded += files[name].byteLength;
       onProgress?.({ file: `static-index/${entry.dir}/${name}`, loaded, total: entry.bytes });
     }
