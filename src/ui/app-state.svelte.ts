@@ -211,12 +211,12 @@ export class AppState {
 
   // ------------------------------------------------------------------ retrieval model
 
-  /** The models on offer (never throws: an index without vector sets offers the built-in one only). */
+  /** The models on offer, read once the index is ready and after each switch (never throws: on an error the list stays as it was). */
   async refreshRetrievalModels(): Promise<void> {
     try {
       this.retrievalModels = await this.runtime.retrievalModels();
     } catch {
-      this.retrievalModels = [];
+      // Settings then offers no other model; the built-in one keeps working
     }
   }
 
