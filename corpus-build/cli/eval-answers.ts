@@ -19,7 +19,7 @@ import { appendFileSync, createReadStream, existsSync, mkdirSync, readFileSync, 
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { answerConfig, contextCharsFor, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
-import { contextMessage, DEVELOPER_PROMPT, SYSTEM_PROMPT } from '../../src/core/answer/prompts.js';
+import { contextMessage, developerPrompt, systemPrompt } from '../../src/core/answer/prompts.js';
 import { QUERY_ASSIST_SCHEMA, QUERY_ASSIST_SYSTEM_PROMPT } from '../../src/core/answer/query-assist.js';
 import { summariseAnswers, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
 import type { RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
@@ -116,7 +116,7 @@ const modelKey = (await fileSha256(ggufPath)).slice(0, 16);
 
 // what the replies depend on besides the model: prompts, generation settings, context budget, assistance
 const settingsKey = createHash('sha256')
-  .update(JSON.stringify({ SYSTEM_PROMPT, DEVELOPER_PROMPT, wrapper: contextMessage(''), ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null }))
+  .update(JSON.stringify({ SYSTEM_PROMPT: systemPrompt(config.citationMarkers), DEVELOPER_PROMPT: developerPrompt(config.citationMarkers), wrapper: contextMessage("", config.citationMarkers), markers: config.citationMarkers, ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null }))
   .digest('hex')
   .slice(0, 8);
 const outFile = resolve(cwd, (values.out as string | undefined) ?? `.cache/answers/${modelKey}-${settingsKey}.jsonl`);
@@ -195,6 +195,7 @@ else {
   const f = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
   console.log(`model ${out.model}, ${out.n} questions (${summary.detail.answerable} answerable, ${summary.detail.unanswerable} unanswerable), ${summary.detail.modelCalls} model calls`);
   console.log(`citation precision   ${f(out.citationPrecision)}  (${summary.detail.citedIdsHit}/${summary.detail.citedIds} cited ids hold the supporting quote; ${f(summary.detail.citationPrecisionGoldInContext)} when the gold passage was in the context)`);
+  console.log(`  of which           model-written ${f(summary.detail.modelCitationPrecision)} (${summary.detail.modelCitedIds} ids); added by the grounding check ${summary.detail.attributedIdsHit}/${summary.detail.attributedIds}`);
   console.log(`refusal correctness  ${f(out.refusalCorrect)}  (unanswerable questions refused; ${summary.detail.falseRefusals} answerable questions refused)`);
   console.log(`flagged sentences    ${f(out.flaggedSentenceRate)}  (${summary.detail.flaggedSentences}/${summary.detail.sentences})`);
   console.log(`answer consistency   ${f(out.answerConsistency)}  (${summary.detail.claimsFoundInContext}/${summary.detail.claims} claims found in the context)`);

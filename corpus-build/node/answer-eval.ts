@@ -12,6 +12,7 @@
 import type { AnswerConfig } from '../../src/core/answer/config.js';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { answerQuestion, type ChatEngine } from '../../src/core/answer/generation.js';
+import { attributeCitations } from '../../src/core/answer/attribution.js';
 import { checkGrounding, type GroundingReport } from '../../src/core/answer/grounding.js';
 import { alternativesFrom, assistQuery, type QueryAssistance } from '../../src/core/answer/query-assist.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
@@ -114,16 +115,22 @@ export async function outcomeOf(
     return row === undefined ? undefined : index.chunks[row];
   };
   const contextChunks = record.contextIds.map(chunkOf).filter((c): c is Chunk => !!c);
-  const report =
+  const checked =
     record.modelCalled && record.answer.trim()
       ? await checkGrounding({ answer: record.answer, chunks: contextChunks, embedder, config: config.grounding, incomplete: record.status !== 'complete' })
       : null;
+  // as the app does: supported claims the model left uncited get the supporting chunk's marker, recorded as attributed
+  const attribution = checked && config.attribution ? attributeCitations(record.answer, checked, { incomplete: record.status !== 'complete' }) : null;
+  const report = attribution ? attribution.report : checked;
+  const attributedIds = [...new Set((attribution?.attributed ?? []).map((a) => a.id))].filter((id) => !record.citations.includes(id));
+  const citations = [...record.citations, ...attributedIds];
   return {
     answerable: record.answerable,
     modelCalled: record.modelCalled,
-    answer: record.answer,
-    citations: record.citations,
-    citationHits: record.citations.map((id) => {
+    answer: attribution ? attribution.answer : record.answer,
+    citations,
+    citationAttributed: citations.map((_, i) => i >= record.citations.length),
+    citationHits: citations.map((id) => {
       const c = chunkOf(id);
       return c ? isHit(q, c) : false;
     }),

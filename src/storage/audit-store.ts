@@ -116,6 +116,8 @@ export interface AuditRecord {
   answer: string;
   /** Chunk ids the answer cites, in order of first appearance (AnswerResult.citations). */
   citedSources: string[];
+  /** Of the cited sources, those the grounding check added to sentences the model left uncited (attribution.ts); absent in older records and when none. */
+  attributedSources?: { id: string; sentence: string }[];
   /** The grounding check's report (AnswerResult.grounding); null when not run (evidence-only, failure). */
   grounding: GroundingReport | null;
   /** The model's reasoning trace (audit only, never evidence); null or '' when none. */
@@ -260,6 +262,7 @@ export function auditRecordProblems(value: unknown): string[] {
   if (typeof r['modelParams'] !== 'object') problems.push('modelParams must be an object or null');
   str('answer');
   arr('citedSources');
+  if (r['attributedSources'] !== undefined && !Array.isArray(r['attributedSources'])) problems.push('attributedSources must be an array when present');
   if (typeof r['grounding'] !== 'object') problems.push('grounding must be an object or null');
   strOrNull('reasoning');
   if (typeof r['mode'] !== 'string' || !MODES.includes(r['mode'])) problems.push(`mode must be one of ${MODES.join(', ')}`);

@@ -49,7 +49,7 @@ describe('prompts adapt the SKYSAFE system and developer prompts', () => {
 
 describe('buildChatMessages follows the SKYSAFE interaction order', () => {
   it('system(+developer), user question, assistant acknowledgement, user context — one system message for WebLLM', () => {
-    const m = buildChatMessages({ question: 'How is the iGRC determined?', context });
+    const m = buildChatMessages({ question: 'How is the iGRC determined?', context, config: answerConfig({ citationMarkers: 'id' }) });
     expect(m.map((x) => x.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(m[0]!.content.startsWith(SYSTEM_PROMPT)).toBe(true);
     expect(m[0]!.content).toContain('# Developer instructions');
@@ -63,7 +63,7 @@ describe('buildChatMessages follows the SKYSAFE interaction order', () => {
   });
 
   it("puts the developer prompt in a second system message in 'system' mode", () => {
-    const m = buildChatMessages({ question: 'q', context, config: answerConfig({ developerMessageMode: 'system' }) });
+    const m = buildChatMessages({ question: 'q', context, config: answerConfig({ developerMessageMode: 'system', citationMarkers: 'id' }) });
     expect(m.map((x) => x.role)).toEqual(['system', 'system', 'user', 'assistant', 'user']);
     expect(m[0]!.content).toBe(SYSTEM_PROMPT);
     expect(m[1]!.content).toBe(DEVELOPER_PROMPT);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG } from '../../src/core/answer/config';
+import { parseCitations, stripCitations } from '../../src/core/answer/citations';
 import { NO_ANSWER_TEXT } from '../../src/core/answer/prompts';
 import { answerOptionsFromUrl } from '../../src/ui/app-state.svelte';
 import { ROUTER_VERDICT_SCHEMA } from '../../src/core/assess/router-classifier';
@@ -176,6 +177,22 @@ describe('Ask session: generated answers', () => {
     expect(remote!.models?.generation).toMatchObject({ id: LOADED_MODEL, source: 'remote', weightsUrl: `https://huggingface.co/mlc-ai/${LOADED_MODEL}` });
   });
 
+  it('numbers the passages for the model, and adds the supporting passage to a sentence the model left uncited, saying so', async () => {
+    const chat = chatStandIn({ streams: [[delta('The intrinsic ground risk class is determined with Table 1 [1'), delta(']. The population density selects the row.'), delta('', 'stop')]] });
+    const app = appStandIn({ chat });
+    const turn = await new AskSession(app).ask(IGRC_QUESTION);
+    const sent = chat.double.requests.at(-1)!.messages.map((m) => m.content).join('\n');
+    expect(sent).toContain('[1] Step #2');
+    expect(sent).not.toContain(`[${IGRC}]`);
+    // the model's [1] is the chunk id again; the uncited second sentence gets the passage the check found
+    expect(turn.answer!.answer).toBe(`The intrinsic ground risk class is determined with Table 1 [${IGRC}]. The population density selects the row [${IGRC}].`);
+    expect(turn.answer!.attributed).toEqual([{ id: IGRC, sentence: 'The population density selects the row.', modelAlsoCites: true }]);
+    expect(turn.grounding!.sentences.find((x) => x.text.startsWith('The population'))!.reason).toMatch(/which it does not cite/);
+    const [r] = await records(app.audit);
+    expect(r!.attributedSources).toEqual([{ id: IGRC, sentence: 'The population density selects the row.' }]);
+    expect(r!.citedSources).toEqual([IGRC]);
+  });
+
   it('gives the model the previous answers as conversation in a follow-up', async () => {
     const chat = chatStandIn({ streams: [[delta(ANSWER, 'stop')]] });
     const app = appStandIn({ chat });
@@ -183,7 +200,9 @@ describe('Ask session: generated answers', () => {
     await session.ask(IGRC_QUESTION);
     await session.ask('Why does the population density select the row of Table 1?');
     const second = chat.double.requests[1]!.messages.map((m) => m.content).join('\n');
-    expect(second).toContain(ANSWER);
+    // the previous answer, without its markers (they point into the previous context; numbered markers would be misread)
+    expect(second).toContain(stripCitations(ANSWER));
+    expect(parseCitations(ANSWER).length).toBeGreaterThan(0);
   });
 
   it('asks the model to route a message the keyword pre-filter cannot decide', async () => {

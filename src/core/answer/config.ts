@@ -5,6 +5,7 @@
  * value; the rest are ours and each default says why it was chosen.
  */
 import { type DeepPartial, deepMerge } from '../config/merge.js';
+import type { CitationMarkers } from './prompts.js';
 
 /** Generation parameters passed to the chat engine (recorded in the audit record). */
 export interface GenerationParams {
@@ -53,6 +54,21 @@ export interface AnswerConfig {
    * (a software WebGPU adapter); never for answers shown as such.
    */
   instructions: 'full' | 'minimal';
+  /**
+   * How the model cites passages: 'number' (default) shows the passages as [1], [2]…
+   * and turns the model's numbers back into chunk ids as the answer streams; 'id'
+   * shows and expects the SKYSAFE `[chunk-id]` markers. Chosen by measurement on real
+   * output (docs/answers.md): with the 0.5B and 1.5B models the ids were copied in
+   * none of the answers.
+   */
+  citationMarkers: CitationMarkers;
+  /**
+   * After the grounding check, a supported claim the model left uncited gets the
+   * marker of the chunk that supports it, shown and recorded as added by the check
+   * (attribution.ts). Default true: small models often omit markers on faithful
+   * sentences (docs/answers.md); unsupported claims are never given one.
+   */
+  attribution: boolean;
   /** Cut the context block to this many characters before it is sent (null = as retrieved). Smoke profile only. */
   contextMaxChars: number | null;
   /** The assistant acknowledgement message (SKYSAFE Appendix A.2.5, step 4). */
@@ -129,6 +145,8 @@ export const DEFAULT_ANSWER_CONFIG: AnswerConfig = {
   },
   developerMessageMode: 'merge',
   instructions: 'full',
+  citationMarkers: 'number',
+  attribution: true,
   contextMaxChars: null,
   acknowledgement: 'Understood. Send the context section and I will answer using only that context, citing each claim.',
   history: { maxTurns: 4, maxChars: 4000 },

@@ -22,7 +22,8 @@
  *   the conversation history; anything else → a typed AnswerError.
  */
 import type { RetrievalResult } from '../retrieval/types.js';
-import { citedIds, contextChunkIds, filterCitations, numberCitations, type NumberedCitations, type RemovedCitation } from './citations.js';
+import { applyAttribution, type AttributedCitation } from './attribution.js';
+import { citedIds, contextChunkIds, filterCitations, NumberMarkerStream, numberCitations, numberContextMarkers, resolveNumberMarkers, type NumberedCitations, type RemovedCitation } from './citations.js';
 import { type AnswerConfig, DEFAULT_ANSWER_CONFIG, type GenerationParams } from './config.js';
 import { type AnswerError, ContextTooLongError, type EngineErrorContext, mapEngineError } from './errors.js';
 import { checkGrounding, type GroundingChunk, type GroundingInput, type GroundingReport } from './grounding.js';
@@ -131,6 +132,8 @@ export interface AnswerResult {
   display: NumberedCitations;
   /** Citations of chunks that were not in the context, removed from `answer`. */
   removedCitations: RemovedCitation[];
+  /** Markers added after the grounding check to supported claims the model left uncited (attribution.ts); [] until then. */
+  attributed: AttributedCitation[];
   grounding: GroundingReport | null;
   /** Set when the grounding check itself failed (the answer is still returned). */
   groundingError: string | null;
@@ -265,15 +268,24 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
         signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
       });
 
+/** Pass resolved answer text on, skipping the empty deltas held back by a marker stream. */
+function emitResolved(onToken: NonNullable<AnswerQuestionInput['onToken']>, text: string): void {
+  if (text) onToken(text, 'answer');
+}
+
 /** Answer a question from the retrieval result with the chat engine. */
 export async function answerQuestion(input: AnswerQuestionInput): Promise<AnswerResult> {
   const config = input.config ?? DEFAULT_ANSWER_CONFIG;
   const params = { ...config.generation };
   const context = config.contextMaxChars !== null ? input.retrieval.context.slice(0, config.contextMaxChars) : input.retrieval.context;
   const contextIds = contextChunkIds(context).filter((id) => input.retrieval.evidence.some((e) => e.id === id));
+  // numbered markers: the model sees [1], [2]…; its numbers become chunk ids again as they stream
+  const numbered = config.citationMarkers === 'number' ? numberContextMarkers(context) : null;
+  const promptContext = numbered ? numbered.context : context;
   const base = {
     reasoning: '',
     removedCitations: [] as RemovedCitation[],
+    attributed: [] as AttributedCitation[],
     grounding: null,
     groundingError: null,
     wordingWarnings: [] as string[],
@@ -303,7 +315,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   let messages: ChatMessage[] = [];
   let outcome: StreamOutcome;
   for (;;) {
-    messages = buildChatMessages({ question: input.question, history, context, config });
+    messages = buildChatMessages({ question: input.question, history, context: promptContext, config });
     if (input.signal?.aborted) {
       outcome = { raw: '', reasoningField: '', stopped: true, finishReason: 'abort', model: null, usage: null };
       break;
@@ -311,7 +323,11 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     attempts++;
     const partial = { raw: '' };
     try {
-      outcome = await streamOnce(input.engine, buildRequest(messages, params), input.signal, input.onToken, partial);
+      const markers = numbered ? new NumberMarkerStream(numbered.ids) : null;
+      const onToken: AnswerQuestionInput['onToken'] =
+        markers && input.onToken ? (delta, channel) => (channel === 'answer' ? emitResolved(input.onToken!, markers.push(delta)) : input.onToken!(delta, channel)) : input.onToken;
+      outcome = await streamOnce(input.engine, buildRequest(messages, params), input.signal, onToken, partial);
+      if (markers && input.onToken) emitResolved(input.onToken, markers.flush());
       break;
     } catch (e) {
       if (input.signal?.aborted) {
@@ -327,7 +343,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     }
   }
 
-  const split = splitReasoning(outcome.raw);
+  const split = splitReasoning(numbered ? resolveNumberMarkers(outcome.raw, numbered.ids) : outcome.raw);
   const reasoning = [outcome.reasoningField.trim(), split.reasoning].filter(Boolean).join('\n\n');
   const filtered = filterCitations(split.answer.trim(), contextIds);
   const answer = filtered.text;
@@ -344,7 +360,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     }
   }
 
-  return {
+  const result: AnswerResult = {
     ...base,
     status,
     stopped: status === 'stopped',
@@ -362,4 +378,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     finishReason: outcome.finishReason,
     usage: outcome.usage ?? null,
   };
+  if (!grounding || !config.attribution) return result;
+  const attributed = applyAttribution(result, grounding);
+  return { ...attributed.result, grounding: attributed.report };
 }

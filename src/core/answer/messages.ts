@@ -18,7 +18,8 @@
  */
 import type { AnswerConfig } from './config.js';
 import { DEFAULT_ANSWER_CONFIG } from './config.js';
-import { contextMessage, DEVELOPER_HEADING, DEVELOPER_PROMPT, NO_CONTEXT_MARKER, SYSTEM_PROMPT } from './prompts.js';
+import { stripCitations } from './citations.js';
+import { contextMessage, DEVELOPER_HEADING, developerPrompt, NO_CONTEXT_MARKER, systemPrompt } from './prompts.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
@@ -38,7 +39,7 @@ export interface BuildMessagesInput {
   question: string;
   /** Previous turns, oldest first. */
   history?: readonly ConversationTurn[];
-  /** The context block from retrieval (`RetrievalResult.context`). */
+  /** The context block as the model sees it: `RetrievalResult.context`, numbered by `numberContextMarkers` when `citationMarkers` is 'number'. */
   context: string;
   config?: AnswerConfig;
 }
@@ -63,17 +64,20 @@ export function trimHistory(history: readonly ConversationTurn[], budget: Answer
 
 /** The system line of the 'minimal' instructions (diagnostic smoke profile only). */
 export const MINIMAL_SYSTEM_PROMPT = 'Answer briefly from the context only, citing its [chunk-id] marker.';
+/** The same line for numbered markers. */
+export const MINIMAL_SYSTEM_PROMPT_NUMBERED = 'Answer briefly from the context only, citing its [number].';
 
 /** The system (and, in 'system' mode, developer) messages. */
 export function instructionMessages(config: AnswerConfig = DEFAULT_ANSWER_CONFIG): ChatMessage[] {
-  if (config.instructions === 'minimal') return [{ role: 'system', content: MINIMAL_SYSTEM_PROMPT }];
+  const markers = config.citationMarkers;
+  if (config.instructions === 'minimal') return [{ role: 'system', content: markers === 'number' ? MINIMAL_SYSTEM_PROMPT_NUMBERED : MINIMAL_SYSTEM_PROMPT }];
   if (config.developerMessageMode === 'system') {
     return [
-      { role: 'system', content: SYSTEM_PROMPT },
-      { role: 'system', content: DEVELOPER_PROMPT },
+      { role: 'system', content: systemPrompt(markers) },
+      { role: 'system', content: developerPrompt(markers) },
     ];
   }
-  return [{ role: 'system', content: `${SYSTEM_PROMPT}\n\n# ${DEVELOPER_HEADING}\n\n${DEVELOPER_PROMPT}` }];
+  return [{ role: 'system', content: `${systemPrompt(markers)}\n\n# ${DEVELOPER_HEADING}\n\n${developerPrompt(markers)}` }];
 }
 
 /** The full message list for one answer. */
@@ -81,7 +85,9 @@ export function buildChatMessages(input: BuildMessagesInput): ChatMessage[] {
   const config = input.config ?? DEFAULT_ANSWER_CONFIG;
   const messages = instructionMessages(config);
   for (const turn of trimHistory(input.history ?? [], config.history)) {
-    messages.push({ role: 'user', content: turn.question }, { role: 'assistant', content: turn.answer });
+    // a previous answer's markers point into an earlier context: with numbered markers they would read as this context's numbers
+    const answer = config.citationMarkers === 'number' ? stripCitations(turn.answer) : turn.answer;
+    messages.push({ role: 'user', content: turn.question }, { role: 'assistant', content: answer });
   }
   if (config.instructions === 'minimal') {
     messages.push({ role: 'user', content: `${input.question}\n\nContext:\n${input.context.trim() || NO_CONTEXT_MARKER}` });
@@ -90,7 +96,7 @@ export function buildChatMessages(input: BuildMessagesInput): ChatMessage[] {
   messages.push(
     { role: 'user', content: input.question },
     { role: 'assistant', content: config.acknowledgement },
-    { role: 'user', content: contextMessage(input.context) },
+    { role: 'user', content: contextMessage(input.context, config.citationMarkers) },
   );
   return messages;
 }

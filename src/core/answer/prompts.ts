@@ -54,8 +54,36 @@ export const FORBIDDEN_APPROVAL_WORDING = [
   'accepted by the authority',
 ] as const;
 
-/** Answer generation system prompt (SKYSAFE Appendix A.2.3, adapted). */
-export const SYSTEM_PROMPT = `You are an assistant for UAV safety assessment, certification, and regulatory compliance under the EU drone rules (Regulation (EU) 2019/947, its AMC and GM, and EASA SORA 2.5).
+/**
+ * How passages are marked in the context and cited by the model.
+ * - 'id': `[chunk-id]`, the SKYSAFE form (§2.7), e.g. [skysafe-sora-curated/17].
+ * - 'number': `[1]`, `[2]`… in context order, turned back into chunk ids as the answer
+ *   streams (citations.ts, `NumberMarkerStream`), for small models that do not copy
+ *   long ids.
+ */
+export type CitationMarkers = 'id' | 'number';
+
+/** The "Citations" block of the system prompt. */
+function citationRules(markers: CitationMarkers): string {
+  if (markers === 'number') {
+    return `Citations
+
+- Every passage in the context starts with its number in square brackets, for example [1], followed by its title, document and page.
+- Support every factual statement with the number of the passage it comes from, in square brackets, placed at the end of the sentence, for example: "... is required [2]."
+- Never cite a number that is not in the context.
+`;
+  }
+  return `Citations
+
+- Every passage in the context starts with a marker in square brackets, for example [easa-amc-gm-2019-947/amc1-art11/s4.2.3/table-1], followed by its title, document and page.
+- Support every factual statement with the marker of the passage it comes from, copied exactly as it appears in the context, placed at the end of the sentence, for example: "... is required [skysafe-sora-curated/17]."
+- Never invent, shorten, renumber, or alter a marker, and never cite a passage that is not in the context.
+`;
+}
+
+/** Answer generation system prompt (SKYSAFE Appendix A.2.3, adapted), for the given marker form. */
+export function systemPrompt(markers: CitationMarkers = 'id'): string {
+  return `You are an assistant for UAV safety assessment, certification, and regulatory compliance under the EU drone rules (Regulation (EU) 2019/947, its AMC and GM, and EASA SORA 2.5).
 
 Scope and sources
 
@@ -63,12 +91,7 @@ Scope and sources
 - If the requested information is not present, state clearly that there is not enough information and specify what is missing.
 - Treat the provided context as authoritative and do not correct, reinterpret, or update it unless the context itself includes such updates.
 
-Citations
-
-- Every passage in the context starts with a marker in square brackets, for example [easa-amc-gm-2019-947/amc1-art11/s4.2.3/table-1], followed by its title, document and page.
-- Support every factual statement with the marker of the passage it comes from, copied exactly as it appears in the context, placed at the end of the sentence, for example: "... is required [skysafe-sora-curated/17]."
-- Never invent, shorten, renumber, or alter a marker, and never cite a passage that is not in the context.
-
+${citationRules(markers)}
 Permitted actions
 
 - Explain UAV safety, risk assessment, and certification concepts only when they appear in the context or are necessary to interpret it.
@@ -96,9 +119,14 @@ Safety and compliance behavior
 - Never tell the user that an operation is "approved", "compliant", "certified", "validated", or "permitted", and never write "you are authorised". Describe what the requirements are and what the operator would have to show; the decision belongs to the competent authority.
 
 When you answer, do not describe the context as something someone else provided; respond as if it is part of your knowledge, and cite it with its markers.`;
+}
 
-/** Answer generation developer prompt (SKYSAFE Appendix A.2.4, adapted for question answering). */
-export const DEVELOPER_PROMPT = `Rules for using the context
+/** The SKYSAFE-form system prompt (`[chunk-id]` markers). */
+export const SYSTEM_PROMPT = systemPrompt('id');
+
+/** Answer generation developer prompt (SKYSAFE Appendix A.2.4, adapted for question answering), for the given marker form. */
+export function developerPrompt(markers: CitationMarkers = 'id'): string {
+  return `Rules for using the context
 
 1. Use only the information that appears inside the context section.
 2. Do not rely on any external sources, prior knowledge, memory, or unstated assumptions.
@@ -109,7 +137,7 @@ export const DEVELOPER_PROMPT = `Rules for using the context
 Task specific behavior
 
 - Answer the user's question only; do not answer questions that were not asked.
-- Cite the [chunk-id] marker of the supporting passage for every factual statement, exactly as written in the context.
+${markers === 'number' ? '- Cite the [number] of the supporting passage for every factual statement.' : '- Cite the [chunk-id] marker of the supporting passage for every factual statement, exactly as written in the context.'}
 - When the answer depends on operation parameters the user has not given, such as ${OPERATION_PARAMETERS.join('; ')}, do not assume them: list them under "Missing information" and ask one short, targeted clarification question for each.
 - Treat all outputs as preliminary and indicative.
 
@@ -120,13 +148,17 @@ Style and behavior
 - Prefer deterministic reasoning over narrative explanations.
 - Structure the explanation clearly when helpful.
 - Do not speculate. If the context does not allow a determination, state this explicitly.`;
+}
+
+/** The SKYSAFE-form developer prompt (`[chunk-id]` markers). */
+export const DEVELOPER_PROMPT = developerPrompt('id');
 
 /** Heading used when the developer prompt is merged into the system message. */
 export const DEVELOPER_HEADING = 'Developer instructions';
 
 /** The first passage marker of a context block ("[id] title — …" lines), or null. */
 function firstMarker(context: string): string | null {
-  const m = /^\[([^\]\s]+\/[^\]\s]+)\] /m.exec(context);
+  const m = /^\[([^\]\s]+\/[^\]\s]+|\d+)\] /m.exec(context);
   return m ? m[1]! : null;
 }
 
@@ -138,7 +170,7 @@ function firstMarker(context: string): string | null {
  * few dozen tokens per second, and sections that restate each other cost time
  * without adding support.
  */
-export function contextMessage(context: string): string {
+export function contextMessage(context: string, markers: CitationMarkers = 'id'): string {
   const body = context.trim() ? context.trim() : NO_CONTEXT_MARKER;
   const example = firstMarker(body);
   const form = example ? `, for example [${example}]` : '';
@@ -149,7 +181,7 @@ ${body}
 </context>
 
 Answer the question above using only the context section.
-- End every sentence that states a fact with the marker of the passage it comes from, in square brackets, copied exactly as it appears in the context${form}.
+- End every sentence that states a fact with ${markers === 'number' ? 'the number of the passage it comes from, in square brackets' : 'the marker of the passage it comes from, in square brackets, copied exactly as it appears in the context'}${form}.
 - Use the sections "Answer", "Facts from the sources", "Interpretation" and "Missing information", each once, and do not repeat a sentence in several sections.
 - Be brief: about 150 words in all.
 - If the context does not answer the question, say so under "Answer" and list what is missing.`;

@@ -6,6 +6,9 @@
  *   the share whose chunk holds the question's supporting quote (EASA corpus:
  *   `evidence[].quote`, whitespace collapsed) or is one of its gold chunks
  *   (curated corpus: `gold_chunk_index`) — `isHit` of the retrieval evaluation;
+ *   Cited ids include those the grounding check attributed to uncited supported
+ *   sentences (attribution.ts), as the user sees them; `detail` reports the model's
+ *   own ids and the attributed ones separately;
  * - citation rate: of the generated answers to answerable questions that do not
  *   refuse, the share that cite at least one context chunk;
  * - refusal correctness: of the unanswerable questions, the share answered with a
@@ -73,6 +76,8 @@ export interface AnswerOutcome {
   citations: string[];
   /** For each cited id: does its chunk hold the supporting quote / is it a gold chunk. */
   citationHits: boolean[];
+  /** For each cited id: true when the grounding check attributed it (attribution.ts), false when the model wrote it; absent = all by the model. */
+  citationAttributed?: boolean[];
   /** True when a gold chunk was in the context given to the model. */
   goldInContext: boolean;
   grounding: Pick<GroundingReport, 'totals' | 'sentences'> | null;
@@ -96,6 +101,14 @@ export interface AnswerEvalSummary {
     citedIdsHit: number;
     /** Citation precision over answers whose context held a gold chunk. */
     citationPrecisionGoldInContext: number | null;
+    /** Citation precision of the ids the model wrote itself (attributed ones left out), and their counts. */
+    modelCitationPrecision: number | null;
+    modelCitedIds: number;
+    /** Ids added by the grounding check's attribution, and how many of them hold the supporting quote. */
+    attributedIds: number;
+    attributedIdsHit: number;
+    /** Citation rate counting only the model's own markers. */
+    modelCitationRate: number | null;
     /** Generated, non-refusing answers to answerable questions that cite at least one context chunk, over all such answers. */
     citationRate: number | null;
     answersWithoutCitation: number;
@@ -122,6 +135,11 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
   let citedGold = 0;
   let citedGoldHit = 0;
   let withoutCitation = 0;
+  let modelCited = 0;
+  let modelCitedHit = 0;
+  let attributedIds = 0;
+  let attributedHit = 0;
+  let modelCiting = 0;
   let citing = 0;
   let citable = 0;
   let refusals = 0;
@@ -144,6 +162,16 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
     if (o.answerable && o.modelCalled) {
       citedIds += o.citations.length;
       citedIdsHit += o.citationHits.filter(Boolean).length;
+      const byCheck = o.citations.map((_, i) => o.citationAttributed?.[i] === true);
+      o.citationHits.forEach((hit, i) => {
+        if (byCheck[i]) {
+          attributedIds++;
+          if (hit) attributedHit++;
+        } else {
+          modelCited++;
+          if (hit) modelCitedHit++;
+        }
+      });
       if (o.goldInContext) {
         citedGold += o.citations.length;
         citedGoldHit += o.citationHits.filter(Boolean).length;
@@ -152,6 +180,7 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
         citable++;
         if (o.citations.length) citing++;
         else withoutCitation++;
+        if (byCheck.some((b) => !b)) modelCiting++;
       }
     }
     if (o.modelCalled && o.grounding) {
@@ -187,6 +216,11 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
       citedIdsHit,
       citationPrecisionGoldInContext: ratio(citedGoldHit, citedGold),
       citationRate: ratio(citing, citable),
+      modelCitationPrecision: ratio(modelCitedHit, modelCited),
+      modelCitedIds: modelCited,
+      attributedIds,
+      attributedIdsHit: attributedHit,
+      modelCitationRate: ratio(modelCiting, citable),
       answersWithoutCitation: withoutCitation,
       falseRefusals,
       refusals,

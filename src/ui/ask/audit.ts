@@ -122,6 +122,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
     modelParams: generative ? input.answer!.params : null,
     answer: answerText,
     citedSources: cited,
+    ...(generative && input.answer!.attributed.length ? { attributedSources: input.answer!.attributed.map(({ id, sentence }) => ({ id, sentence })) } : {}),
     grounding: generative ? (input.grounding ?? input.answer!.grounding ?? null) : null,
     reasoning: generative ? input.answer!.reasoning || null : null,
     mode: input.mode,

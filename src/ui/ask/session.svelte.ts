@@ -11,6 +11,7 @@ import type { GroundingReport } from '../../core/answer/grounding';
 import type { ConversationTurn } from '../../core/answer/messages';
 import { hasNoContext } from '../../core/answer/no-context';
 import { alternativesFrom, assistQuery, type QueryAssistance } from '../../core/answer/query-assist';
+import { applyAttribution } from '../../core/answer/attribution';
 import { prefilterRoute, routeMessage, type ChatTurn, type RouteDecision } from '../../core/assess/router';
 import { createLlmRouterClassifier } from '../../core/assess/router-classifier';
 import type { CuratedModel } from '../../llm/models';
@@ -288,7 +289,13 @@ export class AskSession {
     if (result.answer && result.status !== 'no-context') {
       turn.phase = 'checking';
       try {
-        turn.grounding = await app.runtime.checkGrounding(result.answer, result.contextIds);
+        const report = await app.runtime.checkGrounding(result.answer, result.contextIds);
+        // supported sentences the model left uncited get the supporting passage, shown as added by the check
+        if (config.attribution) {
+          const attributed = applyAttribution(result, report);
+          turn.answer = attributed.result;
+          turn.grounding = attributed.report;
+        } else turn.grounding = report;
       } catch (e) {
         turn.groundingError = e instanceof Error ? e.message : String(e);
       }

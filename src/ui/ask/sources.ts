@@ -17,6 +17,8 @@ export interface SourceItem {
   chunk: Chunk;
   /** Offsets into chunk.text of the cited passage. */
   ranges: TextRange[];
+  /** Cited only through the source check's attribution, never by the model itself. */
+  byCheck?: boolean;
 }
 
 export interface TurnSources {
@@ -62,7 +64,8 @@ export function turnSources(input: SourceInput): TurnSources {
       const chunk = byId.get(id);
       if (!chunk) return;
       const claims = claimsCiting(id, text, input.grounding);
-      cited.push({ number: i + 1, chunk, ranges: citedPassageRanges(chunk.text, claims) });
+      const byCheck = input.answer?.attributed.some((a) => a.id === id && !a.modelAlsoCites) === true;
+      cited.push({ number: i + 1, chunk, ranges: citedPassageRanges(chunk.text, claims), ...(byCheck ? { byCheck } : {}) });
     });
   }
   const citedIds = new Set(cited.map((c) => c.chunk.id));
