@@ -18,6 +18,10 @@ registerServiceWorker()
   .then((updater) => {
     if (!updater) return;
     app.updater = updater;
+    app.offlineCopy = 'saving';
+    void updater.offlineReady.then(() => {
+      app.offlineCopy = 'ready';
+    });
     updater.onUpdateAvailable(() => {
       app.updateAvailable = true;
     });

@@ -29,7 +29,7 @@ function currentEnv(): OfflineEnv {
 export const OFFLINE_MESSAGES: Record<OfflineReason, string> = {
   'offline-before-first-load':
     'You are offline and SkyCite has not finished its first load on this device, so the regulation index is not stored yet. ' +
-    'Connect to the internet (Wi-Fi is best: the first load downloads tens of megabytes), reload this page and wait until it says it is ready offline. ' +
+    'Connect to the internet (Wi-Fi is best: the first load downloads tens of megabytes), reload this page and wait until the status line says "Ready for offline use". ' +
     'After that, SkyCite works without a connection.',
   'index-unreachable':
     'The regulation index could not be downloaded. Check the internet connection and reload the page. ' +

@@ -29,6 +29,8 @@ export interface RegisterOptions {
   createWorkbox?: (url: string, options: { scope?: string }) => WorkboxLike;
   /** Default: location.reload(). */
   reload?: () => void;
+  /** Resolves once a service worker is active, i.e. its install step (the precache) is complete. Default: navigator.serviceWorker.ready. */
+  whenActive?: () => Promise<unknown>;
 }
 
 export interface PwaUpdater {
@@ -40,6 +42,11 @@ export interface PwaUpdater {
   checkForUpdate(): Promise<void>;
   readonly updateAvailable: boolean;
   readonly registration: ServiceWorkerRegistration | undefined;
+  /**
+   * Resolves when this device holds the offline copy: a service worker is active, so its
+   * install step — precaching the app, the index and the embedding model — has completed.
+   */
+  readonly offlineReady: Promise<void>;
 }
 
 function defaultUrl(): string {
@@ -76,6 +83,9 @@ export async function registerServiceWorker(options: RegisterOptions = {}): Prom
   });
 
   const registration = await wb.register();
+  // never resolves where there is no serviceWorker container (then nothing is stored for offline use)
+  const whenActive = options.whenActive ?? (() => nav?.serviceWorker?.ready ?? new Promise<never>(() => undefined));
+  const offlineReady = whenActive().then(() => undefined);
 
   return {
     onUpdateAvailable(cb) {
@@ -95,5 +105,6 @@ export async function registerServiceWorker(options: RegisterOptions = {}): Prom
       return waiting;
     },
     registration,
+    offlineReady,
   };
 }

@@ -118,6 +118,8 @@ export class AppState {
   online = $state(true);
   updateAvailable = $state(false);
   updater: PwaUpdater | null = null;
+  /** The offline copy (service worker precache): 'none' without a service worker (dev server, unsupported), 'saving' while it installs, 'ready' once stored. */
+  offlineCopy: 'none' | 'saving' | 'ready' = $state('none');
 
   settings: Settings = $state({ ...DEFAULT_SETTINGS });
   settingsProblems: string[] = $state([]);

@@ -138,7 +138,9 @@ describe('SkyCite in Chromium (production build)', () => {
     expect(await page.locator('[data-testid="turn"] img').count()).toBe(0);
     await expect(page.getByTestId('turn-question').nth(1).textContent()).resolves.toContain('<img src=x');
 
-    // offline: the service worker serves the app shell, index and model
+    // offline: the status line says when the offline copy is stored; then the service worker serves the app shell, index and model
+    await page.getByTestId('offline-ready').waitFor({ timeout: 240_000 });
+    expect(await page.getByTestId('online-status').textContent()).toMatch(/Ready for offline use/);
     await reloadOffline(page, context);
     await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
     await expect(page.getByTestId('dense-status').textContent()).resolves.toMatch(/voy index/); // voy's wasm is precached

@@ -31,13 +31,14 @@ class FakeWorkbox implements WorkboxLike {
   }
 }
 
-function setup(extra: { url?: string; scope?: string } = {}) {
+function setup(extra: { url?: string; scope?: string; whenActive?: () => Promise<unknown> } = {}) {
   let wb: FakeWorkbox | undefined;
   const reload = vi.fn();
   const promise = registerServiceWorker({
     enabled: true,
     supported: true,
     reload,
+    whenActive: () => new Promise(() => undefined),
     createWorkbox: (url, options) => (wb = new FakeWorkbox(url, options)),
     ...extra,
   });
@@ -64,6 +65,19 @@ describe('registerServiceWorker', () => {
     await b.promise;
     expect(b.wb().url).toBe('/app/sw.js');
     expect(b.wb().options).toEqual({ scope: '/app/' });
+  });
+
+  it('reports the offline copy stored only once a service worker is active (its precache installed)', async () => {
+    let activate!: () => void;
+    const active = new Promise<void>((r) => (activate = r));
+    const updater = (await setup({ whenActive: () => active }).promise)!;
+    let ready = false;
+    void updater.offlineReady.then(() => (ready = true));
+    await Promise.resolve();
+    expect(ready).toBe(false);
+    activate();
+    await updater.offlineReady;
+    expect(ready).toBe(true);
   });
 
   it('signals a waiting new version, then applies it: skip waiting, reload on control', async () => {
