@@ -19,7 +19,12 @@
  *   answer with status 'stopped' (not an error);
  * - transient engine failure → one retry (config.retry), `onRetry` lets the UI
  *   clear the partial text; a context-window overflow is retried once without
- *   the conversation history; anything else → a typed AnswerError.
+ *   the conversation history; anything else → a typed AnswerError;
+ * - numbered markers (config.citationMarkers 'number', the default) → the model
+ *   sees the passages as [1], [2]…, and its numbers are turned back into chunk
+ *   ids as the answer streams (citations.ts), so the result carries `[chunk-id]`;
+ * - with the grounding check: supported claims the model left uncited get the
+ *   supporting chunk's marker, listed in `attributed` (attribution.ts).
  */
 import type { RetrievalResult } from '../retrieval/types.js';
 import { applyAttribution, type AttributedCitation } from './attribution.js';
