@@ -35,7 +35,6 @@ export interface AttributionResult {
 const attributable = (s: SentenceGrounding): s is SentenceGrounding & { bestChunk: string } =>
   s.kind === 'claim' && s.supported === true && !s.fromCitation && s.citations.length === 0 && s.bestChunk !== null;
 
-
 /**
  * Add the supporting chunk's marker to every supported claim the model left uncited.
  * `incomplete` (a stopped or truncated answer): the last sentence may be cut off

@@ -283,10 +283,11 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   const config = input.config ?? DEFAULT_ANSWER_CONFIG;
   const params = { ...config.generation };
   const context = config.contextMaxChars !== null ? input.retrieval.context.slice(0, config.contextMaxChars) : input.retrieval.context;
-  const contextIds = contextChunkIds(context).filter((id) => input.retrieval.evidence.some((e) => e.id === id));
   // numbered markers: the model sees [1], [2]…; its numbers become chunk ids again as they stream
   const numbered = config.citationMarkers === 'number' ? numberContextMarkers(context) : null;
   const promptContext = numbered ? numbered.context : context;
+  // the passages in the context (numbering them already listed them)
+  const contextIds = (numbered ? numbered.ids : contextChunkIds(context)).filter((id) => input.retrieval.evidence.some((e) => e.id === id));
   const base = {
     reasoning: '',
     removedCitations: [] as RemovedCitation[],
