@@ -6,6 +6,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { skyCitePwaOptions } from './src/pwa/pwa-config.js';
+import { ORT_FILES } from './src/runtime/ort-files.js';
 
 /** Precache the embedder the built index names; other model folders (the reranker, the base MiniLM) are served but not part of the first load. */
 function modelFolders(): string[] | undefined {
@@ -57,11 +58,10 @@ function selfHostedModels(): Plugin {
 }
 
 /**
- * onnxruntime-web's wasm runtime, served from the app's own origin (transformers.js
- * would otherwise fetch it from a CDN): copied from node_modules into public/ort/
- * (git-ignored) so both the dev server and the build serve /ort/.
+ * onnxruntime-web's wasm runtimes (one build per device, src/runtime/ort-files.ts), served from
+ * the app's own origin (transformers.js would otherwise fetch them from a CDN): copied from
+ * node_modules into public/ort/ (git-ignored) so both the dev server and the build serve /ort/.
  */
-const ORT_FILES = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'];
 function ortAssets(): Plugin {
   const copy = () => {
     const to = resolve('public/ort');
@@ -86,7 +86,9 @@ function ortAssets(): Plugin {
       const base = (this as unknown as { environment?: { config?: { base?: string } } }).environment?.config?.base ?? '/';
       for (const f of ORT_FILES.filter((n) => n.endsWith('.wasm'))) {
         const stem = f.replace(/\.wasm$/, '');
-        const emitted = Object.keys(bundle).filter((k) => k.startsWith('assets/') && k.includes(stem) && k.endsWith('.wasm'));
+        // exactly this build's hashed copy (the plain build's stem is a prefix of the asyncify one's)
+        const hashed = new RegExp(`^assets/${stem.replace(/[.]/g, '\\.')}-[^./]+\\.wasm$`);
+        const emitted = Object.keys(bundle).filter((k) => hashed.test(k));
         for (const name of emitted) {
           delete bundle[name];
           const rewrite = (code: string) => code.split(`${base}${name}`).join(`${base}ort/${f}`).split(name).join(`ort/${f}`);

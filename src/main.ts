@@ -13,8 +13,19 @@ mount(App, { target: document.getElementById('app')!, props: { app } });
 // Development server only: expose the state for manual debugging (not in production builds).
 if (import.meta.env.DEV) (window as unknown as { __skycite?: AppState }).__skycite = app;
 
+// The service worker's install downloads the whole offline copy (index, model, ORT wasm: ≈ 33 MB) a
+// second time; started with the page, it competed with the first load for the network and both cores
+// and delayed "Index verified" by seconds. It is registered once the index has settled (ready or
+// failed), or after OFFLINE_COPY_DELAY_MS at the latest.
+const OFFLINE_COPY_DELAY_MS = 30_000;
+const indexSettled = Promise.race([
+  app.waitForIndex().catch(() => undefined),
+  new Promise<void>((resolve) => setTimeout(resolve, OFFLINE_COPY_DELAY_MS)),
+]);
+
 // The update flow: a new version waiting → banner → applyUpdate() reloads into it.
-registerServiceWorker()
+indexSettled
+  .then(() => registerServiceWorker())
   .then((updater) => {
     if (!updater) return;
     app.updater = updater;

@@ -42,6 +42,7 @@ import { withUserRows } from '../core/userdocs/user-index.js';
 import { createUserDocsStore, type UserDocsStore } from '../storage/user-docs-store.js';
 import { createUserDocuments, type UserDocuments } from './user-documents.js';
 import { chooseDevice, probeAdapter, type AdapterProbe } from './device-choice.js';
+import { ortWasmPaths } from './ort-files.js';
 export { DEFAULT_RUNTIME_OPTIONS };
 
 export class RuntimeNotReadyError extends Error {
@@ -144,10 +145,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       device,
       batchSize: 8,
       ...(onProgress ? { onProgress } : {}),
-      ortWasmPaths: {
-        mjs: abs(`${opts.ortBaseUrl}ort-wasm-simd-threaded.asyncify.mjs`, base),
-        wasm: abs(`${opts.ortBaseUrl}ort-wasm-simd-threaded.asyncify.wasm`, base),
-      },
+      ortWasmPaths: ortWasmPaths(device, opts.ortBaseUrl, base),
     });
 
   // the cross-encoder runs on WASM (transformers.js issue 1181: identical scores on WebGPU for this model type)
@@ -157,10 +155,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       dtype: 'q8',
       localModelPath: new URL(opts.modelBaseUrl, base).pathname,
       device: 'wasm',
-      ortWasmPaths: {
-        mjs: abs(`${opts.ortBaseUrl}ort-wasm-simd-threaded.asyncify.mjs`, base),
-        wasm: abs(`${opts.ortBaseUrl}ort-wasm-simd-threaded.asyncify.wasm`, base),
-      },
+      ortWasmPaths: ortWasmPaths('wasm', opts.ortBaseUrl, base),
     });
 
   /** An engine and its document agents over an index view (the built-in vectors or a vector set's). */
@@ -290,7 +285,9 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         });
         return { ...chosen, ms: performance.now() - t };
       };
-      const [indexLoad, modelLoad] = await Promise.all([loadIndex(), loadModel()]);
+      // the dense backend (voy's wasm and its tree) is built from the index while the model loads
+      const indexAndDense = loadIndex().then(async (loadedIndex) => ({ ...loadedIndex, dense: await denseBackendFor(loadedIndex.loaded, opts.denseBackend, deps.loadVoy) }));
+      const [indexLoad, modelLoad] = await Promise.all([indexAndDense, loadModel()]);
       index = indexLoad.loaded;
       library = null;
       embedder = modelLoad.embedder;
@@ -301,7 +298,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
           `The static index was built with ${index.manifest.model.id} but the app loads ${embedder.modelId}. Rebuild the index with \`npm run index\`.`,
         );
       }
-      const dense = await denseBackendFor(index, opts.denseBackend, deps.loadVoy);
+      const dense = indexLoad.dense;
       let rerankerLoaded: Reranker | null = null;
       let rerankerStatus: RuntimeStatus['reranker'] = { state: 'off', loadMs: null };
       if (opts.rerank) {

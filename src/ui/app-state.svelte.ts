@@ -166,10 +166,14 @@ export class AppState {
       this.online = online;
       this.announce(online ? 'Back online.' : 'Offline: SkyCite keeps working from the stored index.');
     });
-    await this.loadSettings();
+    this.settingsLoaded = this.loadSettings();
+    // the index and the embedding model load in the worker (seconds) while the settings, the
+    // device report and the model catalogue are read here (the index does not depend on them)
+    const index = this.initIndex();
+    await this.settingsLoaded;
     await this.probeDevice();
     await this.refreshCatalog();
-    await this.initIndex();
+    await index;
     void this.autoLoadModel();
   }
 
@@ -178,6 +182,9 @@ export class AppState {
     this.announcement = '';
     queueMicrotask(() => (this.announcement = text));
   }
+
+  /** Settles once start() has read the stored settings (at once before start). */
+  private settingsLoaded: Promise<void> = Promise.resolve();
 
   async loadSettings(): Promise<void> {
     const loaded = await this.settingsStore.load();
@@ -249,6 +256,7 @@ export class AppState {
 
   /** At start: the model chosen earlier, from the browser's cache (the built-in one answers meanwhile). */
   private async restoreRetrievalModel(): Promise<void> {
+    await this.settingsLoaded.catch(() => undefined);
     await this.refreshRetrievalModels();
     const id = this.settings.retrievalModel;
     if (id && this.status && id !== this.status.retrievalModel.id) await this.switchRetrievalModel(id, { remember: false });

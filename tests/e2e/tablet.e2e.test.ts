@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
+import { ORT_FILES } from '../../src/runtime/ort-files.js';
 
 let server: StaticServer;
 let browser: Browser;
@@ -61,8 +62,19 @@ afterAll(async () => {
 
 describe('the inspector on a tablet (production build)', () => {
   it('runs the search on WASM on the SwiftShader adapter by default, says why in the status line and Settings, and obeys ?device=', async () => {
+    // the ONNX Runtime builds the page itself fetched (the service worker's precache left out)
+    const ortBuilds = (context: BrowserContext): string[] => {
+      const seen: string[] = [];
+      context.on('request', (r) => {
+        const m = /\/ort\/([^/?#]+\.wasm)$/.exec(r.url());
+        if (m && !r.serviceWorker()) seen.push(m[1]!);
+      });
+      return seen;
+    };
     const context = await browser.newContext({ viewport: LANDSCAPE });
+    const fetchedByPage = ortBuilds(context);
     const page = await openApp(context);
+    expect(fetchedByPage).toEqual(['ort-wasm-simd-threaded.wasm']); // the plain build: no asyncify overhead on WASM
     const device = page.getByTestId('device-status');
     expect(await device.getAttribute('data-device')).toBe('wasm');
     await expect(device.textContent()).resolves.toMatch(/WASM \(CPU\): the WebGPU adapter is software/);
@@ -74,7 +86,9 @@ describe('the inspector on a tablet (production build)', () => {
     await context.close();
 
     const forced = await browser.newContext({ viewport: LANDSCAPE });
+    const fetchedForced = ortBuilds(forced);
     const gpu = await openApp(forced, '?device=webgpu');
+    expect(fetchedForced).toEqual(['ort-wasm-simd-threaded.asyncify.wasm']); // WebGPU needs the asyncify build
     expect(await gpu.getByTestId('device-status').getAttribute('data-device')).toBe('webgpu');
     await expect(gpu.getByTestId('device-reason').textContent()).resolves.toMatch(/forced by \?device=webgpu/);
     await forced.close();
@@ -259,7 +273,7 @@ describe('the inspector on a tablet (production build)', () => {
 });
 
 describe('the build', () => {
-  it('ships one copy of the ONNX Runtime wasm in dist/', () => {
+  it('ships one copy of each ONNX Runtime build in dist/ (the plain one for WASM, the asyncify one for WebGPU)', () => {
     const wasm: string[] = [];
     const walk = (dir: string) => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -269,7 +283,7 @@ describe('the build', () => {
     };
     expect(existsSync('dist')).toBe(true);
     walk('dist');
-    expect(wasm).toEqual([join('dist', 'ort', 'ort-wasm-simd-threaded.asyncify.wasm')]);
+    expect(wasm.sort()).toEqual(ORT_FILES.filter((f) => f.endsWith('.wasm')).map((f) => join('dist', 'ort', f)).sort());
   });
 
   it("leaves WebLLM's bundles out of the first load: not precached, not fetched until a model is chosen", async () => {
@@ -288,6 +302,8 @@ describe('the build', () => {
     // every file any page of this file fetched (the Ask, Assess, Library and Settings tests before
     // this one included: Settings checks for cached models without loading WebLLM)
     const fetched = [...server.sizes.keys()];
+    // both builds are precached (the page itself loads the one for its device)
+    expect(fetched).toContain('/ort/ort-wasm-simd-threaded.wasm');
     expect(fetched).toContain('/ort/ort-wasm-simd-threaded.asyncify.wasm');
     expect(fetched.filter((p) => p.startsWith('/assets/webllm-'))).toEqual([]);
     // once the service worker controls the page, a bundle fetched (as choosing a model does) is kept
