@@ -7,6 +7,7 @@
  */
 import type { GenerationParams } from '../core/answer/config.js';
 import type { GroundingReport } from '../core/answer/grounding.js';
+import type { RequirementDraft } from '../core/answer/requirements.js';
 import type { ExportDocument } from '../core/assess/indicators/export.js';
 import type { RoutePath } from '../core/assess/router.js';
 import type { TraceStep } from '../core/assess/types.js';
@@ -93,9 +94,14 @@ export interface AuditAssessment {
   retrievals: { query: string; context: string; evidence: AuditEvidence[] }[];
 }
 
+/** What a Requirements draft produced: the draft as its JSON export writes it (documents consulted, candidate requirements with their sources). */
+export interface AuditRequirements {
+  draft: RequirementDraft;
+}
+
 export interface AuditRecord {
   id: string;
-  /** 'ask' (a question in the Ask view) or 'assess' (an Assess run); absent in records before Assess was audited = 'ask'. */
+  /** 'ask' (a question in the Ask view), 'assess' (an Assess run) or 'requirements' (a Requirements draft); absent in records before Assess was audited = 'ask'. */
   kind?: AuditKind;
   /** ISO 8601, UTC (`Date.prototype.toISOString`). */
   time: string;
@@ -133,11 +139,13 @@ export interface AuditRecord {
   models?: AuditModels;
   /** The Assess run (kind 'assess'). */
   assessment?: AuditAssessment | null;
+  /** The Requirements draft (kind 'requirements'); its query is emptied with the question. */
+  requirements?: AuditRequirements | null;
   /** Model-assisted retrieval (Ask with a model loaded); null when not used, absent in older records. Emptied with the question. */
   assistance?: AuditAssistance | null;
 }
 
-export type AuditKind = 'ask' | 'assess';
+export type AuditKind = 'ask' | 'assess' | 'requirements';
 
 /** What the caller provides; id and time are filled in when absent. */
 export type AuditRecordInput = Omit<AuditRecord, 'id' | 'time'> & { id?: string; time?: string };
@@ -225,6 +233,7 @@ function matches(record: AuditRecord, needle: string): boolean {
 }
 
 const MODES: readonly string[] = ['generative', 'evidence-only'];
+const AUDIT_KINDS: readonly AuditKind[] = ['ask', 'assess', 'requirements'];
 
 /** Problems with one record of an export (empty when it looks like an AuditRecord). */
 export function auditRecordProblems(value: unknown): string[] {
@@ -268,13 +277,14 @@ export function auditRecordProblems(value: unknown): string[] {
   if (typeof r['mode'] !== 'string' || !MODES.includes(r['mode'])) problems.push(`mode must be one of ${MODES.join(', ')}`);
   str('indexManifestSha');
   // fields added after the first exports: optional, checked when present
-  if (r['kind'] !== undefined && r['kind'] !== 'ask' && r['kind'] !== 'assess') problems.push('kind must be "ask" or "assess" when present');
+  if (r['kind'] !== undefined && !AUDIT_KINDS.includes(r['kind'] as AuditKind)) problems.push(`kind must be one of ${AUDIT_KINDS.join(', ')} when present`);
   const objOrNull = (k: string) => {
     if (r[k] !== undefined && typeof r[k] !== 'object') problems.push(`${k} must be an object or null when present`);
   };
   objOrNull('route');
   objOrNull('calculator');
   objOrNull('assessment');
+  objOrNull('requirements');
   if (r['models'] !== undefined && (typeof r['models'] !== 'object' || r['models'] === null)) problems.push('models must be an object when present');
   return problems;
 }
@@ -368,6 +378,8 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
         subQueries: keep ? [] : [...input.subQueries],
         // the model's rewrite restates the question: kept out with it
         ...(input.assistance !== undefined ? { assistance: keep && input.assistance ? { ...input.assistance, alternatives: [], raw: '' } : input.assistance } : {}),
+        // a draft's query is the user's description: kept out with the question
+        ...(input.requirements !== undefined ? { requirements: keep && input.requirements ? { draft: { ...input.requirements.draft, query: '' } } : input.requirements } : {}),
       };
       await putRecords([record], 'add', 'this answer in the audit log');
       return record;

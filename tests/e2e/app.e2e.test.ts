@@ -156,7 +156,7 @@ describe('SkyCite in Chromium (production build)', () => {
     expectOnlyOwnOrigin(log);
   });
 
-  it('drafts evidence-only requirements with their sources and exports them as CSV', async () => {
+  it('drafts evidence-only requirements with their sources, exports them as CSV and records the draft in the audit log', async () => {
     const context = await browser.newContext({ acceptDownloads: true });
     const log = watchRequests(context, server.url);
     const page = await openApp(context, '?device=wasm#/requirements');
@@ -176,6 +176,13 @@ describe('SkyCite in Chromium (production build)', () => {
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toBe('id,group,modal,statement,document,edition,section,pages,chunk_id,source_verbatim,rationale');
     expect(csv.trimEnd().split('\r\n').length).toBeGreaterThanOrEqual(2);
+    // the draft is in the audit log, with its description and as many candidates as were shown
+    await result.getByTestId('requirements-audit-saved').waitFor();
+    const shown = await items.count();
+    await page.goto(`${server.url}?device=wasm#/settings`);
+    const record = page.getByTestId('audit-item').first();
+    await record.waitFor({ timeout: 60_000 });
+    await expect(record.innerText()).resolves.toMatch(new RegExp(`requirements draft · ${shown} candidates[\\s\\S]*loss of the command and control link`));
     await context.close();
     expectOnlyOwnOrigin(log);
   });

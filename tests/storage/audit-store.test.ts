@@ -315,3 +315,44 @@ describe('audit store: errors', () => {
     await expect(s.count()).rejects.toBeInstanceOf(StorageUnavailableError);
   });
 });
+
+describe('requirements drafts in the audit log', () => {
+  const draft = {
+    query: 'loss of the command and control link',
+    mode: 'evidence-only' as const,
+    createdAt: '2026-11-23T10:00:00.000Z',
+    documents: [{ id: 'doc-a', title: 'Document A', edition: 'Ed. 1', reason: 'best summary match', kept: true }],
+    requirements: [
+      {
+        id: 'R1',
+        statement: 'The operator shall monitor the link.',
+        modal: 'shall' as const,
+        group: 'Document A',
+        rationale: 'passage 1 of Document A, "shall"',
+        source: { chunkId: 'doc-a/c1', document: 'Document A', edition: 'Ed. 1', section: 'S.1', pages: 'page 3' },
+        verbatim: true as const,
+        sourceVerbatim: true,
+      },
+    ],
+    noEvidence: false,
+  };
+
+  it('stores a draft with its candidates and sources, and empties its description with the question when so chosen', async () => {
+    const { buildRequirementsAuditRecord } = await import('../../src/ui/requirements/audit.js');
+    const store = createAuditStore({ dbName: freshName() });
+    const rec = buildRequirementsAuditRecord({ draft, indexManifestSha: 'abc' });
+    const kept = await store.add(rec, { keepQuestionOutOfLog: false });
+    expect(kept.kind).toBe('requirements');
+    expect(kept.question).toBe('loss of the command and control link');
+    expect(kept.citedSources).toEqual(['doc-a/c1']);
+    expect(kept.answer).toContain('The operator shall monitor the link.');
+    expect(kept.requirements?.draft.requirements).toHaveLength(1);
+    const hidden = await store.add(rec, { keepQuestionOutOfLog: true });
+    expect(hidden.question).toBeNull();
+    expect(hidden.requirements?.draft.query).toBe('');
+    expect(hidden.requirements?.draft.requirements[0]?.statement).toBe('The operator shall monitor the link.');
+    // an export with a draft imports again
+    const parsed = parseAuditExport(await store.exportJson());
+    expect(parsed.records.map((r) => r.kind).sort()).toEqual(['requirements', 'requirements']);
+  });
+});
