@@ -1,11 +1,13 @@
 /**
  * End-to-end: the user's own documents in the production build (Chromium). Invalid form
- * values, a file that is not a PDF and a PDF without text are refused with what to do; a
+ * values, a file that is not a PDF, a PDF without text and a password-protected PDF are refused with what to do; a
  * small text file is added in the Library, a question only it answers cites it, it is still
  * found after an offline reload (IndexedDB + service worker), a generated PDF (pdf-lib) is
  * read by pdfjs and its page cited for a German question, and both are removed. No request
  * leaves the app's origin.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -103,6 +105,10 @@ describe('your own documents in Chromium (production build)', () => {
     await page.getByTestId('userdoc-file').setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: await blankPdf() });
     await page.getByTestId('userdoc-add').click();
     await page.getByTestId('userdoc-error').filter({ hasText: /no text .* OCR/ }).waitFor({ timeout: 60_000 });
+    // a password-protected PDF (tests/fixtures/make-encrypted-pdf.py)
+    await page.getByTestId('userdoc-file').setInputFiles({ name: 'protected.pdf', mimeType: 'application/pdf', buffer: readFileSync(join('tests', 'fixtures', 'encrypted.pdf')) });
+    await page.getByTestId('userdoc-add').click();
+    await page.getByTestId('userdoc-error').filter({ hasText: /password-protected \(encrypted\)\. Save an unprotected copy/ }).waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('userdoc').count()).toBe(0);
 
     await page.getByTestId('userdoc-file').setInputFiles({ name: 'hangar-rules.txt', mimeType: 'text/plain', buffer: Buffer.from(TEXT) });
