@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { createDocumentAgents, DEFAULT_AGENT_CONFIG, editionNote, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
+import { createDocumentAgents, DEFAULT_AGENT_CONFIG, documentIdentifiers, editionNote, namedDocuments, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
 import { documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { chunkOf as mk, tinyIndex } from '../support/tiny-index.js';
@@ -44,6 +44,46 @@ describe('document scoring', () => {
     const { index } = await setup();
     const s = scoreDocuments(index.documents, DIM, await vec('night flights'), [], DEFAULT_AGENT_CONFIG, (d) => d.jurisdiction === 'EU');
     expect(s.map((x) => index.documents.units[x.doc]!.id).sort()).toEqual(['batt', 'wx']);
+  });
+});
+
+describe('documents named in the question', () => {
+  const TITLES = [
+    'AMC & GM to Article 11 — Rules for conducting an operational risk assessment',
+    'Annex B to AMC1 Article 11 — Integrity and assurance levels for the mitigations',
+    'Annex E to AMC1 to Article 11 — Integrity and assurance levels for the OSOs',
+    'AMC & GM to UAS.SPEC.030 — Application for an operational authorisation — EASA Form 208',
+    'AMC1bis Article 11 Rules for conducting an operational risk assessment',
+  ];
+
+  it('reads the printed identifiers of a title', () => {
+    expect(documentIdentifiers(TITLES[1]!)).toEqual(['ANNEX B', 'ARTICLE 11']);
+    expect(documentIdentifiers(TITLES[3]!)).toEqual(['UAS.SPEC.030', 'FORM 208']);
+    expect(documentIdentifiers(TITLES[4]!)).toEqual(['AMC1BIS', 'ARTICLE 11']);
+    expect(documentIdentifiers('How is the annual inspection planned?')).toEqual([]);
+  });
+
+  it('names the document whose identifiers the question gives, preferring the title with none left over', () => {
+    expect([...namedDocuments('What does annex b require for M1(A)?', TITLES)]).toEqual([[1, ['ANNEX B']]]);
+    // "Article 11" alone: the Article 11 document, not its annexes, which carry an identifier of their own
+    expect([...namedDocuments('Which steps does Article 11 set out?', TITLES)]).toEqual([[0, ['ARTICLE 11']]]);
+    expect([...namedDocuments('Who signs EASA Form 208 under UAS.SPEC.030?', TITLES)]).toEqual([[3, ['UAS.SPEC.030', 'FORM 208']]]);
+    expect(namedDocuments('What is an annex in general?', TITLES).size).toBe(0);
+    expect(namedDocuments('Annex Z of something else', TITLES).size).toBe(0);
+  });
+
+  it('ranks a named document before the others whatever its summary match and hits', async () => {
+    const { index } = await setup();
+    const wx = index.documents.units.findIndex((d) => d.id === 'wx');
+    const docs = { ...index.documents, units: index.documents.units.map((d, i) => (i === wx ? { ...d, title: `Annex C — ${d.title}` } : d)) };
+    const rowsOfBattery = [0, 1]; // the flat run found only the battery document's passages
+    const q = 'battery charge log under annex c';
+    const s = scoreDocuments(docs, DIM, await vec(q), rowsOfBattery, DEFAULT_AGENT_CONFIG, () => true, q);
+    expect(s[0]!.doc).toBe(wx);
+    expect(s[0]!.named).toEqual(['ANNEX C']);
+    expect(s[1]!.score).toBeGreaterThan(s[0]!.score); // first by name, not by score
+    const off = scoreDocuments(docs, DIM, await vec(q), rowsOfBattery, { ...DEFAULT_AGENT_CONFIG, namedFirst: false }, () => true, q);
+    expect(docs.units[off[0]!.doc]!.id).toBe('batt');
   });
 });
 

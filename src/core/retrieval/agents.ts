@@ -28,6 +28,8 @@ export interface AgentConfig {
   summaryWeight: number;
   /** Weight of the document's share of the flat retrieval's ranked candidates. */
   hitsWeight: number;
+  /** The document(s) the question names by a printed identifier ("Annex B", "UAS.SPEC.030", "Article 12"; see namedDocuments) rank before all others. */
+  namedFirst: boolean;
   /** Flat candidates counted for the hit share. */
   hitPool: number;
   /** Reciprocal-rank constant of the hit share and of the merge (as RRF's k). */
@@ -54,6 +56,7 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   topDocuments: 3,
   summaryWeight: 0.5,
   hitsWeight: 0.5,
+  namedFirst: true,
   hitPool: 20,
   k: 60,
   refined: { passages: 3, chars: 1500 },
@@ -71,11 +74,47 @@ export interface DocumentScore {
   /** Share of the flat candidates' reciprocal-rank mass, and how many of the top candidates it owns. */
   hits: number;
   hitCount: number;
+  /** The identifiers of its title the question names, when it is the document the question names (else empty). */
+  named: string[];
+}
+
+/**
+ * The printed identifiers in a document title, as the regulation numbers its parts: "Annex B",
+ * "Article 11", "UAS.SPEC.030", "Form 208", "AMC1bis" (normalised: one space, upper-case letters).
+ */
+export function documentIdentifiers(title: string): string[] {
+  const ids = new Set<string>();
+  for (const m of title.matchAll(/\b(annex\s+[a-z]|article\s+\d+|uas\.[a-z]+\.\d+|form\s+\d+|amc\d*bis)\b/gi)) ids.add(m[1]!.replace(/\s+/g, ' ').toUpperCase());
+  return [...ids];
+}
+
+/**
+ * The documents a question names: those whose title identifiers the question contains most of,
+ * ties going to the titles with fewer identifiers it does not name ("Article 11" names the
+ * Article 11 document, not "Annex B to AMC1 Article 11"). Map: document index → identifiers named.
+ */
+export function namedDocuments(query: string, titles: readonly string[]): Map<number, string[]> {
+  const asked = new Set(documentIdentifiers(query));
+  const out = new Map<number, string[]>();
+  if (!asked.size) return out;
+  let best: [number, number] = [0, 0];
+  const hits = titles.map((t) => {
+    const ids = documentIdentifiers(t);
+    const named = ids.filter((i) => asked.has(i));
+    const key: [number, number] = [named.length, -(ids.length - named.length)];
+    if (named.length && (key[0] > best[0] || (key[0] === best[0] && key[1] > best[1]) || best[0] === 0)) best = key;
+    return { named, key };
+  });
+  hits.forEach((h, i) => {
+    if (h.named.length && h.key[0] === best[0] && h.key[1] === best[1]) out.set(i, h.named);
+  });
+  return out;
 }
 
 /**
  * Score every allowed document: summaryWeight × (best node cosine / best over documents)
- * + hitsWeight × (share of Σ 1/(k + rank) of the flat candidates it owns).
+ * + hitsWeight × (share of Σ 1/(k + rank) of the flat candidates it owns); best first, the
+ * documents the question names (namedFirst) before the others.
  */
 export function scoreDocuments(
   docs: DocumentIndex,
@@ -84,7 +123,9 @@ export function scoreDocuments(
   flatRanked: readonly number[],
   cfg: AgentConfig = DEFAULT_AGENT_CONFIG,
   allowed: (d: DocumentUnit) => boolean = () => true,
+  query = '',
 ): DocumentScore[] {
+  const named = namedDocuments(query, docs.units.map((d) => (allowed(d) ? d.title : '')));
   const out: DocumentScore[] = [];
   const mass = new Float64Array(docs.units.length);
   const count = new Int32Array(docs.units.length);
@@ -108,11 +149,12 @@ export function scoreDocuments(
         bestNode = s.path;
       }
     });
-    out.push({ doc: i, score: 0, summary: best, bestNode, hits: total ? mass[i]! / total : 0, hitCount: count[i]! });
+    out.push({ doc: i, score: 0, summary: best, bestNode, hits: total ? mass[i]! / total : 0, hitCount: count[i]!, named: named.get(i) ?? [] });
   });
   const top = Math.max(1e-9, ...out.map((o) => o.summary));
   for (const o of out) o.score = cfg.summaryWeight * Math.max(0, o.summary / top) + cfg.hitsWeight * o.hits;
-  return out.sort((a, b) => b.score - a.score || a.doc - b.doc);
+  const first = (o: DocumentScore) => (cfg.namedFirst && o.named.length ? 0 : 1);
+  return out.sort((a, b) => first(a) - first(b) || b.score - a.score || a.doc - b.doc);
 }
 
 /** Rule: an overview question ("summarise …", "what is Annex E about") is answered from the summary index, a fact question by the vector engine. */
@@ -212,7 +254,7 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
       const allowedDoc = (d: DocumentUnit) =>
         (!f.docIds?.length || f.docIds.includes(d.sourceId)) &&
         (!f.jurisdictions?.length || f.jurisdictions.includes(d.jurisdiction));
-      const scores = scoreDocuments(docs, dim, qv, flatOrder(flat, index.rowOf), cfg, allowedDoc);
+      const scores = scoreDocuments(docs, dim, qv, flatOrder(flat, index.rowOf), cfg, allowedDoc, query);
       const consulted: ConsultedDocument[] = [];
       for (const [rank, s] of scores.slice(0, cfg.topDocuments).entries()) {
         const d = docs.units[s.doc]!;
@@ -231,7 +273,7 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
           pages: d.pageStart !== null ? formatPages(d) : 'unpaged',
           rank: rank + 1,
           score: s.score,
-          reason: `summary match ${s.summary.toFixed(2)} (${where}); owns ${s.hitCount} of the top ${cfg.hitPool} passages${kept ? '' : `; dropped: ${r.gate?.note ?? 'no evidence'}`}`,
+          reason: `${s.named.length ? `named in the question (${s.named.join(', ')}); ` : ''}summary match ${s.summary.toFixed(2)} (${where}); owns ${s.hitCount} of the top ${cfg.hitPool} passages${kept ? '' : `; dropped: ${r.gate?.note ?? 'no evidence'}`}`,
           kept,
           evidence: r.evidence,
           refined: kept ? (mode === 'summary' ? summaryContext(d, qv, s.doc) : refine(d, r.evidence, qv)) : '',
