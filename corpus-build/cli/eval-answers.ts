@@ -7,7 +7,8 @@
  * with a real model behind the answer stage's ChatEngine — node-llama-cpp on the
  * CPU (one thread by default) with the GGUF of the model the app runs in WebLLM (default: the 0.5B GGUF that
  * `npm run models:prepare` downloads) — then the grounding check with the current thresholds. Prints citation precision,
- * refusal correctness, flagged sentence rate, answer consistency and tokens/s
+ * refusal correctness, flagged sentence rate, answer consistency, the agent-based RAG paper's
+ * RP / AA / AP (gold labels for relevance) and tokens/s
  * (src/core/evaluation/answer-metrics.ts defines them).
  *
  * Replies are kept in .cache/answers/ (one JSON line per question, keyed by the model
@@ -22,6 +23,7 @@ import { answerConfig, contextCharsFor, DEFAULT_ANSWER_CONFIG } from '../../src/
 import { contextMessage, developerPrompt, systemPrompt } from '../../src/core/answer/prompts.js';
 import { QUERY_ASSIST_SCHEMA, QUERY_ASSIST_SYSTEM_PROMPT } from '../../src/core/answer/query-assist.js';
 import { summariseAnswers, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
+import { createDocumentAgents, DEFAULT_AGENT_CONFIG } from '../../src/core/retrieval/agents.js';
 import type { RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import { answerOne, outcomeOf, type AnswerRecord } from '../node/answer-eval.js';
 import { nodeEngine } from '../node/engine.js';
@@ -35,6 +37,8 @@ const USAGE = `Usage: npm run eval:answers -- --questions <file.jsonl> [--model 
   --threads N        CPU threads for node-llama-cpp (default 1; more threads than free cores is slower)
   --window N         the model's context window in tokens (default 4096, the WebLLM libraries' window)
   --assist           model-assisted retrieval first (one more model call per question, as the app does)
+  --agents           the context is the document agents' refined contexts (top 3 documents; the
+                     agent-based RAG paper) instead of the flat retrieval's passages
   --corpus <id>      only questions of this corpus (and "any"), retrieval restricted to it
   --limit N          the first N selected questions
   --ids a,b          only these question ids
@@ -52,6 +56,7 @@ try {
       threads: { type: 'string', default: '1' },
       window: { type: 'string', default: '4096' },
       assist: { type: 'boolean', default: false },
+      agents: { type: 'boolean', default: false },
       corpus: { type: 'string' },
       limit: { type: 'string' },
       ids: { type: 'string' },
@@ -116,7 +121,7 @@ const modelKey = (await fileSha256(ggufPath)).slice(0, 16);
 
 // what the replies depend on besides the model: prompts, generation settings, context budget, assistance
 const settingsKey = createHash('sha256')
-  .update(JSON.stringify({ SYSTEM_PROMPT: systemPrompt(config.citationMarkers), DEVELOPER_PROMPT: developerPrompt(config.citationMarkers), wrapper: contextMessage("", config.citationMarkers), markers: config.citationMarkers, ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null }))
+  .update(JSON.stringify({ SYSTEM_PROMPT: systemPrompt(config.citationMarkers), DEVELOPER_PROMPT: developerPrompt(config.citationMarkers), wrapper: contextMessage("", config.citationMarkers), markers: config.citationMarkers, ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null, ...(values.agents ? { agents: DEFAULT_AGENT_CONFIG } : {}) }))
   .digest('hex')
   .slice(0, 8);
 const outFile = resolve(cwd, (values.out as string | undefined) ?? `.cache/answers/${modelKey}-${settingsKey}.jsonl`);
@@ -136,6 +141,7 @@ if (existsSync(outFile)) {
 
 const loaded = await nodeEngine({});
 const { engine, index, embedder } = loaded;
+const agents = values.agents ? createDocumentAgents(index, engine) : null;
 const todo = questions.filter((q) => !kept.has(q.id));
 if (todo.length && values.rescore) fail(`--rescore: ${todo.length} of ${questions.length} questions have no kept reply in ${outFile}.`);
 
@@ -146,7 +152,7 @@ if (todo.length) {
   let n = 0;
   try {
     for (const q of todo) {
-      const r = await answerOne(q, { engine, index, chat, modelId: modelLabel, contextChars, assist: Boolean(values.assist), ...(corpus ? { corpus } : {}), config });
+      const r = await answerOne(q, { engine, index, chat, modelId: modelLabel, contextChars, assist: Boolean(values.assist), ...(corpus ? { corpus } : {}), config, ...(agents ? { agents: { agents, embedder } } : {}) });
       kept.set(q.id, r);
       appendFileSync(outFile, `${JSON.stringify(r)}\n`);
       n++;
@@ -180,11 +186,13 @@ const out = {
   answerConsistency: summary.answerConsistency,
   tokensPerSecond: summary.tokensPerSecond,
   model: summary.model,
+  ragMetrics: summary.ragMetrics,
   detail: {
     ...summary.detail,
     contextChars,
     window,
     assist: Boolean(values.assist),
+    context: values.agents ? 'document agents (refined contexts of the top 3 documents)' : 'flat retrieval',
     reranker: loaded.reranker ? 'on' : 'off (model files missing)',
     grounding: { similarity: config.grounding.similarity, overlap: config.grounding.overlap },
     replies: outFile,
@@ -199,6 +207,8 @@ else {
   console.log(`refusal correctness  ${f(out.refusalCorrect)}  (unanswerable questions refused; ${summary.detail.falseRefusals} answerable questions refused)`);
   console.log(`flagged sentences    ${f(out.flaggedSentenceRate)}  (${summary.detail.flaggedSentences}/${summary.detail.sentences})`);
   console.log(`answer consistency   ${f(out.answerConsistency)}  (${summary.detail.claimsFoundInContext}/${summary.detail.claims} claims found in the context)`);
+  const rag = summary.ragMetrics;
+  console.log(`RP / AA / AP         ${f(rag.retrievalPrecision)} / ${f(rag.augmentationAccuracy)} / ${f(rag.augmentationPrecision)}  (over ${rag.contextPassages} context passages: relevant by the gold label / used by the answer / relevant ones used)`);
   console.log(`tokens/s             prefill ${out.tokensPerSecond.prefill ?? 'n/a'}, decode ${out.tokensPerSecond.decode ?? 'n/a'}`);
   console.log(`citation rate        ${f(summary.detail.citationRate)}  (answers to answerable questions that cite a context passage; ${summary.detail.answersWithoutCitation} cite none)`);
   console.log(`replies kept in ${outFile}`);

@@ -20,6 +20,7 @@ import type { AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js'
 import { isHit, type RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
+import type { DocumentAgents } from '../../src/core/retrieval/agents.js';
 import type { RetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { questionFilters } from './question-filters.js';
 
@@ -57,17 +58,31 @@ export interface AnswerEvalDeps {
   assist: boolean;
   corpus?: string;
   config?: AnswerConfig;
+  /**
+   * The agent-based RAG paper's context instead of the flat one: the top-3 documents' refined
+   * contexts (their best passage windows, with a header naming document and edition). Needs the
+   * embedder for the question's vector.
+   */
+  agents?: { agents: DocumentAgents; embedder: Pick<Embedder, 'embed'> };
 }
 
 /** Run the pipeline for one question. */
 export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Promise<AnswerRecord> {
   const t0 = performance.now();
   const assistance = deps.assist ? await assistQuery(q.question, deps.chat, deps.config) : null;
-  const retrieval = await deps.engine.retrieve(q.question, {
+  const options = {
     filters: questionFilters(q.question, deps.corpus),
     config: { contextChars: deps.contextChars },
     ...(assistance ? { alternatives: alternativesFrom(assistance) } : {}),
-  });
+  };
+  let retrieval = await deps.engine.retrieve(q.question, options);
+  if (deps.agents) {
+    const [qv] = await deps.agents.embedder.embed([q.question], 'query');
+    const alt = options.alternatives?.length ? await deps.agents.embedder.embed(deps.engine.alternativesOf(q.question, options), 'query') : [];
+    const a = await deps.agents.agents.run(q.question, qv!, options, alt);
+    // the refined contexts, cut to the same budget
+    retrieval = { ...a.flat, evidence: a.evidence, noEvidence: a.noEvidence, context: a.context.slice(0, deps.contextChars) };
+  }
   const result = await answerQuestion({ question: q.question, retrieval, engine: deps.chat, modelId: deps.modelId, ...(deps.config ? { config: deps.config } : {}) });
   const u = result.usage;
   const ttft = u?.extra?.time_to_first_token_s ?? 0;
@@ -135,6 +150,7 @@ export async function outcomeOf(
       return c ? isHit(q, c) : false;
     }),
     goldInContext: contextChunks.some((c) => isHit(q, c)),
+    context: contextChunks.map((c) => ({ id: c.id, relevant: isHit(q, c) })),
     grounding: report,
     usage: record.usage
       ? { promptTokens: record.usage.evaluatedPromptTokens, completionTokens: Math.max(0, record.usage.completionTokens - 1), prefillSeconds: record.usage.prefillSeconds, decodeSeconds: record.usage.decodeSeconds }

@@ -51,3 +51,24 @@ describe('summariseAnswers', () => {
     expect([s.citationPrecision, s.refusalCorrect, s.flaggedSentenceRate, s.answerConsistency]).toEqual([null, null, null, null]);
   });
 });
+
+describe('the agent-based RAG paper’s context measures (RP, AA, AP)', () => {
+  const supportedBy = (id: string): Sentence => ({ kind: 'claim', supported: true, bestChunk: id, alternativeChunk: null }) as unknown as Sentence;
+  it('counts relevant passages (gold label), used passages (cited or supporting a claim) and relevant ones used', () => {
+    const outcomes: AnswerOutcome[] = [
+      // context a (gold), b, c: the answer cites b and the check finds a supporting an uncited claim
+      { ...base, citations: ['b'], citationHits: [false], grounding: grounding([supportedBy('a')]), context: [{ id: 'a', relevant: true }, { id: 'b', relevant: false }, { id: 'c', relevant: false }] },
+      // context d (gold), e: nothing used
+      { ...base, citations: [], citationHits: [], grounding: grounding([claim(false)]), context: [{ id: 'd', relevant: true }, { id: 'e', relevant: false }] },
+      // unanswerable questions and older records without context do not count
+      { ...base, answerable: false, context: [{ id: 'z', relevant: false }] },
+      { ...base },
+    ];
+    const { ragMetrics } = summariseAnswers(outcomes, 'tiny');
+    expect(ragMetrics).toEqual({ retrievalPrecision: 0.4, augmentationAccuracy: 0.4, augmentationPrecision: 0.5, contextPassages: 5 });
+  });
+
+  it('is null without context passages', () => {
+    expect(summariseAnswers([{ ...base }], 'tiny').ragMetrics).toEqual({ retrievalPrecision: null, augmentationAccuracy: null, augmentationPrecision: null, contextPassages: 0 });
+  });
+});

@@ -16,6 +16,12 @@
  *   context does not give the answer and cites nothing in its "Answer" section);
  * - flagged sentence rate: of all sentences of generated answers, the share the
  *   grounding check marks unsupported;
+ * - retrieval precision, augmentation accuracy and augmentation precision (RP, AA, AP, the
+ *   agent-based RAG paper's Table 1, which has an LLM judge decide them): over the context passages
+ *   given to the model for answerable questions, RP = the share relevant to the question, AA = the
+ *   share used in the answer, AP = of the relevant ones, the share used. Here "relevant" is the
+ *   question's gold label (the passage holds the supporting quote, `isHit`) and "used" means the
+ *   answer cites the passage or the grounding check found it supporting one of the answer's claims;
  * - answer consistency (AC, the agent-based RAG paper's Table 1): of the answer's
  *   claims (its "main points": the sentences the grounding check treats as claims),
  *   the share found in the context — supported by some context chunk, whichever
@@ -80,6 +86,8 @@ export interface AnswerOutcome {
   citationAttributed?: boolean[];
   /** True when a gold chunk was in the context given to the model. */
   goldInContext: boolean;
+  /** The context passages given to the model, each with its gold label (RP / AA / AP); absent in older records. */
+  context?: { id: string; relevant: boolean }[];
   grounding: Pick<GroundingReport, 'totals' | 'sentences'> | null;
   usage: { promptTokens: number; completionTokens: number; prefillSeconds: number; decodeSeconds: number } | null;
 }
@@ -90,6 +98,8 @@ export interface AnswerEvalSummary {
   refusalCorrect: number | null;
   flaggedSentenceRate: number | null;
   answerConsistency: number | null;
+  /** The agent-based RAG paper's context measures (RP, AA, AP), judged by the gold labels and the grounding check; null when no context was given. */
+  ragMetrics: { retrievalPrecision: number | null; augmentationAccuracy: number | null; augmentationPrecision: number | null; contextPassages: number };
   tokensPerSecond: { prefill: number | null; decode: number | null };
   model: string;
   /** The counts behind each figure, and breakdowns. */
@@ -124,6 +134,17 @@ export interface AnswerEvalSummary {
 
 const ratio = (a: number, b: number): number | null => (b > 0 ? Math.round((a / b) * 1e4) / 1e4 : null);
 
+/** Passages the answer used: cited, or found by the grounding check supporting one of its claims. */
+export function usedPassages(o: Pick<AnswerOutcome, 'citations' | 'grounding'>): Set<string> {
+  const used = new Set(o.citations);
+  for (const s of o.grounding?.sentences ?? []) {
+    if (s.kind !== 'claim') continue;
+    if (s.supported && s.bestChunk) used.add(s.bestChunk);
+    if (s.alternativeChunk) used.add(s.alternativeChunk);
+  }
+  return used;
+}
+
 /** A claim is found in the context when a context chunk supports it, cited or not. */
 export function claimFoundInContext(s: GroundingReport['sentences'][number]): boolean {
   return s.kind === 'claim' && (s.supported === true || s.alternativeChunk !== null);
@@ -149,6 +170,10 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
   let flagged = 0;
   let claims = 0;
   let found = 0;
+  let contextPassages = 0;
+  let relevantPassages = 0;
+  let usedContext = 0;
+  let relevantUsed = 0;
   let promptTokens = 0;
   let completionTokens = 0;
   let prefillSeconds = 0;
@@ -172,6 +197,17 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
           if (hit) modelCitedHit++;
         }
       });
+      if (o.context) {
+        const used = usedPassages(o);
+        for (const c of o.context) {
+          contextPassages++;
+          if (c.relevant) relevantPassages++;
+          if (used.has(c.id)) {
+            usedContext++;
+            if (c.relevant) relevantUsed++;
+          }
+        }
+      }
       if (o.goldInContext) {
         citedGold += o.citations.length;
         citedGoldHit += o.citationHits.filter(Boolean).length;
@@ -206,6 +242,12 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
     refusalCorrect: ratio(refusedUnanswerable, unanswerable),
     flaggedSentenceRate: ratio(flagged, sentences),
     answerConsistency: ratio(found, claims),
+    ragMetrics: {
+      retrievalPrecision: ratio(relevantPassages, contextPassages),
+      augmentationAccuracy: ratio(usedContext, contextPassages),
+      augmentationPrecision: ratio(relevantUsed, relevantPassages),
+      contextPassages,
+    },
     tokensPerSecond: { prefill: perSecond(promptTokens, prefillSeconds), decode: perSecond(completionTokens, decodeSeconds) },
     model,
     detail: {
