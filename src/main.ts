@@ -13,7 +13,7 @@ mount(App, { target: document.getElementById('app')!, props: { app } });
 // Development server only: expose the state for manual debugging (not in production builds).
 if (import.meta.env.DEV) (window as unknown as { __skycite?: AppState }).__skycite = app;
 
-// The service worker's install downloads the whole offline copy (index, model, ORT wasm: ≈ 33 MB) a
+// The service worker's install downloads the whole offline copy (index, model, ORT wasm: ≈ 36 MB) a
 // second time; started with the page, it competed with the first load for the network and both cores
 // and delayed "Index verified" by seconds. It is registered once the index has settled (ready or
 // failed), or after OFFLINE_COPY_DELAY_MS at the latest.

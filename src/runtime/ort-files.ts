@@ -6,7 +6,7 @@
  *  - `wasm`: the plain SIMD build (14.3 MB, 3.7 MB gzipped). On the WASM device it creates the
  *    embedding model's session in about 1.0–1.3 s in headless Chromium on this machine's 2 cores,
  *    against 1.6–1.9 s for the asyncify build, whose every function carries the instrumentation
- *    WebGPU needs (measured with `npm run bench:app`; docs/architecture.md, "Start-up").
+ *    WebGPU needs (timed in the retrieval worker during start-up; docs/architecture.md, "Start-up").
  *  - `webgpu`: the asyncify build (26.9 MB, 6.7 MB gzipped), required by the WebGPU execution
  *    provider.
  * onnxruntime-web initialises once per worker, with the build named by the first session created
