@@ -29,6 +29,7 @@ import { nodeEmbedder } from '../node/model.js';
 
 const { values } = parseArgs({
   options: {
+    real: { type: 'string' },
     out: { type: 'string', default: 'corpus-build/calibration/grounding-pairs.jsonl' },
     chunks: { type: 'string', default: '80' },
     seed: { type: 'string', default: '947' },
@@ -36,7 +37,34 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('Usage: npm run calibrate:grounding -- [--out <file.jsonl>] [--chunks N] [--seed S]');
+  console.log('Usage: npm run calibrate:grounding -- [--out <file.jsonl>] [--chunks N] [--seed S]\n       npm run calibrate:grounding -- --real corpus-build/calibration/grounding-real-labels.jsonl');
+  process.exit(0);
+}
+
+/**
+ * `--real <labels.jsonl>`: the check on real model output. Each line is one sentence of a real answer
+ * (Qwen2.5-Coder-0.5B answering synthetic questions, not evaluation questions) with the check's measures
+ * against the passage it compared it with and a human label (does that passage state it?); only lines
+ * the check now treats as claims count. Prints the rates at the configured thresholds and what
+ * calibrate() would pick on these labels. The sentences are recorded by SHA-256 prefix only.
+ */
+if (values.real) {
+  const { readFileSync } = await import('node:fs');
+  let rows: { label: boolean; kindAfterFix: string; similarity: number; overlap: number; missingNumbers: number }[];
+  try {
+    rows = readFileSync(values.real, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  } catch (e) {
+    console.error(`calibrate:grounding: cannot read ${values.real}: ${(e as Error).message}`);
+    process.exit(2);
+  }
+  const ex: LabelledSupport[] = rows.filter((r) => r.kindAfterFix === 'claim').map((r) => ({ similarity: r.similarity, overlap: r.overlap, numbersOk: r.missingNumbers === 0, supported: r.label }));
+  const gr = DEFAULT_ANSWER_CONFIG.grounding;
+  const predicted = (e: LabelledSupport, sim: number, ov: number) => e.similarity >= sim && e.overlap >= ov && e.numbersOk !== false;
+  const pos = ex.filter((e) => e.supported);
+  const neg = ex.filter((e) => !e.supported);
+  const rates = (sim: number, ov: number) => ({ similarity: sim, overlap: ov, falseSupport: `${neg.filter((e) => predicted(e, sim, ov)).length}/${neg.length}`, supportRecall: `${pos.filter((e) => predicted(e, sim, ov)).length}/${pos.length}` });
+  const picked = calibrate(ex);
+  console.log(JSON.stringify({ sentences: rows.length, claims: ex.length, atDefaults: rates(gr.similarity, gr.overlap), calibrateWouldPick: rates(picked.similarity, picked.overlap) }, null, 2));
   process.exit(0);
 }
 

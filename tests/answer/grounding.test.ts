@@ -105,6 +105,21 @@ describe('checkGrounding with a deterministic fake embedder', () => {
     expect(r.totals).toMatchObject({ claims: 1, supported: 1, gaps: 1, questions: 1 });
   });
 
+  it('treats an uncited statement that the context lacks the answer as a gap in any section, but not a claim about what the rules leave out', async () => {
+    const answer = [
+      '## Answer',
+      'The context does not provide an answer for this question.',
+      'This cannot be answered based on the given context.',
+      'The remote pilot training is not directly covered by the passages.',
+      `The regulation does not specify a minimum age for the observer [${IGRC.id}].`,
+      'The regulation does not specify a minimum age for the observer.',
+    ].join('\n');
+    const r = await checkGrounding({ answer, chunks: CHUNKS, embedder: bagOfWordsEmbedder(), config: cfg });
+    // the last two are claims about the rules (cited or not), checked as such
+    expect(r.sentences.map((s) => s.kind)).toEqual(['gap', 'gap', 'gap', 'claim', 'claim']);
+    expect(r.totals.gaps).toBe(3);
+  });
+
   it('a claim citing only chunks that are not in the context is unsupported', async () => {
     const r = await checkGrounding({
       answer: 'Operations in atypical or segregated airspace are assigned ARC-a [easa-amc-gm-2019-947/unknown/s1].',

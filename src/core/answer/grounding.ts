@@ -161,11 +161,27 @@ export function answerSentences(answer: string): RawSentence[] {
 
 const NONE_STATEMENT = /^(?:none|n\/a|nothing(?: is missing)?|no (?:missing|further|additional) information)\b/i;
 
+/**
+ * A sentence about the context rather than about the subject: it says the context (the passages,
+ * the provided information) does not give the answer, or that the question cannot be answered.
+ * Small models write these anywhere, not only under "Missing information".
+ */
+const ABOUT_THE_CONTEXT = new RegExp(
+  [
+    String.raw`\b(?:context|passages?|provided (?:text|information|sources?|passages?)|given (?:text|information)|sources? (?:given|provided))\b[^.]*\b(?:does|do|is|are|did)(?: not|n't)\b[^.]*\b(?:answer|information|provide[ds]?|mention(?:s|ed)?|contain(?:s|ed)?|specif(?:y|ies|ied)|address(?:es|ed)?|cover(?:s|ed)?|include[ds]?|state[ds]?|give[ns]?)\b`,
+    String.raw`\bcannot be answered\b`,
+    String.raw`\bnot (?:directly )?(?:supported|covered|addressed|mentioned|stated) (?:by|in) the (?:context|passages?|provided (?:text|information))\b`,
+  ].join('|'),
+  'i',
+);
+
 function kindOf(s: RawSentence, minClaimTokens: number): SentenceKind {
   const plain = stripCitations(s.text);
   if (plain.replace(/[.\s]+$/, '') === NO_ANSWER_TEXT) return 'gap';
   if (/\?\s*["'”’)]*$/.test(plain)) return 'question';
   if (s.section === 'Missing information') return NONE_STATEMENT.test(plain) ? 'minor' : 'gap';
+  // uncited statements that the context lacks the answer report a gap, whatever the section
+  if (parseCitations(s.text).length === 0 && ABOUT_THE_CONTEXT.test(plain)) return 'gap';
   if (contentTokens(plain).length < minClaimTokens) return 'minor';
   return 'claim';
 }
