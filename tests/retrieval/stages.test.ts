@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../../src/core/model/chunk.js';
-import { assembleContext, chunkBlock } from '../../src/core/retrieval/context.js';
+import { assembleContext, chunkBlock, CUT_MARK } from '../../src/core/retrieval/context.js';
 import { elbowCut } from '../../src/core/retrieval/elbow.js';
 import { mmr } from '../../src/core/retrieval/mmr.js';
 import { rrf } from '../../src/core/retrieval/rrf.js';
@@ -90,6 +90,21 @@ describe('context assembly', () => {
     expect(ctx.omitted).toEqual(['b', 'c']);
     expect(ctx.context.startsWith('[a] Title a — doc, page 3\n')).toBe(true);
     expect(assembleContext([a, b], sizeA + 2 + sizeB).included).toEqual(['a', 'b']);
+  });
+
+  it('cuts the best passage to fit when it alone is longer than the budget, instead of leaving the context empty', () => {
+    const long = chunk('long', 'word '.repeat(400));
+    const small = chunk('small', 'short text');
+    const ctx = assembleContext([long, small], 500);
+    expect(ctx.included).toEqual(['long']);
+    expect(ctx.cut).toBe('long');
+    expect(ctx.omitted).toEqual(['small']);
+    expect(ctx.context.length).toBeLessThanOrEqual(500);
+    expect(ctx.context.startsWith('[long] ')).toBe(true);
+    expect(ctx.context.endsWith(CUT_MARK)).toBe(true);
+    // a passage that fits is never cut
+    expect(assembleContext([small, long], 500)).toMatchObject({ included: ['small'], omitted: ['long'] });
+    expect(assembleContext([small, long], 500).cut).toBeUndefined();
   });
 });
 

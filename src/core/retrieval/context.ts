@@ -13,7 +13,12 @@ export interface ContextBlock {
   included: string[];
   /** Ids left out for the budget. */
   omitted: string[];
+  /** The first chunk, when it alone is longer than the budget: included cut to fit (its end replaced by CUT_MARK). */
+  cut?: string;
 }
+
+/** Marks where a passage longer than the whole context budget was cut. */
+export const CUT_MARK = ' […]';
 
 export function formatPages(c: Pick<Chunk, 'pageStart' | 'pageEnd'>): string {
   if (c.pageStart === null) return 'no page';
@@ -30,9 +35,23 @@ export function assembleContext(chunks: Chunk[], budget: number): ContextBlock {
   const included: string[] = [];
   const omitted: string[] = [];
   let used = 0;
+  let cut: string | undefined;
   for (const c of chunks) {
-    const block = chunkBlock(c);
+    let block = chunkBlock(c);
     const add = (parts.length ? 2 : 0) + block.length;
+    if (!parts.length && !omitted.length && block.length > budget && budget > CUT_MARK.length) {
+      // the best passage alone is longer than the budget: cut it to fit (at a word boundary) rather
+      // than leave the context empty, which would make the answer stage refuse despite evidence
+      const room = budget - CUT_MARK.length;
+      const head = block.slice(0, room);
+      const space = head.lastIndexOf(' ');
+      block = (space > room / 2 ? head.slice(0, space) : head) + CUT_MARK;
+      cut = c.id;
+      parts.push(block);
+      included.push(c.id);
+      used += block.length;
+      continue;
+    }
     if (omitted.length || used + add > budget) {
       omitted.push(c.id);
       continue;
@@ -41,5 +60,5 @@ export function assembleContext(chunks: Chunk[], budget: number): ContextBlock {
     included.push(c.id);
     used += add;
   }
-  return { context: parts.join('\n\n'), included, omitted };
+  return { context: parts.join('\n\n'), included, omitted, ...(cut ? { cut } : {}) };
 }

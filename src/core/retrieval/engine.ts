@@ -236,7 +236,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       parts: { dense: p.dense, window: p.window, summary: p.summary, fused: p.fused, keywordHits: p.keywordHits, rerank: p.rerank },
     }));
     const ctx = assembleContext(evidence.map((e) => index.chunks[e.row]!), cfg.contextChars);
-    trace.push({ stage: 'context', ms: now() - t, candidates: ctx.included.map((id) => ({ id, score: 0 })), note: `${ctx.context.length} chars; omitted ${ctx.omitted.length}` });
+    trace.push({ stage: 'context', ms: now() - t, candidates: ctx.included.map((id) => ({ id, score: 0 })), note: `${ctx.context.length} chars; omitted ${ctx.omitted.length}${ctx.cut ? `; [${ctx.cut}] alone exceeds the budget: cut to fit` : ''}` });
     return {
       query,
       evidence,
