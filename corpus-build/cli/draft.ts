@@ -7,7 +7,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
+import { checkGrounding } from '../../src/core/answer/grounding.js';
 import { draftFromAgents, draftToCsv, draftToJson, draftToMarkdown } from '../../src/core/answer/requirements.js';
+import { draftFromCitedPassages, modelDraftToMarkdown } from '../../src/core/answer/requirements-model.js';
 import { createDocumentAgents } from '../../src/core/retrieval/agents.js';
 import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
@@ -21,6 +24,10 @@ passages the document agents select (build the index first with npm run index).
   --out <file>           write to a file instead of stdout
   --corpus <id>          only this source (easa-amc-gm-2019-947, skysafe-sora-curated)
   --passages <N>         passages taken per document (default 5)
+  --model <gguf>         also let this model draft from the same passages (node-llama-cpp on the CPU,
+                         4,096-token window); each of its statements is checked against them and an
+                         unsupported one is marked (Markdown output only)
+  --threads N            CPU threads for the model (default 2)
   -h, --help             this text`;
 
 let parsed;
@@ -32,6 +39,8 @@ try {
       out: { type: 'string' },
       corpus: { type: 'string' },
       passages: { type: 'string', default: '5' },
+      model: { type: 'string' },
+      threads: { type: 'string', default: '2' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -60,7 +69,30 @@ try {
   const r = await agents.run(query, qv!, options, alt);
   const verbatim = new Map(index.manifest.sources.map((src) => [src.id, src.verbatim]));
   const draft = draftFromAgents(r, index.chunks, (id) => verbatim.get(id) ?? false, perDoc);
-  const text = format === 'json' ? draftToJson(draft) : format === 'csv' ? draftToCsv(draft) : draftToMarkdown(draft);
+  let text = format === 'json' ? draftToJson(draft) : format === 'csv' ? draftToCsv(draft) : draftToMarkdown(draft);
+  if (values.model) {
+    if (format !== 'md') throw new Error('--model writes Markdown only: leave out --format.');
+    const { createLlamaEngine } = await import('../node/llama-engine.js');
+    const chat = await createLlamaEngine(values.model, { threads: Number(values.threads), contextSize: 4096 });
+    try {
+      const byId = new Map(index.chunks.map((c) => [c.id, c]));
+      const t0 = performance.now();
+      const md = await draftFromCitedPassages(
+        {
+          getChunk: async (id) => byId.get(id) ?? null,
+          check: (answer, ids) => checkGrounding({ answer, chunks: ids.map((id) => byId.get(id)!).filter(Boolean), embedder, config: DEFAULT_ANSWER_CONFIG.grounding }),
+          engine: chat,
+          contextWindow: 4096,
+        },
+        draft,
+      );
+      const supported = md.requirements.filter((r) => r.supported === true).length;
+      const none = md.requirements.length ? '' : `\n\nThe model's reply held no list line:\n\n> ${md.raw.trim().replace(/\n/g, '\n> ')}`;
+      text += `\n\n${modelDraftToMarkdown(md)}${none}\n\n(${md.requirements.length} drafted by ${values.model.split('/').pop()} in ${((performance.now() - t0) / 1000).toFixed(0)} s; ${supported} supported by their passages)\n`;
+    } finally {
+      await chat.dispose();
+    }
+  }
   if (values.out) {
     writeFileSync(values.out, text);
     console.error(`${draft.requirements.length} candidate requirement(s) written to ${values.out}`);

@@ -8,6 +8,7 @@
 import type { GenerationParams } from '../core/answer/config.js';
 import type { GroundingReport } from '../core/answer/grounding.js';
 import type { RequirementDraft } from '../core/answer/requirements.js';
+import type { ModelDraft } from '../core/answer/requirements-model.js';
 import type { ExportDocument } from '../core/assess/indicators/export.js';
 import type { RoutePath } from '../core/assess/router.js';
 import type { TraceStep } from '../core/assess/types.js';
@@ -97,6 +98,8 @@ export interface AuditAssessment {
 /** What a Requirements draft produced: the draft as its JSON export writes it (documents consulted, candidate requirements with their sources). */
 export interface AuditRequirements {
   draft: RequirementDraft;
+  /** The model's candidates from the same passages, each with the source check's verdict (absent for evidence-only drafts). */
+  modelDraft?: ModelDraft;
 }
 
 export interface AuditRecord {
@@ -379,7 +382,17 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
         // the model's rewrite restates the question: kept out with it
         ...(input.assistance !== undefined ? { assistance: keep && input.assistance ? { ...input.assistance, alternatives: [], raw: '' } : input.assistance } : {}),
         // a draft's query is the user's description: kept out with the question
-        ...(input.requirements !== undefined ? { requirements: keep && input.requirements ? { draft: { ...input.requirements.draft, query: '' } } : input.requirements } : {}),
+        ...(input.requirements !== undefined
+          ? {
+              requirements:
+                keep && input.requirements
+                  ? {
+                      draft: { ...input.requirements.draft, query: '' },
+                      ...(input.requirements.modelDraft ? { modelDraft: { ...input.requirements.modelDraft, description: '' } } : {}),
+                    }
+                  : input.requirements,
+            }
+          : {}),
       };
       await putRecords([record], 'add', 'this answer in the audit log');
       return record;

@@ -349,10 +349,19 @@ describe('requirements drafts in the audit log', () => {
     expect(kept.requirements?.draft.requirements).toHaveLength(1);
     const hidden = await store.add(rec, { keepQuestionOutOfLog: true });
     expect(hidden.question).toBeNull();
+    expect(JSON.stringify(hidden)).not.toContain('loss of the command and control link');
     expect(hidden.requirements?.draft.query).toBe('');
     expect(hidden.requirements?.draft.requirements[0]?.statement).toBe('The operator shall monitor the link.');
+    // with the model's draft: a generative record whose answer is the model's list, the description kept out alike
+    const modelDraft = { description: 'loss of the command and control link', raw: '- The operator shall monitor the link [doc-a/c1].', aborted: false, passageIds: ['doc-a/c1'], requirements: [{ id: 'M1', statement: 'The operator shall monitor the link.', citations: ['doc-a/c1'], attributed: [], supported: true, reason: 'supported' }] };
+    const withModel = buildRequirementsAuditRecord({ draft, indexManifestSha: 'abc', modelDraft: { draft: modelDraft, modelId: 'Qwen2.5-Coder-0.5B-Instruct-q4f32_1-MLC' } });
+    const gen = await store.add(withModel, { keepQuestionOutOfLog: false });
+    expect([gen.mode, gen.modelId, gen.citedSources]).toEqual(['generative', 'Qwen2.5-Coder-0.5B-Instruct-q4f32_1-MLC', ['doc-a/c1']]);
+    expect(gen.answer).toContain('M1: The operator shall monitor the link. [doc-a/c1] — supported by its passages');
+    const genHidden = await store.add(withModel, { keepQuestionOutOfLog: true });
+    expect(JSON.stringify(genHidden)).not.toContain('loss of the command and control link');
     // an export with a draft imports again
     const parsed = parseAuditExport(await store.exportJson());
-    expect(parsed.records.map((r) => r.kind).sort()).toEqual(['requirements', 'requirements']);
+    expect(parsed.records.map((r) => r.kind).sort()).toEqual(['requirements', 'requirements', 'requirements', 'requirements']);
   });
 });

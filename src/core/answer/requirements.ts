@@ -165,7 +165,7 @@ export function draftFromAgents(
 }
 
 export function draftToMarkdown(d: RequirementDraft): string {
-  const lines = [`# Candidate safety requirements: ${d.query}`, '', `Evidence-only draft (${d.createdAt}): every statement is quoted verbatim from the cited passage; no model was used. Decision support, not an approval.`, ''];
+  const lines = [`# Candidate safety requirements${d.query ? `: ${d.query}` : ''}`, '', `Evidence-only draft (${d.createdAt}): every statement is quoted verbatim from the cited passage; no model was used. Decision support, not an approval.`, ''];
   lines.push('## Documents consulted', '');
   for (const doc of d.documents) lines.push(`- ${doc.title} (${doc.edition})${doc.kept ? '' : ' — dropped'}: ${doc.reason}`);
   lines.push('');

@@ -6,6 +6,8 @@
  * `citedSources` and in the draft itself. Pure.
  */
 import { draftToMarkdown, type RequirementDraft } from '../../core/answer/requirements';
+import type { ModelDraft } from '../../core/answer/requirements-model';
+import { modelDraftToMarkdown } from '../../core/answer/requirements-model';
 import type { IndexManifest } from '../../core/index/manifest';
 import { DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig } from '../../core/retrieval/config';
 import type { AuditRecordInput } from '../../storage/audit-store';
@@ -13,6 +15,8 @@ import { auditModels } from '../ask/audit';
 
 export interface RequirementsAuditInput {
   draft: RequirementDraft;
+  /** The model's draft from the same passages (then the record is generative and its answer is the model's list). */
+  modelDraft?: { draft: ModelDraft; modelId: string } | null;
   indexManifestSha: string;
   /** The configuration the runtime retrieves with (the defaults when unknown). */
   retrievalConfig?: RetrievalConfig | null;
@@ -30,17 +34,18 @@ export function buildRequirementsAuditRecord(input: RequirementsAuditInput): Aud
     trace: [],
     evidence: [],
     context: '',
-    modelId: null,
+    modelId: input.modelDraft?.modelId ?? null,
     modelParams: null,
-    answer: draftToMarkdown(draft),
-    citedSources: [...new Set(draft.requirements.map((r) => r.source.chunkId))],
+    // rendered without the description: it is the record's question, which the user may keep out of the log
+    answer: input.modelDraft ? modelDraftToMarkdown({ ...input.modelDraft.draft, description: '' }) : draftToMarkdown({ ...draft, query: '' }),
+    citedSources: input.modelDraft ? [...new Set(input.modelDraft.draft.requirements.flatMap((r) => r.citations))] : [...new Set(draft.requirements.map((r) => r.source.chunkId))],
     grounding: null,
     reasoning: null,
-    mode: draft.mode,
+    mode: input.modelDraft ? 'generative' : draft.mode,
     indexManifestSha: input.indexManifestSha,
     route: null,
     calculator: null,
-    models: auditModels(input.embeddingModel, null, input.modelBaseUrl),
-    requirements: { draft },
+    models: auditModels(input.embeddingModel, input.modelDraft?.modelId ?? null, input.modelBaseUrl),
+    requirements: { draft, ...(input.modelDraft ? { modelDraft: input.modelDraft.draft } : {}) },
   };
 }
