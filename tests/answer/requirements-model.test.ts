@@ -14,6 +14,12 @@ const PASSAGES = [
   { id: 'doc/battery', title: 'Batteries', text: 'Batteries shall be stored in a fireproof container when not in use.' },
 ];
 
+/** The real source check over the given passages, with a deterministic embedder. */
+const sourceCheck = () => {
+  const embedder = bagOfWordsEmbedder();
+  return (statement: string, ids: string[]) => checkGrounding({ answer: statement, chunks: PASSAGES.filter((c) => ids.includes(c.id)), embedder, config: DEFAULT_ANSWER_CONFIG.grounding });
+};
+
 describe('requirement drafting with a model', () => {
   it('numbers the passages for the model and asks for at most N statements', () => {
     const p = requirementsPrompt('loss of the C2 link', PASSAGES, 5);
@@ -37,14 +43,7 @@ describe('requirement drafting with a model', () => {
       '- The UAS operator shall define a procedure for the loss of the command and control link [1].\n' +
       '- The remote pilot shall hold a night rating issued by the national aviation school [2].\n';
     const engine = engineDouble({ streams: [[delta(reply, 'stop')]] });
-    const embedder = bagOfWordsEmbedder();
-    const chunks = PASSAGES.map((p) => ({ id: p.id, title: p.title, text: p.text }));
-    const draft = await draftWithModel({
-      description: 'loss of the C2 link',
-      passages: PASSAGES,
-      engine,
-      check: (statement, ids) => checkGrounding({ answer: statement, chunks: chunks.filter((c) => ids.includes(c.id)), embedder, config: DEFAULT_ANSWER_CONFIG.grounding }),
-    });
+    const draft = await draftWithModel({ description: 'loss of the C2 link', passages: PASSAGES, engine, check: sourceCheck() });
     expect(engine.requests).toHaveLength(1);
     expect(draft.passageIds).toEqual(['doc/c2-link', 'doc/battery']);
     expect(draft.requirements.map((r) => [r.id, r.citations, r.supported])).toEqual([
@@ -59,13 +58,7 @@ describe('requirement drafting with a model', () => {
   it('keeps a repeated statement once, and names the supporting passage when the model cited none', async () => {
     const line = '- The UAS operator shall define a procedure for the loss of the command and control link.';
     const engine = engineDouble({ streams: [[delta(`${line}\n${line}\n- the uas operator shall define a procedure for the loss of the command and control link`, 'stop')]] });
-    const embedder = bagOfWordsEmbedder();
-    const draft = await draftWithModel({
-      description: 'loss of the C2 link',
-      passages: PASSAGES,
-      engine,
-      check: (statement, ids) => checkGrounding({ answer: statement, chunks: PASSAGES.filter((c) => ids.includes(c.id)), embedder, config: DEFAULT_ANSWER_CONFIG.grounding }),
-    });
+    const draft = await draftWithModel({ description: 'loss of the C2 link', passages: PASSAGES, engine, check: sourceCheck() });
     expect(draft.requirements).toHaveLength(1);
     expect(draft.requirements[0]).toMatchObject({ citations: [], attributed: ['doc/c2-link'], supported: true });
   });

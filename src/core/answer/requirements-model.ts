@@ -13,6 +13,7 @@ import { contextCharsFor, DEFAULT_ANSWER_CONFIG } from './config.js';
 import type { ChatEngine } from './generation.js';
 import type { GroundingReport } from './grounding.js';
 import type { Chunk } from '../model/chunk.js';
+import { collapseWhitespace } from '../text/sentences.js';
 import type { RequirementDraft } from './requirements.js';
 
 export interface DraftPassageText {
@@ -66,7 +67,7 @@ export const REQUIREMENTS_SYSTEM_PROMPT =
 
 /** The numbered passages and the request, as the model sees them. */
 export function requirementsPrompt(description: string, passages: readonly DraftPassageText[], max: number): { user: string; ids: string[] } {
-  const blocks = passages.map((p) => `[${p.id}] ${p.title}\n${p.text.replace(/\s+/g, ' ').trim()}`).join('\n\n');
+  const blocks = passages.map((p) => `[${p.id}] ${p.title}\n${collapseWhitespace(p.text)}`).join('\n\n');
   const numbered = numberContextMarkers(blocks);
   return {
     ids: numbered.ids,
@@ -84,6 +85,23 @@ export function parseRequirementLines(reply: string, allowed: readonly string[])
     const citations = [...new Set(parseCitations(body).flatMap((c) => c.ids))].filter((id) => allowed.includes(id));
     const statement = stripCitations(body).replace(/\s+([.,;])/g, '$1').trim();
     if (statement) out.push({ statement, citations });
+  }
+  return out;
+}
+
+/**
+ * The checked sentences of each statement: the check splits the list line by line, in order, so each
+ * sentence belongs to the first statement (from the current one on) whose text contains it.
+ */
+function statementSentences(sentences: readonly GroundingReport['sentences'][number][], statements: readonly string[]): GroundingReport['sentences'][number][][] {
+  const out = statements.map((): GroundingReport['sentences'][number][] => []);
+  const norm = (t: string) => collapseWhitespace(stripCitations(t)).toLowerCase();
+  const texts = statements.map(norm);
+  let j = 0;
+  for (const s of sentences) {
+    const t = norm(s.text ?? '');
+    while (j < texts.length - 1 && !texts[j]!.includes(t)) j++;
+    out[j]?.push(s);
   }
   return out;
 }
@@ -112,12 +130,14 @@ export async function draftWithModel(input: ModelDraftInput): Promise<ModelDraft
       return true;
     })
     .slice(0, max);
+  // one source check for the whole list (the passages are embedded once), checked against every given
+  // passage: a statement citing one that does not support it is marked by the check
+  const cited = lines.map((l) => (l.citations.length ? `${l.statement} ${l.citations.map((c) => `[${c}]`).join(' ')}` : l.statement));
+  const report = lines.length ? await input.check(cited.map((c) => `- ${c}`).join('\n'), ids) : null;
+  const sentencesOf = statementSentences(report?.sentences ?? [], lines.map((l) => l.statement));
   const requirements: ModelRequirement[] = [];
   for (const [i, l] of lines.entries()) {
-    // checked against every given passage; a statement citing one that does not support it is marked by the check
-    const cited = l.citations.length ? `${l.statement} ${l.citations.map((c) => `[${c}]`).join(' ')}` : l.statement;
-    const report = await input.check(cited, ids);
-    const claims = report.sentences.filter((s) => s.kind === 'claim');
+    const claims = sentencesOf[i]!.filter((s) => s.kind === 'claim');
     const failed = claims.find((s) => s.supported !== true);
     const supportedBy = [...new Set(claims.filter((c) => c.supported === true && c.bestChunk).map((c) => c.bestChunk!))];
     requirements.push({
@@ -157,7 +177,7 @@ export async function draftFromCitedPassages(deps: CitedPassagesDeps, draft: Req
   const each = Math.floor(budget / Math.max(1, chunks.length));
   return draftWithModel({
     description: draft.query,
-    passages: chunks.map((c) => ({ id: c.id, title: c.title, text: c.text.replace(/\s+/g, ' ').slice(0, each) })),
+    passages: chunks.map((c) => ({ id: c.id, title: c.title, text: collapseWhitespace(c.text).slice(0, each) })),
     engine: deps.engine,
     check: deps.check,
     ...(signal ? { signal } : {}),

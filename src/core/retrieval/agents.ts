@@ -97,16 +97,18 @@ export function namedDocuments(query: string, titles: readonly string[]): Map<nu
   const asked = new Set(documentIdentifiers(query));
   const out = new Map<number, string[]>();
   if (!asked.size) return out;
-  let best: [number, number] = [0, 0];
+  // most identifiers named first, then fewest left over
   const hits = titles.map((t) => {
     const ids = documentIdentifiers(t);
     const named = ids.filter((i) => asked.has(i));
-    const key: [number, number] = [named.length, -(ids.length - named.length)];
-    if (named.length && (key[0] > best[0] || (key[0] === best[0] && key[1] > best[1]) || best[0] === 0)) best = key;
-    return { named, key };
+    return { named, leftOver: ids.length - named.length };
   });
+  const named = hits.filter((h) => h.named.length);
+  if (!named.length) return out;
+  const most = Math.max(...named.map((h) => h.named.length));
+  const fewest = Math.min(...named.filter((h) => h.named.length === most).map((h) => h.leftOver));
   hits.forEach((h, i) => {
-    if (h.named.length && h.key[0] === best[0] && h.key[1] === best[1]) out.set(i, h.named);
+    if (h.named.length === most && h.leftOver === fewest) out.set(i, h.named);
   });
   return out;
 }
