@@ -15,7 +15,7 @@ import { readRetrievalQuestions } from '../node/read-cases.js';
 import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
 import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
-import { KNOBS } from '../eval/knobs.js';
+import { AGENT_KNOBS, KNOBS, type Knob } from '../eval/knobs.js';
 import { buildBm25 } from '../../src/core/index/bm25.js';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { createHash } from 'node:crypto';
@@ -39,6 +39,8 @@ const USAGE = `Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [
                    selected ones). Without --agents, documentSelection is measured on the flat ranking
                    (its first three distinct documents), for comparison
   --agent-merge global|weighted-rrf  how the documents' evidence is merged (default global)
+  --knobs all|retrieval|agents  which choices --cv cross-validates (default all: the retrieval
+                   knobs, plus the agents' with --agents)
   --embedder <id>  retrieve with another model's vector set (npm run index:vectors), as the app does
                    after the user downloads it; its own calibrated evidence gate
   --verbose        one line per question on stderr`;
@@ -69,6 +71,7 @@ try {
       decompose: { type: 'boolean', default: false },
       agents: { type: 'boolean', default: false },
       'agent-merge': { type: 'string' },
+      knobs: { type: 'string', default: 'all' },
       verbose: { type: 'boolean', default: false },
       embedder: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -175,24 +178,25 @@ if (values.rewrite) {
 
 const merge = values['agent-merge'] as string | undefined;
 if (merge && merge !== 'global' && merge !== 'weighted-rrf') fail(`--agent-merge must be "global" or "weighted-rrf", got "${merge}".`);
-const agents = values.agents
-  ? createDocumentAgents(index, engine, { ...DEFAULT_AGENT_CONFIG, ...(merge ? { merge: merge as AgentConfig['merge'] } : {}) })
-  : null;
+const baseAgentConfig: AgentConfig = { ...DEFAULT_AGENT_CONFIG, ...(merge ? { merge: merge as AgentConfig['merge'] } : {}) };
+const agentsFor = (over: Partial<AgentConfig> = {}) => createDocumentAgents(index, engine, { ...baseAgentConfig, ...over });
+const agents = values.agents ? agentsFor() : null;
 if (agents && values.decompose) fail('--agents and --decompose cannot be combined.');
 const selections: { gold: string[]; selected: string[] }[] = [];
 
-async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[]): Promise<QuestionOutcome[]> {
+async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], agentOver?: Partial<AgentConfig>): Promise<QuestionOutcome[]> {
+  const docAgents = agents && agentOver ? agentsFor(agentOver) : agents;
   const outcomes: QuestionOutcome[] = [];
   selections.length = 0;
   for (const q of qs) {
     const options = { filters: questionFilters(q.question, corpus), config, alternatives: assisted.get(q.question) ?? [] };
     let r;
     let selected: string[];
-    if (agents) {
+    if (docAgents) {
       const qv = await vectorOf(q.question);
       const alt: Float32Array[] = [];
       for (const text of engine.alternativesOf(q.question, options)) alt.push(await vectorOf(text));
-      r = await agents.run(q.question, qv, options, alt);
+      r = await docAgents.run(q.question, qv, options, alt);
       selected = r.consulted.map((c) => c.id);
     } else if (values.decompose) {
       r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
@@ -207,7 +211,7 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[]): P
     if (q.answerable) selections.push({ gold: goldDocuments(q, index.chunks), selected });
     const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };
     outcomes.push(o);
-    if (values.verbose) console.error(`${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${o.topIds[0] ?? ''} gate=${'gate' in r ? (r.gate?.note ?? '-') : '-'}`);
+    if (values.verbose) console.error(`${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${o.topIds[0] ?? ''} gate=${'gate' in r ? (r.gate?.note ?? '-') : '-'}${'consulted' in r ? ` docs=${r.consulted.map((c) => `${c.id}${c.kept ? "" : `(${c.reason})`}`).join(',')}` : ''}`);
   }
   return outcomes;
 }
@@ -240,19 +244,28 @@ if (values.cv) {
   } catch (e) {
     fail((e as Error).message);
   }
+  const which = values.knobs as string;
+  if (!['all', 'retrieval', 'agents'].includes(which)) fail(`--knobs must be all, retrieval or agents, got "${which}".`);
+  if (which === 'agents' && !agents) fail('--knobs agents needs --agents.');
+  const knobs: Knob[] = [...(which === 'agents' ? [] : KNOBS), ...(agents && which !== 'retrieval' ? AGENT_KNOBS : [])];
   const results: { knob: string; labels: string[]; estimate: ChoiceEstimate }[] = [];
-  for (const knob of KNOBS) {
+  for (const knob of knobs) {
     const ranks: number[][] = [];
-    for (const v of knob.values) ranks.push((await run(mergeOver(over, v.over), answerable)).map((o) => o.rank));
+    for (const v of knob.values) ranks.push((await run(mergeOver(over, v.over), answerable, v.agent)).map((o) => o.rank));
     results.push({ knob: knob.name, labels: knob.values.map((v) => v.label), estimate: crossValidateChoice(cvq, ranks, folds, k) });
   }
   // every choice tuned at once: each fold runs the values its training folds picked
   const tuned: number[] = new Array(answerable.length).fill(0);
   for (let f = 0; f < k; f++) {
     let cfg: RetrievalConfigOverrides = over;
-    results.forEach((res, j) => (cfg = mergeOver(cfg, KNOBS[j]!.values[res.estimate.picked[f]!]!.over)));
+    let agentCfg: Partial<AgentConfig> = {};
+    results.forEach((res, j) => {
+      const v = knobs[j]!.values[res.estimate.picked[f]!]!;
+      cfg = mergeOver(cfg, v.over);
+      agentCfg = { ...agentCfg, ...v.agent };
+    });
     const idx = answerable.map((q, i) => (folds.get(groupOf(q)) === f ? i : -1)).filter((i) => i >= 0);
-    const outs = await run(cfg, idx.map((i) => answerable[i]!));
+    const outs = await run(cfg, idx.map((i) => answerable[i]!), agentCfg);
     outs.forEach((o, j) => (tuned[idx[j]!] = o.rank));
   }
   const all = crossValidateChoice(cvq, [tuned], folds, k);

@@ -5,10 +5,13 @@
  * never chosen on evaluation questions.
  */
 import type { RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
+import type { AgentConfig } from '../../src/core/retrieval/agents.js';
 
 export interface KnobValue {
   label: string;
   over: RetrievalConfigOverrides;
+  /** Overrides of the document agents' configuration (agent knobs only). */
+  agent?: Partial<AgentConfig>;
 }
 export interface Knob {
   name: string;
@@ -37,4 +40,49 @@ export const KNOBS: Knob[] = [
   },
   { name: 'MMR', values: [{ label: 'off', over: {} }, { label: 'λ=0.6', over: { mmr: { enabled: true } } }] },
   { name: 'post-scoring', values: [{ label: 'off', over: {} }, { label: 'on', over: { postScore: { enabled: true } } }] },
+];
+
+/**
+ * The document agents' tunable choices, cross-validated by `npm run eval -- --agents --cv K`
+ * (with `--knobs agents` to skip the retrieval knobs). The first value of each is the
+ * default of DEFAULT_AGENT_CONFIG.
+ */
+export const AGENT_KNOBS: Knob[] = [
+  {
+    name: 'agents: selection weights',
+    values: [
+      { label: 'hits only', over: {}, agent: {} },
+      { label: 'summary .25 / hits .75', over: {}, agent: { summaryWeight: 0.25, hitsWeight: 0.75 } },
+      { label: 'summary .5 / hits .5', over: {}, agent: { summaryWeight: 0.5, hitsWeight: 0.5 } },
+      { label: 'summary only', over: {}, agent: { summaryWeight: 1, hitsWeight: 0 } },
+    ],
+  },
+  {
+    name: 'agents: flat top passage',
+    values: [
+      { label: 'its document kept', over: {}, agent: {} },
+      { label: 'not forced', over: {}, agent: { keepFlatTop: false } },
+    ],
+  },
+  {
+    name: 'agents: flat evidence',
+    values: [
+      { label: 'in-document only', over: {}, agent: {} },
+      { label: 'kept in its document', over: {}, agent: { keepFlatEvidence: true } },
+    ],
+  },
+  {
+    name: 'agents: in-document lists',
+    values: [
+      { label: 'dense + windows', over: {}, agent: {} },
+      { label: 'as the flat run', over: {}, agent: { inDocument: {} } },
+    ],
+  },
+  {
+    name: 'agents: merge',
+    values: [
+      { label: 'global', over: {}, agent: {} },
+      { label: 'weighted-rrf', over: {}, agent: { merge: 'weighted-rrf' } },
+    ],
+  },
 ];

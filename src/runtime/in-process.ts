@@ -174,7 +174,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       ...(reranker ? { reranker } : {}),
     });
     // the document agents' in-document searches skip the cross-encoder: it runs once per question, on the flat ranking
-    return { engine: e, agents: createDocumentAgents(idx, e, { ...DEFAULT_AGENT_CONFIG, inDocument: { rerank: { enabled: false } } }) };
+    return { engine: e, agents: createDocumentAgents(idx, e, { ...DEFAULT_AGENT_CONFIG, inDocument: { ...DEFAULT_AGENT_CONFIG.inDocument, rerank: { enabled: false } } }) };
   };
 
   /** static-index/vector-sets.json, or none when the deployment has no vector sets (404). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { createDocumentAgents, DEFAULT_AGENT_CONFIG, documentIdentifiers, editionNote, namedDocuments, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
+import { chooseDocuments, createDocumentAgents, DEFAULT_AGENT_CONFIG, type DocumentScore, documentIdentifiers, editionNote, namedDocuments, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
 import { documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { chunkOf as mk, tinyIndex } from '../support/tiny-index.js';
@@ -38,6 +38,19 @@ describe('document scoring', () => {
     const hitsOnly = scoreDocuments(index.documents, DIM, await vec(q), [2, 3], { ...DEFAULT_AGENT_CONFIG, summaryWeight: 0, hitsWeight: 1 });
     expect(index.documents.units[hitsOnly[0]!.doc]!.id).toBe('wx');
     expect(hitsOnly.find((x) => index.documents.units[x.doc]!.id === 'batt')!.score).toBe(0);
+  });
+
+  it('always consults the document of the flat run\'s first passage when keepFlatTop is on, in the last place', () => {
+    const sc = (doc: number, score: number): DocumentScore => ({ doc, score, summary: 0, bestNode: [], hits: 0, hitCount: 0, named: [] });
+    const scores = [sc(0, 0.9), sc(1, 0.8), sc(2, 0.7), sc(3, 0.1)];
+    const on = chooseDocuments(scores, 3, { topDocuments: 3, keepFlatTop: true });
+    expect(on.map((s) => s.doc)).toEqual([0, 1, 3]);
+    expect(on[2]!.anchor).toBe(true);
+    expect(chooseDocuments(scores, 3, { topDocuments: 3, keepFlatTop: false }).map((s) => s.doc)).toEqual([0, 1, 2]);
+    // already among the chosen, or excluded by the filters (not scored), or no flat passage: nothing changes
+    expect(chooseDocuments(scores, 1, { topDocuments: 3, keepFlatTop: true }).map((s) => s.doc)).toEqual([0, 1, 2]);
+    expect(chooseDocuments(scores, 7, { topDocuments: 3, keepFlatTop: true }).map((s) => s.doc)).toEqual([0, 1, 2]);
+    expect(chooseDocuments(scores, undefined, { topDocuments: 3, keepFlatTop: true }).map((s) => s.doc)).toEqual([0, 1, 2]);
   });
 
   it('leaves out documents the question filters exclude', async () => {
@@ -95,7 +108,7 @@ describe('document agents', () => {
     expect(r.consulted[0]!.id).toBe('batt');
     for (const c of r.consulted) {
       for (const e of c.evidence) expect(index.chunks[e.row]!.documentId).toBe(c.id);
-      expect(c.reason).toMatch(/summary match .* owns \d+ of the top 20 passages/);
+      expect(c.reason).toMatch(/owns \d+ of the top 20 passages; closest summary: .*, summary match \d\.\d\d/);
     }
     expect(r.evidence[0]!.id).toBe('batt/1');
     // the refined context is extractive and cited, with the document's edition in its header
@@ -117,6 +130,21 @@ describe('document agents', () => {
     const firstOfEach = rrf.consulted.filter((c) => c.kept).map((c) => c.evidence[0]!.id);
     const thirds = rrf.consulted.filter((c) => c.kept && c.evidence[2]).map((c) => c.evidence[2]!.id);
     for (const f of firstOfEach) for (const t of thirds) expect(rrf.evidence.findIndex((e) => e.id === f)).toBeLessThan(rrf.evidence.findIndex((e) => e.id === t));
+  });
+
+  it('with keepFlatEvidence, a kept document keeps every passage the flat run found in it', async () => {
+    const { index, engine } = await setup();
+    const q = 'flights battery wind';
+    const base = { ...DEFAULT_AGENT_CONFIG, inDocument: { keep: 1 } };
+    const opts = { config: { gate: { enabled: false } } };
+    const only = await createDocumentAgents(index, engine, { ...base, keepFlatEvidence: false }).run(q, await vec(q), opts);
+    const kept = await createDocumentAgents(index, engine, { ...base, keepFlatEvidence: true }).run(q, await vec(q), opts);
+    for (const c of only.consulted.filter((x) => x.kept)) expect(c.evidence).toHaveLength(1);
+    for (const c of kept.consulted.filter((x) => x.kept)) {
+      const flatOfDoc = kept.flat.evidence.filter((e) => index.chunks[e.row]!.documentId === c.id).map((e) => e.id);
+      expect(flatOfDoc.length).toBeGreaterThan(1);
+      expect(c.evidence.map((e) => e.id).sort()).toEqual(flatOfDoc.sort());
+    }
   });
 
   it('drops a document whose best evidence is below the gate, and keeps its reason', async () => {

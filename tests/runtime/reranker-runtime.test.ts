@@ -22,7 +22,7 @@ describe('the reranker in the runtime', () => {
     expect(r.config.rerank.enabled).toBe(true);
     // the document agents searched inside the one document without calling the reranker again, and say why it was consulted
     expect(r.documents!.consulted.map((d) => d.id)).toEqual(['qa-sample']);
-    expect(r.documents!.consulted[0]!.reason).toMatch(/summary match .* owns \d+ of the top 20 passages/);
+    expect(r.documents!.consulted[0]!.reason).toMatch(/owns \d+ of the top 20 passages; closest summary: .*, summary match \d\.\d\d/);
   });
 
   it('keeps the fused order when the reranker cannot be loaded, and says so in the status and the trace', async () => {

@@ -30,6 +30,17 @@ export interface AgentConfig {
   hitsWeight: number;
   /** The document(s) the question names by a printed identifier ("Annex B", "UAS.SPEC.030", "Article 12"; see namedDocuments) rank before all others. */
   namedFirst: boolean;
+  /**
+   * The document of the flat run's first passage is always consulted (it takes the last
+   * of the topDocuments places when the scores left it out).
+   */
+  keepFlatTop: boolean;
+  /**
+   * The flat run's evidence in a kept document stays in that document's evidence (the
+   * search inside one document fuses its lists again and can rank a passage lower than
+   * the flat run did).
+   */
+  keepFlatEvidence: boolean;
   /** Flat candidates counted for the hit share. */
   hitPool: number;
   /** Reciprocal-rank constant of the hit share and of the merge (as RRF's k). */
@@ -54,14 +65,16 @@ export interface AgentConfig {
  */
 export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   topDocuments: 3,
-  summaryWeight: 0.5,
-  hitsWeight: 0.5,
+  summaryWeight: 0,
+  hitsWeight: 1,
   namedFirst: true,
+  keepFlatTop: true,
+  keepFlatEvidence: false,
   hitPool: 20,
   k: 60,
   refined: { passages: 3, chars: 1500 },
   merge: 'global',
-  inDocument: {},
+  inDocument: { bm25: { enabled: false } },
 };
 
 export interface DocumentScore {
@@ -76,6 +89,8 @@ export interface DocumentScore {
   hitCount: number;
   /** The identifiers of its title the question names, when it is the document the question names (else empty). */
   named: string[];
+  /** Consulted because it holds the flat run's first passage (AgentConfig.keepFlatTop), not for its score. */
+  anchor?: boolean;
 }
 
 /**
@@ -157,6 +172,20 @@ export function scoreDocuments(
   for (const o of out) o.score = cfg.summaryWeight * Math.max(0, o.summary / top) + cfg.hitsWeight * o.hits;
   const first = (o: DocumentScore) => (cfg.namedFirst && o.named.length ? 0 : 1);
   return out.sort((a, b) => first(a) - first(b) || b.score - a.score || a.doc - b.doc);
+}
+
+/**
+ * The documents consulted: the best topDocuments scores; with keepFlatTop, the document
+ * holding the flat run's first passage (`anchorDoc`) takes the last place when the scores
+ * left it out (marked `anchor`). A document the filters excluded (absent from `scores`) is
+ * never added.
+ */
+export function chooseDocuments(scores: readonly DocumentScore[], anchorDoc: number | undefined, cfg: Pick<AgentConfig, 'topDocuments' | 'keepFlatTop'>): DocumentScore[] {
+  const chosen = scores.slice(0, cfg.topDocuments);
+  if (!cfg.keepFlatTop || anchorDoc === undefined || !chosen.length || chosen.some((s) => s.doc === anchorDoc)) return chosen;
+  const s = scores.find((x) => x.doc === anchorDoc);
+  if (s) chosen[chosen.length - 1] = { ...s, anchor: true };
+  return chosen;
 }
 
 /** Rule: an overview question ("summarise …", "what is Annex E about") is answered from the summary index, a fact question by the vector engine. */
@@ -256,9 +285,11 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
       const allowedDoc = (d: DocumentUnit) =>
         (!f.docIds?.length || f.docIds.includes(d.sourceId)) &&
         (!f.jurisdictions?.length || f.jurisdictions.includes(d.jurisdiction));
-      const scores = scoreDocuments(docs, dim, qv, flatOrder(flat, index.rowOf), cfg, allowedDoc, query);
+      const order = flatOrder(flat, index.rowOf);
+      const scores = scoreDocuments(docs, dim, qv, order, cfg, allowedDoc, query);
+      const chosen = chooseDocuments(scores, order.length && !flat.noEvidence ? docs.docOfRow[order[0]!] : undefined, cfg);
       const consulted: ConsultedDocument[] = [];
-      for (const [rank, s] of scores.slice(0, cfg.topDocuments).entries()) {
+      for (const [rank, s] of chosen.entries()) {
         const d = docs.units[s.doc]!;
         const r = await engine.retrieveWithVector(
           query,
@@ -275,7 +306,8 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
           pages: d.pageStart !== null ? formatPages(d) : 'unpaged',
           rank: rank + 1,
           score: s.score,
-          reason: `${s.named.length ? `named in the question (${s.named.join(', ')}); ` : ''}summary match ${s.summary.toFixed(2)} (${where}); owns ${s.hitCount} of the top ${cfg.hitPool} passages${kept ? '' : `; dropped: ${r.gate?.note ?? 'no evidence'}`}`,
+          // what decided first (a name in the question, the best passage, the passages it owns), then the summary match (informative; it counts only with summaryWeight > 0)
+          reason: `${s.named.length ? `named in the question (${s.named.join(', ')}); ` : ''}${s.anchor ? 'holds the best-matching passage; ' : ''}owns ${s.hitCount} of the top ${cfg.hitPool} passages; closest summary: ${where}, summary match ${s.summary.toFixed(2)}${kept ? '' : `; dropped: ${r.gate?.note ?? 'no evidence'}`}`,
           kept,
           evidence: r.evidence,
           refined: kept ? (mode === 'summary' ? summaryContext(d, qv, s.doc) : refine(d, r.evidence, qv)) : '',
@@ -285,6 +317,10 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
       const top = Math.max(1e-9, ...kept.map((c) => c.score));
       const merged = new Map<number, Evidence & { merged: number }>();
       for (const c of kept) {
+        if (cfg.keepFlatEvidence) {
+          const own = new Set(c.evidence.map((e) => e.row));
+          c.evidence = [...c.evidence, ...flat.evidence.filter((e) => !own.has(e.row) && index.chunks[e.row]!.documentId === c.id)];
+        }
         c.evidence.forEach((e, i) => {
           const m = (c.score / top) / (cfg.k + i + 1);
           const prev = merged.get(e.row);
