@@ -11,6 +11,7 @@ import { ingestUserDocument, markdownToText, textToDocument } from '../core/inge
 import type { Chunk } from '../core/model/chunk.js';
 import type { DocumentUnit } from '../core/ingest/documents.js';
 import { userDocumentId, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
+import { USER_DOCUMENT_EXPORT_FORMAT, USER_DOCUMENT_EXPORT_VERSION } from '../core/userdocs/export-file.js';
 import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25 } from '../core/userdocs/user-index.js';
 import { StorageUnavailableError } from '../storage/errors.js';
 import { USER_DOC_SCHEMA_VERSION, type StoredUserDocument, type UserDocsStore, type UserDocumentMetaRecord } from '../storage/user-docs-store.js';
@@ -47,13 +48,16 @@ export interface UserDocumentsLoad {
   problems: string[];
 }
 
-export const USER_DOCUMENT_EXPORT_FORMAT = 'skycite-user-document';
+export { USER_DOCUMENT_EXPORT_FORMAT };
 
+/** The Library's "Export (JSON)" file; Library → "Import an exported document" reads it back (core/userdocs/export-file.ts). */
 export interface UserDocumentExport {
   format: typeof USER_DOCUMENT_EXPORT_FORMAT;
-  version: 1;
+  version: typeof USER_DOCUMENT_EXPORT_VERSION;
   exportedAt: string;
   document: Omit<UserDocumentInfo, 'stored'> & { embeddingModel: string };
+  /** The extracted text as it was indexed (what an import chunks and embeds again). */
+  source: { fileName: string; format: UserFileFormat; pages: string[] | string };
   summary: DocumentUnit;
   chunks: Chunk[];
 }
@@ -233,9 +237,10 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
       const { stored: _stored, ...doc } = info({ record, stored: true });
       return {
         format: USER_DOCUMENT_EXPORT_FORMAT,
-        version: 1,
+        version: USER_DOCUMENT_EXPORT_VERSION,
         exportedAt: now().toISOString(),
         document: { ...doc, embeddingModel: record.vectors.modelId },
+        source: { fileName: record.meta.fileName, format: record.meta.format, pages: record.pages },
         summary: record.document,
         chunks: record.chunks,
       };

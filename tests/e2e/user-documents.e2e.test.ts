@@ -76,7 +76,7 @@ async function askForSources(page: Page, question: string): Promise<{ ids: strin
 }
 
 describe('your own documents in Chromium (production build)', () => {
-  it('refuses bad files and values, adds a text document in the Library, cites it, finds it after an offline reload, adds a PDF whose page a German question cites, and removes both', async () => {
+  it('refuses bad files and values, adds a text document in the Library, cites it, finds it after an offline reload, adds a PDF whose page a German question cites, exports it and imports it back, and removes both', async () => {
     const context = await browser.newContext();
     const foreign = foreignRequests(context, server.url);
     const page = await context.newPage();
@@ -145,6 +145,30 @@ describe('your own documents in Chromium (production build)', () => {
     expect(pdfHit.lines).toMatch(/Rooftop landing guidance · (page 2|pages 1–2)/);
     // "In Germany" filters to DE: only the German documents (both are the user's) are searched
     expect(pdfHit.ids.every((id) => id.startsWith('user/'))).toBe(true);
+
+    // export → remove → import the file back: the same document, pages and passages; a second import is refused as a duplicate
+    await page.goto(`${server.url}?device=wasm#/library`);
+    await verified(page);
+    const rooftop = page.locator('[data-testid="userdoc"][data-doc-id="user/rooftop-landing-guidance"]');
+    const before = await rooftop.textContent();
+    const [download] = await Promise.all([page.waitForEvent('download'), rooftop.getByTestId('userdoc-export').click()]);
+    expect(download.suggestedFilename()).toBe('rooftop-landing-guidance.skycite.json');
+    const exported = readFileSync((await download.path())!);
+    await rooftop.getByTestId('userdoc-remove').click();
+    await expect.poll(() => rooftop.count(), { timeout: 60_000 }).toBe(0);
+    await page.getByTestId('userdoc-import-file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"title": "not an export"}') });
+    await page.getByTestId('userdoc-import').click();
+    await page.getByTestId('userdoc-error').filter({ hasText: /notes\.json: not a document exported by SkyCite/ }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('userdoc-import-file').setInputFiles({ name: 'rooftop-landing-guidance.skycite.json', mimeType: 'application/json', buffer: exported });
+    await page.getByTestId('userdoc-import').click();
+    await rooftop.waitFor({ timeout: 120_000 });
+    expect(await rooftop.textContent()).toBe(before);
+    await expect(page.getByTestId('userdoc-done').textContent()).resolves.toMatch(/Imported “Rooftop landing guidance”/);
+    await page.getByTestId('userdoc-import-file').setInputFiles({ name: 'again.skycite.json', mimeType: 'application/json', buffer: exported });
+    await page.getByTestId('userdoc-import').click();
+    await page.getByTestId('userdoc-error').filter({ hasText: /“Rooftop landing guidance” \(2025-06, DE\) is already among your documents/ }).waitFor({ timeout: 60_000 });
+    const reimported = await askForSources(page, 'In Germany, when may a drone land on a hospital rooftop with ventilation fans?');
+    expect(reimported.ids[0]).toMatch(/^user\/rooftop-landing-guidance\//);
 
     await page.goto(`${server.url}?device=wasm#/library`);
     await verified(page);

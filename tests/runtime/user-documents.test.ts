@@ -12,6 +12,7 @@ import { createInProcessRuntime } from '../../src/runtime/in-process.js';
 import type { UserDocumentInput, UserDocumentProgress } from '../../src/runtime/user-documents.js';
 import { createUserDocsStore, openUserDocsDb, USER_DOCS_STORE, type UserDocsDb } from '../../src/storage/user-docs-store.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
+import { duplicateOf, parseUserDocumentExport } from '../../src/core/userdocs/export-file.js';
 import { servedIndex } from '../support/served-index.js';
 
 const HOSPITALS: UserDocumentInput = {
@@ -155,11 +156,27 @@ describe('the user\'s documents in the runtime', () => {
     expect(progress.some((p) => p.stage === 'embedding')).toBe(true);
     expect((await topIds(rt, HELIPAD_Q))[0]!.startsWith(info.id)).toBe(true);
     const exported = await rt.exportUserDocument(info.id);
-    expect(exported).toMatchObject({ format: 'skycite-user-document', version: 1, document: { id: info.id, title: HOSPITALS.title, jurisdiction: 'DE', edition: '2024-03', embeddingModel: 'fake/bag-of-words' } });
+    expect(exported).toMatchObject({ format: 'skycite-user-document', version: 2, source: { fileName: 'hospitals.pdf', format: 'pdf', pages: HOSPITALS.pages }, document: { id: info.id, title: HOSPITALS.title, jurisdiction: 'DE', edition: '2024-03', embeddingModel: 'fake/bag-of-words' } });
     expect(exported.chunks.map((c) => c.id)).toEqual(exported.summary.chunkIds);
     const json = JSON.stringify(exported);
     expect(json).toContain('written consent of the hospital');
     expect(json).not.toMatch(/"vectors"/);
+  });
+
+  it('imports an exported document on another device: same passages, cited and found by its country', async () => {
+    const from = await runtime(freshDb());
+    const info = await from.addUserDocument(HOSPITALS);
+    const file = JSON.stringify(await from.exportUserDocument(info.id));
+    from.dispose();
+    const parsed = parseUserDocumentExport('hospitals.skycite.json', file);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const to = await runtime(freshDb());
+    expect(duplicateOf(parsed.value, await to.listUserDocuments())).toBeUndefined();
+    const imported = await to.addUserDocument(parsed.value);
+    expect(imported).toMatchObject({ id: info.id, title: HOSPITALS.title, jurisdiction: 'DE', edition: '2024-03', chunkCount: info.chunkCount, pageStart: info.pageStart, pageEnd: info.pageEnd });
+    expect((await topIds(to, HELIPAD_Q))[0]!.startsWith(info.id)).toBe(true);
+    // a second import of the same file is recognised as a duplicate
+    expect(duplicateOf(parsed.value, await to.listUserDocuments())?.id).toBe(info.id);
   });
 
   it('reports a full disk with what to delete, adds nothing and loses nothing already stored', async () => {

@@ -1,10 +1,11 @@
 /**
  * The Library's state of the user's own documents: the list, the load problems, the
- * running operation with its progress, and the actions (add, remove, re-index, export).
+ * running operation with its progress, and the actions (add, import, remove, re-index, export).
  * The work runs in the runtime worker; files are read here (extract-text.ts).
  */
 import type { ManifestSource } from '../../core/index/manifest';
 import { validateUserDocumentForm, type FormField } from '../../core/userdocs/form';
+import { duplicateOf, parseUserDocumentExport } from '../../core/userdocs/export-file';
 import { USER_DOCUMENT_NOTICE } from '../../core/userdocs/user-index';
 import { extractText } from '../../runtime/extract-text';
 import type { SkyCiteRuntime } from '../../runtime/types';
@@ -89,6 +90,29 @@ export class UserDocsState {
       const kept = this.documents.every((d) => d.stored) ? ' and kept on this device' : '';
       this.done = `Added ${added.join(', ')}. ${added.length === 1 ? 'It is' : 'They are'} searched with the built-in documents${kept}.`;
     }
+    return ok === true;
+  }
+
+  /**
+   * Read documents exported by SkyCite ("Export (JSON)", here or on another device) back in:
+   * each file is checked, refused when the same title, edition and jurisdiction is already
+   * there, then chunked and embedded again like an added file. Stops at the first failure.
+   */
+  async importExports(files: File[]): Promise<boolean> {
+    const imported: string[] = [];
+    const ok = await this.run(`Importing ${files.length === 1 ? `“${files[0]!.name}”` : `${files.length} files`}`, async () => {
+      for (const file of files) {
+        const parsed = parseUserDocumentExport(file.name, await file.text(), file.size);
+        if (!parsed.ok) throw new Error(parsed.message);
+        const same = duplicateOf(parsed.value, this.documents);
+        if (same) throw new Error(`${file.name}: “${same.title}” (${same.edition}, ${same.jurisdiction}) is already among your documents. Remove it first to import this copy.`);
+        const info = await this.runtime.addUserDocument(parsed.value, (p) => this.progress(p));
+        this.documents = [...this.documents, info];
+        imported.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
+      }
+      return true;
+    });
+    if (imported.length) this.done = `Imported ${imported.join(', ')}. ${imported.length === 1 ? 'It is' : 'They are'} searched with the built-in documents.`;
     return ok === true;
   }
 
