@@ -113,13 +113,15 @@ describe('SkyCite in Chromium (production build)', () => {
     // the S.4.3.4(f) floor rule is among the evidence
     const texts = (await turn.getByTestId('evidence-passage').allTextContents()).join(' ');
     expect(texts).toMatch(/controlled\s+ground\s+area/i);
+    // the passages come from the SORA 2.5 main body and the SORA 2.0-era curated set: the answer says so
+    expect(await turn.getByTestId('answer-edition-note').textContent()).toMatch(/mixes SORA editions \(SORA 2\.0 and SORA 2\.5\)/);
     // the documents the agents consulted, with edition and why: the SORA main body, which holds the S.4.3.4 rule above
     const consulted = turn.getByTestId('documents-consulted');
     await consulted.locator('summary').click();
     const consultedText = (await consulted.textContent()) ?? '';
     expect(consultedText).toMatch(/Documents consulted \(\d of [1-3] kept\)/);
     expect(consultedText).toMatch(/AMC & GM to Article 11 — Rules for conducting an operational risk assessment/);
-    expect(consultedText).toMatch(/summary match \d\.\d\d/);
+    expect(consultedText).toMatch(/owns \d+ of the top 20 passages; closest summary: .*summary match \d\.\d\d/);
 
     // opening a source shows the chunk with the cited passage highlighted
     await turn.getByTestId('open-passage').first().click();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { chooseDocuments, createDocumentAgents, DEFAULT_AGENT_CONFIG, type DocumentScore, documentIdentifiers, editionNote, namedDocuments, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
+import { chooseDocuments, createDocumentAgents, DEFAULT_AGENT_CONFIG, type DocumentScore, documentIdentifiers, namedDocuments, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
+import { editionNote } from '../../src/core/text/edition.js';
 import { documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { chunkOf as mk, tinyIndex } from '../support/tiny-index.js';
@@ -193,6 +194,24 @@ describe('edition awareness', () => {
     expect(editionNote(['SORA 2.5, Edition September 2025 (as printed in AMC & GM)', 'SORA 2.0-era AMC1 Article 11 (SORA 2.0)'])).toMatch(/mixes SORA editions \(SORA 2\.0 and SORA 2\.5\)/);
     expect(editionNote(['SORA 2.5, Edition September 2025', 'SORA 2.5, Edition September 2025'])).toBeNull();
     expect(editionNote(['Amdt 3', 'National guidance 2024'])).toBeNull();
+  });
+
+  it('puts each passage\'s document edition in its context block, and notes a context that mixes SORA editions', async () => {
+    const chunks = [
+      mk('new/1', 'Containment', 'The adjacent area is the distance flown in 3 minutes at maximum speed.', 'EU', 'new'),
+      mk('old/1', 'Containment (2.0)', 'The adjacent area is 1 km around the operational volume.', 'EU', 'old'),
+      mk('nat/1', 'Local rule', 'Flights over the lake need a permit.', 'EU', 'nat'),
+    ];
+    const index = await tinyIndex(chunks, emb, { editions: { new: 'SORA 2.5, Edition September 2025 (as printed in AMC & GM)', old: 'SORA 2.0, Edition December 2020', nat: 'Edition 2' } });
+    const engine = createRetrievalEngine({ index, embedder: emb });
+    const opts = { config: { gate: { enabled: false } } };
+    const both = await engine.retrieve('adjacent area distance', opts);
+    expect(both.context).toContain('[new/1] Containment — new, SORA 2.5, Edition September 2025, page 1\n');
+    expect(both.context).toContain('[old/1] Containment (2.0) — old, SORA 2.0, Edition December 2020, page 1\n');
+    expect(both.editionNote).toMatch(/mixes SORA editions \(SORA 2\.0 and SORA 2\.5\)/);
+    const one = await engine.retrieve('adjacent area distance', { ...opts, filters: { docIds: ['new', 'nat'] } });
+    expect(one.context).toContain('[nat/1] Local rule — nat, Edition 2, page 1\n');
+    expect(one.editionNote).toBeUndefined();
   });
 });
 

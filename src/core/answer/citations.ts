@@ -129,7 +129,7 @@ export function numberCitations(text: string): NumberedCitations {
 
 /**
  * Chunk ids present as `[chunk-id]` markers in a context block assembled by
- * `assembleContext` (each block starts with "[id] title — docId, page N").
+ * `assembleContext` (each block starts with "[id] title — docId, [edition, ]page N").
  */
 export function contextChunkIds(context: string): string[] {
   const ids: string[] = [];

@@ -14,6 +14,7 @@ import type { DocumentIndex, LoadedIndex } from '../index/load.js';
 import type { DocumentUnit } from '../ingest/documents.js';
 import { collapseWhitespace } from '../text/sentences.js';
 import { formatPages } from './context.js';
+import { editionNote } from '../text/edition.js';
 import { dot } from './dense.js';
 import { broaden, type RetrievalEngine, type RetrieveOptions } from './engine.js';
 import type { RetrievalConfigOverrides } from './config.js';
@@ -223,15 +224,6 @@ export interface AgentResult {
   /** Set when the kept documents mix SORA editions. */
   editionNote: string | null;
   flat: RetrievalResult;
-}
-
-/**
- * Edition awareness: the SORA editions the kept documents print ("SORA 2.0", "SORA 2.5"),
- * and a note when they mix editions (their values and tables differ).
- */
-export function editionNote(editions: string[]): string | null {
-  const eras = [...new Set(editions.flatMap((e) => [...e.matchAll(/SORA (\d\.\d)/g)].map((m) => m[1]!)))].sort();
-  return eras.length > 1 ? `The evidence mixes SORA editions (${eras.map((e) => `SORA ${e}`).join(' and ')}): check which edition applies before relying on a value or table.` : null;
 }
 
 export interface DocumentAgents {

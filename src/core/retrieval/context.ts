@@ -25,19 +25,21 @@ export function formatPages(c: Pick<Chunk, 'pageStart' | 'pageEnd'>): string {
   return c.pageEnd !== null && c.pageEnd !== c.pageStart ? `pages ${c.pageStart}–${c.pageEnd}` : `page ${c.pageStart}`;
 }
 
-export function chunkBlock(c: Chunk): string {
+/** One passage as the model sees it: marker, title, source, the edition of its document (when known) and pages, then the text. */
+export function chunkBlock(c: Chunk, edition?: string): string {
   const text = c.kind === 'table' ? c.text : collapseWhitespace(c.text);
-  return `[${c.id}] ${c.title} — ${c.docId}, ${formatPages(c)}\n${text}`;
+  return `[${c.id}] ${c.title} — ${c.docId}, ${edition ? `${edition}, ` : ''}${formatPages(c)}\n${text}`;
 }
 
-export function assembleContext(chunks: Chunk[], budget: number): ContextBlock {
+/** `editionOf` gives each passage's edition for its block (issue 12: the edition in every context block). */
+export function assembleContext(chunks: Chunk[], budget: number, editionOf?: (c: Chunk) => string | undefined): ContextBlock {
   const parts: string[] = [];
   const included: string[] = [];
   const omitted: string[] = [];
   let used = 0;
   let cut: string | undefined;
   for (const c of chunks) {
-    let block = chunkBlock(c);
+    let block = chunkBlock(c, editionOf?.(c));
     const add = (parts.length ? 2 : 0) + block.length;
     if (!parts.length && !omitted.length && block.length > budget && budget > CUT_MARK.length) {
       // the best passage alone is longer than the budget: cut it to fit (at a word boundary) rather

@@ -10,6 +10,8 @@ import type { LoadedIndex } from '../index/load.js';
 import { bm25Search } from './bm25-search.js';
 import { type RetrievalConfig, DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfigOverrides, withConfig } from './config.js';
 import { assembleContext } from './context.js';
+import type { Chunk } from '../model/chunk.js';
+import { editionNote, shortEdition } from '../text/edition.js';
 import { type DenseBackend, exactBackend } from './dense.js';
 import { elbowCut } from './elbow.js';
 import { allowedRows, hasFilters, isEasaJurisdiction } from './filters.js';
@@ -63,6 +65,9 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   const windows = windowScorer(index.windows, dim, index.chunks.length);
   const questions = windowScorer(index.questions, dim, index.chunks.length);
   const lexicon = abbreviationLexicon(abbreviationsFromChunks(index.chunks));
+  // a passage's edition is its logical document's (an Annex prints its entry's SORA edition), else its source's
+  const documentEditions = new Map(index.documents.units.map((d) => [d.id, { full: d.edition, short: shortEdition(d.edition) }] as const));
+  const editionOf = (c: Chunk) => (c.documentId !== undefined ? documentEditions.get(c.documentId) : undefined) ?? { full: c.edition, short: shortEdition(c.edition) };
 
   const traceOf = (stage: string, ms: number, list: Scored[], note?: string): StageTrace => ({
     stage,
@@ -235,13 +240,15 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       score: p.final,
       parts: { dense: p.dense, window: p.window, summary: p.summary, fused: p.fused, keywordHits: p.keywordHits, rerank: p.rerank },
     }));
-    const ctx = assembleContext(evidence.map((e) => index.chunks[e.row]!), cfg.contextChars);
+    const ctx = assembleContext(evidence.map((e) => index.chunks[e.row]!), cfg.contextChars, (c) => editionOf(c).short);
+    const note = editionNote(ctx.included.map((id) => editionOf(index.chunks[index.rowOf.get(id)!]!).full));
     trace.push({ stage: 'context', ms: now() - t, candidates: ctx.included.map((id) => ({ id, score: 0 })), note: `${ctx.context.length} chars; omitted ${ctx.omitted.length}${ctx.cut ? `; [${ctx.cut}] alone exceeds the budget: cut to fit` : ''}` });
     return {
       query,
       evidence,
       noEvidence: evidence.length === 0,
       context: ctx.context,
+      ...(note ? { editionNote: note } : {}),
       filters,
       broadened,
       ...(gate ? { gate } : {}),

@@ -62,6 +62,8 @@ export interface RetrievalResult {
   noEvidence: boolean;
   /** The assembled context block with [chunk-id] markers (empty when no evidence). */
   context: string;
+  /** Set when the passages in the context come from documents that print different SORA editions (shown with the answer). */
+  editionNote?: string;
   /** Filters as requested, and whether the broadening fallback ran. */
   filters: Filters;
   broadened: boolean;

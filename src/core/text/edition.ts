@@ -16,3 +16,12 @@ export function shortEdition(edition: string): string {
   const cut = label.slice(0, SHORT_EDITION_MAX - 1);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 12)).replace(/[\s,;·–-]+$/, '')}…`;
 }
+
+/**
+ * Edition awareness: the SORA editions a set of edition strings names ("SORA 2.0", "SORA 2.5"),
+ * and a note when they mix editions (their values and tables differ); null otherwise.
+ */
+export function editionNote(editions: readonly string[]): string | null {
+  const eras = [...new Set(editions.flatMap((e) => [...e.matchAll(/SORA (\d\.\d)/g)].map((m) => m[1]!)))].sort();
+  return eras.length > 1 ? `The evidence mixes SORA editions (${eras.map((e) => `SORA ${e}`).join(' and ')}): check which edition applies before relying on a value or table.` : null;
+}

@@ -7,7 +7,7 @@ import type { Filters } from '../../retrieval/types.js';
 /** The part of a `RetrievalResult` the workflow reads. */
 export interface RetrievedEvidence {
   readonly evidence: readonly { readonly id: string }[];
-  /** Context block with `[chunk-id] title — docId, page N` headers (empty when no evidence). */
+  /** Context block with `[chunk-id] title — docId, [edition, ]page N` headers (empty when no evidence). */
   readonly context: string;
   readonly noEvidence: boolean;
 }
@@ -57,13 +57,14 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
  * Sources of a retrieval result: the chunks present in its context block, in context order.
  * Titles and pages come from `lookup` when given, otherwise from the context headers
- * (`[id] title — docId, page N`, as written by the context assembler).
+ * (`[id] title — docId, [edition, ]page N`, as written by the context assembler).
  */
 export function sourcesFromRetrieval(result: Pick<RetrievedEvidence, 'evidence' | 'context'>, lookup?: ChunkLookup): IndicatorSource[] {
   const context = result.context ?? '';
   const found: { id: string; index: number; headerEnd: number; title: string; docId: string; start: number | null; end: number | null }[] = [];
   for (const e of result.evidence) {
-    const re = new RegExp(`^\\[${escapeRe(e.id)}\\] (.*) — ([^,\\n]+), (no page|page (\\d+)|pages (\\d+)–(\\d+))$`, 'm');
+    // the header may carry the document's edition between the source and the pages (chunkBlock)
+    const re = new RegExp(`^\\[${escapeRe(e.id)}\\] (.*) — ([^,\\n]+), (?:[^\\n]*, )?(no page|page (\\d+)|pages (\\d+)–(\\d+))$`, 'm');
     const m = re.exec(context);
     if (!m) continue; // left out of the context for the budget: the model never saw it
     const start = m[4] ?? m[5];
