@@ -48,6 +48,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int, default=0, help="use only this many training pairs (trials)")
+    ap.add_argument("--evaluate", type=Path, default=None, help="only print this saved model's held-back MRR@10 on --data (e.g. a previous model on a new split)")
     a = ap.parse_args()
 
     seed_everything(a.seed, a.threads)
@@ -57,6 +58,12 @@ def main() -> int:
     from sentence_transformers.sentence_transformer.training_args import BatchSamplers
 
     passages, train, held = load_training_data(a.data)
+    if a.evaluate:
+        doc_of = {json.loads(line)["id"]: json.loads(line)["docId"] for line in (a.data / "passages.jsonl").read_text().splitlines() if line}
+        m = SentenceTransformer(str(a.evaluate), device="cpu")
+        m.max_seq_length = a.max_seq
+        print(f"[biencoder] {a.evaluate}: held-back MRR@10 {evaluate(m, passages, held, doc_of):.4f} ({len(held)} questions)", flush=True)
+        return 0
     if a.limit:
         train = train[: a.limit]
     doc_of = {json.loads(line)["id"]: json.loads(line)["docId"] for line in (a.data / "passages.jsonl").read_text().splitlines() if line}
