@@ -1,11 +1,13 @@
 /**
  * Document agents (the agent-based RAG paper, its step 2): score the logical
- * documents for the question from the summary index and from the chunk hits they
- * own in the flat retrieval, keep the top N (3), let each document's agent
- * retrieve inside its document, drop a document whose best evidence is below the
- * evidence gate, and build a refined context per document (extractive: the best
- * passage windows of its evidence, in evidence-only mode). The final ranking
- * merges the per-document rankings, weighted by the documents' scores.
+ * documents for the question from the chunk hits they own in the flat retrieval
+ * (and, with a weight, the summary index), keep the top N (3) with the flat top
+ * passage's document always among them, let each document's agent retrieve inside
+ * its document with the vector lists, drop a document whose best evidence is below
+ * the evidence gate, and build a refined context per document (extractive: the
+ * best passage windows of its evidence, in evidence-only mode). The final ranking
+ * puts the kept documents' evidence in the flat run's order (or weights it by the
+ * documents' scores: `merge`).
  *
  * Pure TypeScript over the loaded index and a retrieval engine: runs in Node
  * (eval, CLI) and in the browser worker alike.
@@ -60,9 +62,10 @@ export interface AgentConfig {
 }
 
 /**
- * Defaults chosen a priori (the paper's top 3; equal weights; RRF's k). The merge was
- * chosen after measuring both on the dev questions (docs/agents.md): 'weighted-rrf' lost
- * Hit@10 there, since the first document is the right one only about half the time.
+ * Defaults: the paper's top 3 and RRF's k = 60, fixed a priori; the selection weights,
+ * keepFlatTop, keepFlatEvidence, the in-document lists and the merge are the values
+ * group-wise cross-validation picked (`npm run eval -- --agents --cv 5 --knobs agents`,
+ * AGENT_KNOBS in corpus-build/eval/knobs.ts; figures in docs/agents.md).
  */
 export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   topDocuments: 3,
