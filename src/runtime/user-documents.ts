@@ -11,20 +11,12 @@ import { ingestUserDocument, markdownToText, textToDocument } from '../core/inge
 import type { Chunk } from '../core/model/chunk.js';
 import type { DocumentUnit } from '../core/ingest/documents.js';
 import { userDocumentId, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
-import { USER_DOCUMENT_EXPORT_FORMAT, USER_DOCUMENT_EXPORT_VERSION } from '../core/userdocs/export-file.js';
+import { USER_DOCUMENT_EXPORT_FORMAT, USER_DOCUMENT_EXPORT_VERSION, type UserDocumentInput } from '../core/userdocs/export-file.js';
 import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25 } from '../core/userdocs/user-index.js';
 import { StorageUnavailableError } from '../storage/errors.js';
 import { USER_DOC_SCHEMA_VERSION, type StoredUserDocument, type UserDocsStore, type UserDocumentMetaRecord } from '../storage/user-docs-store.js';
 
-export interface UserDocumentInput {
-  title: string;
-  jurisdiction: string;
-  edition: string;
-  fileName: string;
-  format: UserFileFormat;
-  /** The extracted text: one string per PDF page, or the file's text (Markdown as written; HTML already as text). */
-  pages: string[] | string;
-}
+export type { UserDocumentInput };
 
 export interface UserDocumentInfo extends UserDocumentMetaRecord {
   id: string;

@@ -13,15 +13,19 @@ export const USER_DOCUMENT_EXPORT_VERSION = 2;
 /** The export's own suffix, so the file chooser can offer it. */
 export const EXPORT_SUFFIX = '.skycite.json';
 
-/** What an import adds: the same fields as a file added from the form. */
-export interface ImportedDocument {
+/** A document to add: the form's fields and the extracted text (an added file or an imported export alike). */
+export interface UserDocumentInput {
   title: string;
   jurisdiction: string;
   edition: string;
   fileName: string;
   format: UserFileFormat;
+  /** The extracted text: one string per PDF page, or the file's text (Markdown as written; HTML already as text). */
   pages: string[] | string;
 }
+
+/** What an import adds: the same fields as a file added from the form. */
+export type ImportedDocument = UserDocumentInput;
 
 export type ImportResult = { ok: true; value: ImportedDocument } | { ok: false; message: string };
 
