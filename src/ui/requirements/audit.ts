@@ -6,8 +6,7 @@
  * `citedSources` and in the draft itself. Pure.
  */
 import { draftToMarkdown, type RequirementDraft } from '../../core/answer/requirements';
-import type { ModelDraft } from '../../core/answer/requirements-model';
-import { modelDraftToMarkdown } from '../../core/answer/requirements-model';
+import { modelDraftToMarkdown, type ModelDraft } from '../../core/answer/requirements-model';
 import type { IndexManifest } from '../../core/index/manifest';
 import { DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig } from '../../core/retrieval/config';
 import type { AuditRecordInput } from '../../storage/audit-store';
