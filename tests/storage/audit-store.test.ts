@@ -358,6 +358,9 @@ describe('requirements drafts in the audit log', () => {
     const gen = await store.add(withModel, { keepQuestionOutOfLog: false });
     expect([gen.mode, gen.modelId, gen.citedSources]).toEqual(['generative', 'Qwen2.5-Coder-0.5B-Instruct-q4f32_1-MLC', ['doc-a/c1']]);
     expect(gen.answer).toContain('M1: The operator shall monitor the link. [doc-a/c1] — supported by its passages');
+    // a statement the model cited nothing for: the passage the source check added is among the record's sources
+    const attributedOnly = { ...modelDraft, requirements: [{ ...modelDraft.requirements[0]!, citations: [], attributed: ['doc-a/c2'] }] };
+    expect(buildRequirementsAuditRecord({ draft, indexManifestSha: 'abc', modelDraft: { draft: attributedOnly, modelId: 'm' } }).citedSources).toEqual(['doc-a/c2']);
     const genHidden = await store.add(withModel, { keepQuestionOutOfLog: true });
     expect(JSON.stringify(genHidden)).not.toContain('loss of the command and control link');
     // an export with a draft imports again

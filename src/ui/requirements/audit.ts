@@ -37,7 +37,8 @@ export function buildRequirementsAuditRecord(input: RequirementsAuditInput): Aud
     modelParams: null,
     // rendered without the description: it is the record's question, which the user may keep out of the log
     answer: input.modelDraft ? modelDraftToMarkdown({ ...input.modelDraft.draft, description: '' }) : draftToMarkdown({ ...draft, query: '' }),
-    citedSources: input.modelDraft ? [...new Set(input.modelDraft.draft.requirements.flatMap((r) => r.citations))] : [...new Set(draft.requirements.map((r) => r.source.chunkId))],
+    // the passages the list shows as sources: the model's citations, or those the source check added when it cited none
+    citedSources: input.modelDraft ? [...new Set(input.modelDraft.draft.requirements.flatMap((r) => (r.citations.length ? r.citations : r.attributed)))] : [...new Set(draft.requirements.map((r) => r.source.chunkId))],
     grounding: null,
     reasoning: null,
     mode: input.modelDraft ? 'generative' : draft.mode,
