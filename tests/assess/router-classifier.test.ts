@@ -15,7 +15,7 @@ const scripted = (reply: string | Error): IndicatorModel & { calls: number } => 
   return m;
 };
 
-// a message the keyword pre-filter cannot decide
+// a message the pre-filter cannot decide
 const AMBIGUOUS = 'We fly a 2 kg quadcopter near a village; what now?';
 
 describe('LLM router classifier', () => {
@@ -26,8 +26,10 @@ describe('LLM router classifier', () => {
     expect(d.path).toBe('both');
     expect(d.reasoning).toMatch(/^classifier: needs the iGRC/);
     expect(model.calls).toBe(1);
-    const clear = await routeMessage('What is the SAIL for GRC 4 and ARC-c?', [], createLlmRouterClassifier(model));
-    expect(clear.path).toBe('database');
+    const CLEAR = 'What is the SAIL for GRC 4 and ARC-c?';
+    expect(prefilterRoute(CLEAR, []).decided).toBe(true);
+    const clear = await routeMessage(CLEAR, [], createLlmRouterClassifier(model));
+    expect(clear.path).toBe(prefilterRoute(CLEAR, []).decision.path);
     expect(model.calls).toBe(1);
   });
 

@@ -1,5 +1,5 @@
 /**
- * The LLM router classifier: decides the messages the keyword pre-filter leaves
+ * The LLM router classifier: decides the messages the learned pre-filter leaves
  * undecided, with structured (JSON) output. Any failure — endpoint error,
  * malformed JSON, a path outside the three — falls back to the pre-filter's
  * choice with low confidence, so routing never blocks an answer.
@@ -38,7 +38,7 @@ export function routerMessages(req: ClassifierRequest): { role: 'system' | 'user
       role: 'user',
       content: [
         recent.length ? `Conversation so far:\n${recent.join('\n')}` : 'Conversation so far: (none)',
-        `Keyword cues: calculation targets [${cues.calcTargets.join(', ')}], inputs [${cues.calcInputs.join(', ')}], explanation [${cues.explain.join(', ')}]`,
+        `Pre-filter: calculation targets [${cues.calcTargets.join(', ')}], inputs [${cues.calcInputs.join(', ')}], path probabilities rules ${cues.probabilities.rules.toFixed(2)}, database ${cues.probabilities.database.toFixed(2)}, both ${cues.probabilities.both.toFixed(2)}`,
         `Message to route: ${req.message}`,
       ].join('\n\n'),
     },

@@ -1,0 +1,207 @@
+/**
+ * The router's learned model: a multinomial logistic regression over the words of a message
+ * (unigrams and bigrams, numbers folded to "#") and what the calculator's extractor reads from it
+ * (the table inputs it found, the table outputs it names). It is trained by `npm run train:router`
+ * on model-written questions only — the passage questions of `synthetic-questions.jsonl` for
+ * `rules`, and the table questions of `route-questions.jsonl` for `database` and `both` — never on
+ * evaluation questions. Pure functions: featurize, train, predict; the weights are a JSON file
+ * (`route-model.json`) shipped with the app.
+ */
+import { extractOperation, type Extraction } from './extract.js';
+
+export const ROUTE_CLASSES = ['rules', 'database', 'both'] as const;
+export type RouteClass = (typeof ROUTE_CLASSES)[number];
+
+/**
+ * How the classes are modelled:
+ *  - `multinomial`: one softmax over rules / database / both;
+ *  - `factored`: two independent yes/no heads — does the message ask for a table value (calc) and
+ *    does it ask for text (an explanation or requirement) — with database = calc and no text,
+ *    both = calc and text, rules = no calc. `both` questions then teach both heads.
+ */
+export type RouteModelKind = 'multinomial' | 'factored';
+
+export interface RouteModel {
+  readonly formatVersion: 1;
+  readonly kind: RouteModelKind;
+  /**
+   * When the calculator's extractor reads both table inputs and a table output it names, the
+   * message asks for a table value: the path is `database` or `both`, whichever the model finds
+   * more probable.
+   */
+  readonly extractorGate: boolean;
+  /** What it was trained on (file hashes, counts, settings), for the record. */
+  readonly trainedOn: Record<string, unknown>;
+  readonly classes: readonly RouteClass[];
+  /** One value per class (multinomial) or per head: [calc, text] (factored). */
+  readonly bias: readonly number[];
+  /** feature → one weight per class or head. */
+  readonly weights: Readonly<Record<string, readonly number[]>>;
+}
+
+export interface RouteExample {
+  readonly text: string;
+  readonly path: RouteClass;
+}
+
+/** Options of {@link trainRouteModel}, with their defaults. */
+export interface RouteTrainOptions {
+  /** L2 penalty per example (default 1e-3). */
+  readonly l2: number;
+  /** Full-batch gradient steps (default 300). */
+  readonly epochs: number;
+  /** Step size (default 0.5; AdaGrad-scaled per weight). */
+  readonly rate: number;
+  /** A word feature seen in fewer training questions is dropped (default 2). */
+  readonly minCount: number;
+  /** Model kind (default `multinomial`; `npm run train:router` cross-validates both). */
+  readonly kind: RouteModelKind;
+  /** {@link RouteModel.extractorGate} (default true; cross-validated too). */
+  readonly extractorGate: boolean;
+}
+
+export const DEFAULT_ROUTE_TRAIN: RouteTrainOptions = { l2: 1e-2, epochs: 300, rate: 0.5, minCount: 2, kind: 'multinomial', extractorGate: true };
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+const tokens = (text: string): string[] =>
+  (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+(?:[.,'’-][\p{L}\p{N}]+)*/gu) ?? []).map((t) => (/\d/.test(t) ? '#' : t));
+
+/** Features of a message: `w:` words, `b:` word pairs, `x:` what the extractor read. */
+export function routeFeatures(text: string, ex: Extraction = extractOperation(text)): string[] {
+  const t = tokens(text);
+  const out = new Set<string>();
+  for (let i = 0; i < t.length; i++) {
+    out.add(`w:${t[i]}`);
+    if (i > 0) out.add(`b:${t[i - 1]} ${t[i]}`);
+  }
+  for (const k of ex.inputs) out.add(`x:in:${k}`);
+  for (const k of ex.targets) out.add(`x:out:${k}`);
+  out.add(`x:inputs:${Math.min(ex.inputs.length, 2)}`);
+  if (ex.inputs.length && ex.targets.length) out.add('x:inputs+output');
+  return [...out];
+}
+
+function softmax(z: number[]): number[] {
+  const m = Math.max(...z);
+  const e = z.map((v) => Math.exp(v - m));
+  const s = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / s);
+}
+
+/** rules / database / both from P(calc) and P(text). */
+function factoredProbabilities(calc: number, text: number): number[] {
+  return [1 - calc, calc * (1 - text), calc * text];
+}
+
+/** Class probabilities for a message, in `model.classes` order. */
+export function predictRoute(model: RouteModel, text: string): { path: RouteClass; probabilities: Record<RouteClass, number>; gated: boolean } {
+  const z = [...model.bias];
+  const ex = extractOperation(text);
+  for (const f of routeFeatures(text, ex)) {
+    const w = model.weights[f];
+    if (w) for (let c = 0; c < z.length; c++) z[c]! += w[c]!;
+  }
+  const p = model.kind === 'factored' ? factoredProbabilities(sigmoid(z[0]!), sigmoid(z[1]!)) : softmax(z);
+  let best = 0;
+  for (let c = 1; c < p.length; c++) if (p[c]! > p[best]!) best = c;
+  const probabilities = Object.fromEntries(model.classes.map((c, i) => [c, p[i]!])) as Record<RouteClass, number>;
+  // the gate settles "a table value is asked for": the choice left is whether text is asked for too
+  const gated = model.extractorGate && ex.inputs.length > 0 && ex.targets.length > 0;
+  if (gated) return { path: probabilities.both > probabilities.database ? 'both' : 'database', probabilities, gated };
+  return { path: model.classes[best]!, probabilities, gated };
+}
+
+/**
+ * Trains the model: classes weighted to equal total weight (the sets differ in size), full-batch
+ * gradient descent with AdaGrad steps and an L2 penalty. Deterministic for the same examples.
+ */
+export function trainRouteModel(examples: readonly RouteExample[], options: Partial<RouteTrainOptions> = {}, trainedOn: Record<string, unknown> = {}): RouteModel {
+  const o = { ...DEFAULT_ROUTE_TRAIN, ...options };
+  if (!examples.length) throw new RangeError('no training examples');
+  const classes = ROUTE_CLASSES;
+  const feats = examples.map((e) => routeFeatures(e.text));
+  const count = new Map<string, number>();
+  for (const fs of feats) for (const f of fs) count.set(f, (count.get(f) ?? 0) + 1);
+  const vocab = [...count.keys()].filter((f) => f.startsWith('x:') || count.get(f)! >= o.minCount).sort();
+  const index = new Map(vocab.map((f, i) => [f, i]));
+  const rows = feats.map((fs) => fs.map((f) => index.get(f)).filter((i): i is number => i !== undefined));
+  const y = examples.map((e) => classes.indexOf(e.path));
+  const perClass = classes.map((_, c) => y.filter((v) => v === c).length);
+  const n = examples.length;
+  // heads: the three classes (softmax), or calc = database|both and text = rules|both (two sigmoids)
+  const K = o.kind === 'factored' ? 2 : classes.length;
+  const targets: number[][] = y.map((c) => (o.kind === 'factored' ? [c === 0 ? 0 : 1, c === 1 ? 0 : 1] : classes.map((_, k) => (k === c ? 1 : 0))));
+  // every head's positives and negatives (multinomial: every class) carry equal total weight
+  const positives = [0, 1].map((h) => targets.filter((t) => t[h] === 1).length);
+  const weightOf: number[][] =
+    o.kind === 'factored'
+      ? targets.map((t) =>
+          t.map((v, h) => {
+            const m = v === 1 ? positives[h]! : n - positives[h]!;
+            return m ? n / (2 * m) : 0;
+          }),
+        )
+      : y.map((c) => {
+          const w = perClass[c]! ? n / (classes.length * perClass[c]!) : 0;
+          return classes.map(() => w);
+        });
+  const W = new Float64Array(vocab.length * K);
+  const b = new Float64Array(K);
+  const gW2 = new Float64Array(vocab.length * K);
+  const gb2 = new Float64Array(K);
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    const gW = new Float64Array(vocab.length * K);
+    const gb = new Float64Array(K);
+    rows.forEach((r, i) => {
+      const z = Array.from(b);
+      for (const f of r) for (let c = 0; c < K; c++) z[c]! += W[f * K + c]!;
+      const p = o.kind === 'factored' ? z.map(sigmoid) : softmax(z);
+      for (let c = 0; c < K; c++) {
+        const g = (weightOf[i]![c]! * (p[c]! - targets[i]![c]!)) / n;
+        gb[c]! += g;
+        for (const f of r) gW[f * K + c]! += g;
+      }
+    });
+    for (let j = 0; j < W.length; j++) {
+      const g = gW[j]! + o.l2 * W[j]!;
+      gW2[j]! += g * g;
+      if (gW2[j]! > 0) W[j]! -= (o.rate * g) / Math.sqrt(gW2[j]!);
+    }
+    for (let c = 0; c < K; c++) {
+      gb2[c]! += gb[c]! * gb[c]!;
+      if (gb2[c]! > 0) b[c]! -= (o.rate * gb[c]!) / Math.sqrt(gb2[c]!);
+    }
+  }
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  const weights: Record<string, number[]> = {};
+  vocab.forEach((f, i) => {
+    const w = Array.from(W.subarray(i * K, i * K + K), round);
+    if (w.some((v) => v !== 0)) weights[f] = w;
+  });
+  return {
+    formatVersion: 1,
+    kind: o.kind,
+    extractorGate: o.extractorGate,
+    trainedOn: { ...trainedOn, options: o, examples: n, perClass: Object.fromEntries(classes.map((c, i) => [c, perClass[i]])) },
+    classes,
+    bias: Array.from(b, round),
+    weights,
+  };
+}
+
+/** Checks a parsed route-model file; throws a message that names the fix. */
+export function parseRouteModel(json: unknown): RouteModel {
+  const m = json as Partial<RouteModel> | null;
+  const fix = 'Rebuild it with `npm run train:router`.';
+  if (!m || m.formatVersion !== 1) throw new Error(`route model: unknown format. ${fix}`);
+  if (!Array.isArray(m.classes) || m.classes.join() !== ROUTE_CLASSES.join()) throw new Error(`route model: classes must be ${ROUTE_CLASSES.join(', ')}. ${fix}`);
+  if (typeof m.extractorGate !== 'boolean') throw new Error(`route model: extractorGate must be true or false. ${fix}`);
+  if (m.kind !== 'multinomial' && m.kind !== 'factored') throw new Error(`route model: kind must be multinomial or factored. ${fix}`);
+  const K = m.kind === 'factored' ? 2 : ROUTE_CLASSES.length;
+  if (!Array.isArray(m.bias) || m.bias.length !== K) throw new Error(`route model: bias must have ${K} values. ${fix}`);
+  if (!m.weights || typeof m.weights !== 'object') throw new Error(`route model: no weights. ${fix}`);
+  for (const [f, w] of Object.entries(m.weights))
+    if (!Array.isArray(w) || w.length !== K || w.some((v) => typeof v !== 'number' || !Number.isFinite(v))) throw new Error(`route model: bad weights for "${f}". ${fix}`);
+  return m as RouteModel;
+}
