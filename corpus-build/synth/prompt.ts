@@ -84,17 +84,22 @@ export const topicsSchema = () => ({ type: 'object', properties: { subjects: { t
 export const offtopicSchema = () => ({ type: 'object', properties: { questions: { type: 'array', items: { type: 'string', maxLength: 200 }, minItems: 4, maxItems: 4 } } }) as const;
 
 const words = (s: string): Set<string> => new Set(s.toLowerCase().match(/[a-z0-9]+/g) ?? []);
-const EXAMPLE_WORDS = Object.values(EXAMPLE_OUTPUT).flat().map(words);
 
-/** True when a question mostly repeats one of the worked example's questions (≥ 60 % of its words). */
-export function repeatsExample(q: string): boolean {
-  const w = words(q);
-  return EXAMPLE_WORDS.some((e) => {
-    let shared = 0;
-    for (const x of w) if (e.has(x)) shared++;
-    return shared >= 0.6 * Math.max(e.size, 1);
-  });
+/** A test for questions that mostly repeat one of the given worked-example questions (≥ 60 % of its words). */
+export function repeatsOneOf(examples: readonly string[]): (q: string) => boolean {
+  const exampleWords = examples.map(words);
+  return (q) => {
+    const w = words(q);
+    return exampleWords.some((e) => {
+      let shared = 0;
+      for (const x of w) if (e.has(x)) shared++;
+      return shared >= 0.6 * Math.max(e.size, 1);
+    });
+  };
 }
+
+/** True when a question mostly repeats one of the worked example's questions. */
+export const repeatsExample = repeatsOneOf(Object.values(EXAMPLE_OUTPUT).flat());
 
 /** Drop empty, overlong (a pasted passage, not a question), duplicate and example-repeating questions. */
 export function cleanQuestions(qs: string[]): string[] {

@@ -7,6 +7,8 @@
  * model or used to write these prompts' wording beyond the path definitions of the router itself.
  * Changing anything here changes ROUTE_PROMPT_VERSION, which regenerates every table's questions.
  */
+import { repeatsOneOf } from './prompt.js';
+
 export const ROUTE_PROMPT_VERSION = 'route-questions/2';
 
 export const ROUTE_SYSTEM_PROMPT = `You write questions that people type into a drone-regulation assistant. The assistant has a calculator that holds the tables of the SORA risk assessment (EASA AMC to Regulation (EU) 2019/947) and answers a question about a table by looking up the cell for the values given.
@@ -73,15 +75,5 @@ export interface RouteQuestions {
 
 export const ROUTE_FILE = 'route-questions.jsonl';
 
-const words = (s: string): Set<string> => new Set(s.toLowerCase().match(/[a-z0-9]+/g) ?? []);
-const EXAMPLE_WORDS = Object.values(EXAMPLE_REPLIES).flatMap((r) => Object.values(r).flat()).map(words);
-
 /** True when a question mostly repeats one of the worked example's questions (≥ 60 % of its words). */
-export function repeatsRouteExample(q: string): boolean {
-  const w = words(q);
-  return EXAMPLE_WORDS.some((e) => {
-    let shared = 0;
-    for (const x of w) if (e.has(x)) shared++;
-    return shared >= 0.6 * Math.max(e.size, 1);
-  });
-}
+export const repeatsRouteExample = repeatsOneOf(Object.values(EXAMPLE_REPLIES).flatMap((r) => Object.values(r).flat()));
