@@ -15,8 +15,8 @@ const scripted = (reply: string | Error): IndicatorModel & { calls: number } => 
   return m;
 };
 
-// a message the pre-filter cannot decide
-const AMBIGUOUS = 'We fly a 2 kg quadcopter near a village; what now?';
+// a message the pre-filter cannot decide (one word: left to the model)
+const AMBIGUOUS = 'population?';
 
 describe('LLM router classifier', () => {
   it('is only consulted for messages the pre-filter leaves undecided', async () => {
