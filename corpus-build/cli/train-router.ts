@@ -10,14 +10,13 @@
  * `--cases` only measures the trained model on a labelled routing file (e.g. the dev set): those
  * questions are never trained on, and no setting is chosen from them.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { foldsOf } from '../../src/core/evaluation/cross-validation.js';
 import { DEFAULT_ROUTE_TRAIN, predictRoute, ROUTE_CLASSES, type RouteClass, type RouteExample, type RouteTrainOptions, trainRouteModel } from '../../src/core/assess/route-model.js';
 import { ROUTE_FILE, ROUTE_PROMPT_VERSION, type RouteQuestions } from '../synth/route-prompt.js';
-import { DATA_DIR, type PassageQuestions, parseJsonl, readVerified, SYNTH_FILE } from '../synth/store.js';
+import { DATA_DIR, type PassageQuestions, parseJsonl, readVerified, sha256, SYNTH_FILE } from '../synth/store.js';
 
 const HELP = `Usage: npm run train:router [-- --cases <file.jsonl>] [--k 5] [--no-write]
 
@@ -46,7 +45,7 @@ interface Labelled extends RouteExample {
   readonly group: string;
 }
 
-const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const sha = (path: string) => sha256(readFileSync(path));
 const routePath = resolve(DATA_DIR, ROUTE_FILE);
 let routeRecords: RouteQuestions[] = [];
 try {

@@ -94,10 +94,13 @@ function factoredProbabilities(calc: number, text: number): number[] {
   return [1 - calc, calc * (1 - text), calc * text];
 }
 
-/** Class probabilities for a message, in `model.classes` order. */
-export function predictRoute(model: RouteModel, text: string): { path: RouteClass; probabilities: Record<RouteClass, number>; gated: boolean } {
+/** Class probabilities for a message (`ex`: the extractor's reading of it, when the caller already has it), in `model.classes` order. */
+export function predictRoute(
+  model: RouteModel,
+  text: string,
+  ex: Extraction = extractOperation(text),
+): { path: RouteClass; probabilities: Record<RouteClass, number>; gated: boolean } {
   const z = [...model.bias];
-  const ex = extractOperation(text);
   for (const f of routeFeatures(text, ex)) {
     const w = model.weights[f];
     if (w) for (let c = 0; c < z.length; c++) z[c]! += w[c]!;

@@ -15,11 +15,11 @@
  */
 import { extractOperation, type InputKind } from './extract.js';
 import { extractJurisdictions } from './jurisdictions.js';
-import { parseRouteModel, predictRoute, type RouteModel } from './route-model.js';
+import { parseRouteModel, predictRoute, ROUTE_CLASSES, type RouteClass, type RouteModel } from './route-model.js';
 import routeModelFile from './route-model.json';
 
-export type RoutePath = 'rules' | 'database' | 'both';
-export const ROUTE_PATHS: readonly RoutePath[] = ['rules', 'database', 'both'];
+export type RoutePath = RouteClass;
+export const ROUTE_PATHS: readonly RoutePath[] = ROUTE_CLASSES;
 
 export interface ChatTurn {
   readonly role: 'user' | 'assistant';
@@ -119,7 +119,7 @@ export function prefilterRoute(message: string, history: readonly ChatTurn[] = [
   const ex = extractOperation(text);
   const calcTargets = ex.targets.map((t) => `names ${t}`);
   const calcInputs = ex.inputs.map((k) => INPUT_NAMES[k]);
-  const { path: learned, probabilities, gated } = predictRoute(routeModel(), text);
+  const { path: learned, probabilities, gated } = predictRoute(routeModel(), text, ex);
   const jurisdictions = extractJurisdictions(text);
   const cues = { calcTargets, calcInputs, probabilities };
   const pct = (p: number) => `${Math.round(100 * p)} %`;
