@@ -15,18 +15,23 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { foldsOf } from '../../src/core/evaluation/cross-validation.js';
 import { DEFAULT_ROUTE_TRAIN, predictRoute, ROUTE_CLASSES, type RouteClass, type RouteExample, type RouteTrainOptions, trainRouteModel } from '../../src/core/assess/route-model.js';
+import { composeBoth } from '../synth/compose-routes.js';
 import { ROUTE_FILE, ROUTE_PROMPT_VERSION, type RouteQuestions } from '../synth/route-prompt.js';
 import { DATA_DIR, type PassageQuestions, parseJsonl, readVerified, sha256, SYNTH_FILE } from '../synth/store.js';
 
-const HELP = `Usage: npm run train:router [-- --cases <file.jsonl>] [--k 5] [--no-write]
+const HELP = `Usage: npm run train:router [-- --cases <file.jsonl>] [--k 5] [--compose N] [--no-write]
 
 Trains the router on the synthetic questions, prints a group-wise cross-validation and writes
-src/core/assess/route-model.json. --cases measures it on a labelled routing file ({query, path}).`;
+src/core/assess/route-model.json. --cases measures it on a labelled routing file ({query, path}).
+--compose N adds N composed both questions per database question (a value question joined with a
+question about the table's section; corpus-build/synth/compose-routes.ts) to the training folds
+only, and cross-validates with and without them.`;
 
 const { values } = parseArgs({
   options: {
     cases: { type: 'string' },
     k: { type: 'string', default: '5' },
+    compose: { type: 'string', default: '0' },
     'no-write': { type: 'boolean', default: false },
     out: { type: 'string', default: 'src/core/assess/route-model.json' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -61,8 +66,26 @@ const sectionOf = (chunkId: string) => chunkId.replace(/\/(?:part-\d+|table-[^/]
 const examples: Labelled[] = [];
 for (const r of routeRecords) for (const q of r.questions) examples.push({ text: q.q, path: r.path, group: `table:${r.table}` });
 for (const r of passages) if (!isTable(r.chunk)) for (const q of r.questions) examples.push({ text: q.q, path: 'rules', group: `section:${sectionOf(r.chunk)}` });
+// composed both questions (training folds only): a database question joined with a question about
+// its table's section; they belong to both groups, and leave a fold's training set when either is tested
+const composeN = Number(values.compose);
+if (!Number.isInteger(composeN) || composeN < 0) fail(`--compose must be a whole number ≥ 0, got ${values.compose}`);
+interface Composed extends RouteExample {
+  readonly groups: readonly [string, string];
+}
+const composed: Composed[] = composeN
+  ? composeBoth(
+      routeRecords.filter((r) => r.path === 'database').map((r) => ({ table: r.table, valueQuestions: r.questions.map((q) => q.q) })),
+      passages.map((p) => ({ chunk: p.chunk, questions: p.questions.map((q) => q.q) })),
+      { perQuestion: composeN },
+    ).map((c) => ({ text: c.text, path: 'both', groups: [`table:${c.table}`, `section:${sectionOf(c.chunk)}`] }))
+  : [];
+const trainingOutside = (f: number | null): RouteExample[] => [
+  ...examples.filter((e) => f === null || folds.get(e.group) !== f),
+  ...composed.filter((c) => f === null || c.groups.every((g) => folds.get(g) !== f)),
+];
 const countOf = (c: RouteClass) => examples.filter((e) => e.path === c).length;
-console.log(`training questions: ${ROUTE_CLASSES.map((c) => `${c} ${countOf(c)}`).join(', ')}`);
+console.log(`training questions: ${ROUTE_CLASSES.map((c) => `${c} ${countOf(c)}`).join(', ')}${composed.length ? `, plus ${composed.length} composed both questions (training only)` : ''}`);
 
 /** Accuracy and per-class recall of a predictor over labelled questions. */
 function score(items: readonly { text: string; path: RouteClass }[], predict: (t: string) => RouteClass) {
@@ -98,7 +121,7 @@ for (const options of candidates) {
   const t0 = Date.now();
   const predicted = new Map<number, RouteClass>();
   for (let f = 0; f < k; f++) {
-    const m = trainRouteModel(examples.filter((e) => folds.get(e.group) !== f), options);
+    const m = trainRouteModel(trainingOutside(f), options);
     examples.forEach((e, i) => folds.get(e.group) === f && predicted.set(i, predictRoute(m, e.text).path));
   }
   const byText = new Map(examples.map((e, i) => [e.text, predicted.get(i)!]));
@@ -116,10 +139,11 @@ console.log(
 console.log(`its CV confusion (gold → predicted): ${JSON.stringify(best.cv.confusion)}`);
 const cv = best.cv;
 
-const model = trainRouteModel(examples, best.options, {
+const model = trainRouteModel(trainingOutside(null), best.options, {
   [ROUTE_FILE]: sha(routePath),
   [SYNTH_FILE]: sha(resolve(DATA_DIR, SYNTH_FILE)),
   routePrompt: ROUTE_PROMPT_VERSION,
+  composedBoth: composeN ? { perQuestion: composeN, n: composed.length } : 0,
   cv: { k, balancedAccuracy: best.balanced, accuracy: cv.accuracy, recall: cv.recall },
 });
 console.log(`model: ${Object.keys(model.weights).length} features`);
