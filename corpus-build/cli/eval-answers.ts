@@ -20,6 +20,8 @@ import { appendFileSync, createReadStream, existsSync, mkdirSync, readFileSync, 
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { answerConfig, contextCharsFor, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
+import { CONDENSE_SYSTEM_PROMPT, condensePrompt } from '../../src/core/answer/condense.js';
+import { checkGrounding } from '../../src/core/answer/grounding.js';
 import { contextMessage, developerPrompt, systemPrompt } from '../../src/core/answer/prompts.js';
 import { QUERY_ASSIST_SCHEMA, QUERY_ASSIST_SYSTEM_PROMPT } from '../../src/core/answer/query-assist.js';
 import { summariseAnswers, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
@@ -39,6 +41,10 @@ const USAGE = `Usage: npm run eval:answers -- --questions <file.jsonl> [--model 
   --assist           model-assisted retrieval first (one more model call per question, as the app does)
   --agents           the context is the document agents' refined contexts (top 3 documents; the
                      agent-based RAG paper) instead of the flat retrieval's passages
+  --condense         with --agents: each kept document's refined context is condensed by the same
+                     model first (src/core/answer/condense.ts; one more model call per document)
+  --embedder <id>    retrieve with another model's vector set (npm run index:vectors), as the app
+                     does after the user downloads it (e.g. google/embeddinggemma-300m)
   --corpus <id>      only questions of this corpus (and "any"), retrieval restricted to it
   --limit N          the first N selected questions
   --ids a,b          only these question ids
@@ -57,7 +63,9 @@ try {
       window: { type: 'string', default: '4096' },
       assist: { type: 'boolean', default: false },
       agents: { type: 'boolean', default: false },
+      condense: { type: 'boolean', default: false },
       corpus: { type: 'string' },
+      embedder: { type: 'string' },
       limit: { type: 'string' },
       ids: { type: 'string' },
       out: { type: 'string' },
@@ -82,6 +90,7 @@ if (values.help) {
   process.exit(0);
 }
 if (!values.questions) fail(`--questions is required.\n\n${USAGE}`);
+if (values.condense && !values.agents) fail('--condense condenses the document agents\' refined contexts: add --agents.');
 const cwd = process.env.INIT_CWD ?? process.cwd();
 
 let questions: RetrievalQuestion[];
@@ -121,7 +130,7 @@ const modelKey = (await fileSha256(ggufPath)).slice(0, 16);
 
 // what the replies depend on besides the model: prompts, generation settings, context budget, assistance
 const settingsKey = createHash('sha256')
-  .update(JSON.stringify({ SYSTEM_PROMPT: systemPrompt(config.citationMarkers), DEVELOPER_PROMPT: developerPrompt(config.citationMarkers), wrapper: contextMessage("", config.citationMarkers), markers: config.citationMarkers, ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null, ...(values.agents ? { agents: DEFAULT_AGENT_CONFIG } : {}) }))
+  .update(JSON.stringify({ SYSTEM_PROMPT: systemPrompt(config.citationMarkers), DEVELOPER_PROMPT: developerPrompt(config.citationMarkers), wrapper: contextMessage("", config.citationMarkers), markers: config.citationMarkers, ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null, ...(values.embedder ? { embedder: values.embedder } : {}), ...(values.agents ? { agents: DEFAULT_AGENT_CONFIG } : {}), ...(values.condense ? { condense: [CONDENSE_SYSTEM_PROMPT, condensePrompt('', { id: '', title: '', edition: '', pages: '', passages: [], extractive: '' }).user] } : {}) }))
   .digest('hex')
   .slice(0, 8);
 const outFile = resolve(cwd, (values.out as string | undefined) ?? `.cache/answers/${modelKey}-${settingsKey}.jsonl`);
@@ -139,10 +148,18 @@ if (existsSync(outFile)) {
   }
 }
 
-const loaded = await nodeEngine({});
-const { engine, index, embedder } = loaded;
+let loaded: Awaited<ReturnType<typeof nodeEngine>>;
+try {
+  loaded = await nodeEngine(values.embedder ? { embedder: values.embedder as string } : {});
+} catch (e) {
+  fail((e as Error).message);
+}
+const { engine, index, embedder, baseEmbedder } = loaded;
 const agents = values.agents ? createDocumentAgents(index, engine) : null;
 const todo = questions.filter((q) => !kept.has(q.id));
+/** The source check a condensed note must pass: the grounding check against the passages it was written from. */
+const condenseCheck = (text: string, ids: string[]) =>
+  checkGrounding({ answer: text, chunks: ids.map((id) => index.chunks[index.rowOf.get(id)!]!).filter(Boolean), embedder: baseEmbedder, config: config.grounding });
 if (todo.length && values.rescore) fail(`--rescore: ${todo.length} of ${questions.length} questions have no kept reply in ${outFile}.`);
 
 if (todo.length) {
@@ -152,7 +169,7 @@ if (todo.length) {
   let n = 0;
   try {
     for (const q of todo) {
-      const r = await answerOne(q, { engine, index, chat, modelId: modelLabel, contextChars, assist: Boolean(values.assist), ...(corpus ? { corpus } : {}), config, ...(agents ? { agents: { agents, embedder } } : {}) });
+      const r = await answerOne(q, { engine, index, chat, modelId: modelLabel, contextChars, assist: Boolean(values.assist), ...(corpus ? { corpus } : {}), config, ...(agents ? { agents: { agents, embedder } } : {}), ...(values.condense ? { condense: { check: condenseCheck } } : {}) });
       kept.set(q.id, r);
       appendFileSync(outFile, `${JSON.stringify(r)}\n`);
       n++;
@@ -171,7 +188,7 @@ const outcomes: AnswerOutcome[] = [];
 const records: unknown[] = [];
 for (const q of questions) {
   const r = kept.get(q.id)!;
-  const o = await outcomeOf(r, q, index, embedder, config);
+  const o = await outcomeOf(r, q, index, baseEmbedder, config);
   outcomes.push(o);
   if (values.records) records.push({ ...r, citationHits: o.citationHits, goldInContext: o.goldInContext, grounding: o.report });
 }

@@ -21,6 +21,11 @@ import { isHit, type RetrievalQuestion } from '../../src/core/evaluation/retriev
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import type { DocumentAgents } from '../../src/core/retrieval/agents.js';
+import { condenseDocuments, condenseInputs, type CondenseDeps } from '../../src/core/answer/condense.js';
+import { DEFAULT_AGENT_CONFIG } from '../../src/core/retrieval/agents.js';
+
+/** Passages per document given to the model to condense: the extractive refined context's number. */
+const CONDENSE_PASSAGES = DEFAULT_AGENT_CONFIG.refined.passages;
 import type { RetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { questionFilters } from './question-filters.js';
 
@@ -45,6 +50,8 @@ export interface AnswerRecord {
   /** Prompt and completion tokens; seconds to the first token (prefill) and after it (decode); prompt tokens actually evaluated. */
   usage: { promptTokens: number; completionTokens: number; evaluatedPromptTokens: number; prefillSeconds: number; decodeSeconds: number } | null;
   seconds: number;
+  /** With --condense: per kept document, whether the model's notes or the extractive fallback were used, and why. */
+  condensed?: { documentId: string; mode: 'model' | 'extractive'; kept: number; dropped: number; reason: string }[];
 }
 
 export interface AnswerEvalDeps {
@@ -64,6 +71,11 @@ export interface AnswerEvalDeps {
    * embedder for the question's vector.
    */
   agents?: { agents: DocumentAgents; embedder: Pick<Embedder, 'embed'> };
+  /**
+   * With `agents`: each kept document's refined context is condensed by the same model
+   * (src/core/answer/condense.ts), each note held to its passages by this source check.
+   */
+  condense?: { check: CondenseDeps['check'] };
 }
 
 /** Run the pipeline for one question. */
@@ -76,12 +88,21 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
     ...(assistance ? { alternatives: alternativesFrom(assistance) } : {}),
   };
   let retrieval = await deps.engine.retrieve(q.question, options);
+  let condensed: AnswerRecord['condensed'];
   if (deps.agents) {
     const [qv] = await deps.agents.embedder.embed([q.question], 'query');
     const alt = options.alternatives?.length ? await deps.agents.embedder.embed(deps.engine.alternativesOf(q.question, options), 'query') : [];
     const a = await deps.agents.agents.run(q.question, qv!, options, alt);
+    let context = a.context;
+    if (deps.condense && !a.noEvidence) {
+      const byId = new Map(deps.index.chunks.map((c) => [c.id, c] as const));
+      const inputs = condenseInputs(a.consulted, (id) => byId.get(id), { passages: CONDENSE_PASSAGES, charsEach: Math.floor(deps.contextChars / CONDENSE_PASSAGES) });
+      const c = await condenseDocuments(q.question, inputs, { engine: deps.chat, check: deps.condense.check });
+      context = c.context;
+      condensed = c.documents.map((d) => ({ documentId: d.documentId, mode: d.mode, kept: d.statements.length, dropped: d.dropped.length, reason: d.reason }));
+    }
     // the refined contexts, cut to the same budget
-    retrieval = { ...a.flat, evidence: a.evidence, noEvidence: a.noEvidence, context: a.context.slice(0, deps.contextChars) };
+    retrieval = { ...a.flat, evidence: a.evidence, noEvidence: a.noEvidence, context: context.slice(0, deps.contextChars) };
   }
   const result = await answerQuestion({ question: q.question, retrieval, engine: deps.chat, modelId: deps.modelId, ...(deps.config ? { config: deps.config } : {}) });
   const u = result.usage;
@@ -114,6 +135,7 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
         }
       : null,
     seconds: (performance.now() - t0) / 1000,
+    ...(condensed ? { condensed } : {}),
   };
 }
 

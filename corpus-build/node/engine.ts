@@ -15,7 +15,10 @@ import { loadVoyInNode } from './voy.js';
 export interface NodeEngine {
   engine: RetrievalEngine;
   index: LoadedIndex;
+  /** The model retrieval runs with (the index's, or the vector set's with `embedder`). */
   embedder: Embedder;
+  /** The index's built-in model: the source check's (its thresholds are calibrated on it), as in the app. */
+  baseEmbedder: Embedder;
   /** The cross-encoder, when its model folder is present (public/models/skycite/…). */
   reranker: Reranker | null;
 }
@@ -61,6 +64,8 @@ export async function nodeEngine(
   const index = other ? await loadVectorSetFromDir(base, other, opts.indexDir) : base;
   // the model the index (or the vector set) was built with, as the browser does
   const embedder = await nodeEmbedder(index.manifest.model.dtype as 'fp32' | 'q8', index.manifest.model.id);
+  // the source check keeps the built-in model (its thresholds are calibrated on it), as the app does
+  const baseEmbedder = other ? await nodeEmbedder(base.manifest.model.dtype as 'fp32' | 'q8', base.manifest.model.id) : embedder;
   const voy = opts.voy ? await voyFor(index) : undefined;
   const reranker = opts.reranker === false ? null : await nodeReranker();
   const engine = createRetrievalEngine({
@@ -71,5 +76,5 @@ export async function nodeEngine(
     backends: voy ? { voy } : {},
     ...(reranker ? { reranker } : {}),
   });
-  return { engine, index, embedder, reranker };
+  return { engine, index, embedder, baseEmbedder, reranker };
 }
