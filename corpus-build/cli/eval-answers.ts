@@ -20,7 +20,7 @@ import { appendFileSync, createReadStream, existsSync, mkdirSync, readFileSync, 
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { answerConfig, contextCharsFor, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
-import { CONDENSE_SYSTEM_PROMPT, condensePrompt } from '../../src/core/answer/condense.js';
+import { CONDENSE_SCHEMA, CONDENSE_SYSTEM_PROMPT, condensePrompt } from '../../src/core/answer/condense.js';
 import { checkGrounding } from '../../src/core/answer/grounding.js';
 import { contextMessage, developerPrompt, systemPrompt } from '../../src/core/answer/prompts.js';
 import { QUERY_ASSIST_SCHEMA, QUERY_ASSIST_SYSTEM_PROMPT } from '../../src/core/answer/query-assist.js';
@@ -130,7 +130,7 @@ const modelKey = (await fileSha256(ggufPath)).slice(0, 16);
 
 // what the replies depend on besides the model: prompts, generation settings, context budget, assistance
 const settingsKey = createHash('sha256')
-  .update(JSON.stringify({ SYSTEM_PROMPT: systemPrompt(config.citationMarkers), DEVELOPER_PROMPT: developerPrompt(config.citationMarkers), wrapper: contextMessage("", config.citationMarkers), markers: config.citationMarkers, ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null, ...(values.embedder ? { embedder: values.embedder } : {}), ...(values.agents ? { agents: DEFAULT_AGENT_CONFIG } : {}), ...(values.condense ? { condense: [CONDENSE_SYSTEM_PROMPT, condensePrompt('', { id: '', title: '', edition: '', pages: '', passages: [], extractive: '' }).user] } : {}) }))
+  .update(JSON.stringify({ SYSTEM_PROMPT: systemPrompt(config.citationMarkers), DEVELOPER_PROMPT: developerPrompt(config.citationMarkers), wrapper: contextMessage("", config.citationMarkers), markers: config.citationMarkers, ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null, ...(values.embedder ? { embedder: values.embedder } : {}), ...(values.agents ? { agents: DEFAULT_AGENT_CONFIG } : {}), ...(values.condense ? { condense: [CONDENSE_SYSTEM_PROMPT, CONDENSE_SCHEMA, condensePrompt('', { id: '', title: '', edition: '', pages: '', passages: [], extractive: '' }).user] } : {}) }))
   .digest('hex')
   .slice(0, 8);
 const outFile = resolve(cwd, (values.out as string | undefined) ?? `.cache/answers/${modelKey}-${settingsKey}.jsonl`);

@@ -369,7 +369,20 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
               documents: {
                 mode: consulted.mode,
                 editionNote: consulted.editionNote,
-                consulted: consulted.consulted.map(({ id, title, edition, pages, rank, reason, kept }) => ({ id, title, edition, pages, rank, reason, kept })),
+                consulted: consulted.consulted.map(({ id, title, edition, pages, rank, reason, kept, evidence, refined }) => ({
+                  id,
+                  title,
+                  edition,
+                  pages,
+                  rank,
+                  reason,
+                  kept,
+                  evidenceIds: evidence.map((ev) => ev.id),
+                  refined,
+                })),
+                evidence: consulted.evidence,
+                chunks: consulted.evidence.map((ev) => idx.chunks[ev.row]!),
+                context: consulted.context,
               },
             }
           : {}),

@@ -134,7 +134,24 @@ export interface ConsultedDocuments {
   mode: 'summary' | 'fact';
   /** Set when the kept documents print different SORA editions. */
   editionNote: string | null;
-  consulted: { id: string; title: string; edition: string; pages: string; rank: number; reason: string; kept: boolean }[];
+  consulted: {
+    id: string;
+    title: string;
+    edition: string;
+    pages: string;
+    rank: number;
+    reason: string;
+    kept: boolean;
+    /** Its agent's evidence passages, best first (empty when dropped). */
+    evidenceIds: string[];
+    /** Its extractive refined context (a header, then its best passage windows with `[chunk-id]`). */
+    refined: string;
+  }[];
+  /** The kept documents' evidence merged (the agents' ranking), and its chunks in the same order. */
+  evidence: RetrievalResult['evidence'];
+  chunks: Chunk[];
+  /** The kept documents' refined contexts, one block per document. */
+  context: string;
 }
 
 export interface SkyCiteRuntime {

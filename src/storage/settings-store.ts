@@ -25,6 +25,12 @@ export interface Settings {
    * 'google/embeddinggemma-300m'); null = the built-in one. Restored at start, from the cache.
    */
   retrievalModel: string | null;
+  /**
+   * With a model loaded, answer from the document agents' contexts, each condensed by the model
+   * (src/core/answer/condense.ts), instead of the flat retrieval's passages. Off by default: on the
+   * dev questions the agents' contexts gave the 0.5B model less consistent answers (docs/answers.md).
+   */
+  answerFromDocuments: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -34,6 +40,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   keepQuestionsOutOfLog: false,
   modelBaseUrl: null,
   retrievalModel: null,
+  answerFromDocuments: false,
 });
 
 export interface SettingsLoad {
@@ -87,7 +94,7 @@ export function validateSettings(raw: unknown): { settings: Settings; problems: 
     else if (typeof v === 'string' && isOfferableModelId(v)) settings.modelId = v;
     else reset('modelId', `"${String(v)}" is not one of the offered models`);
   }
-  for (const key of ['evidenceOnly', 'keepQuestionsOutOfLog'] as const) {
+  for (const key of ['evidenceOnly', 'keepQuestionsOutOfLog', 'answerFromDocuments'] as const) {
     if (key in r) {
       const v = r[key];
       if (typeof v === 'boolean') settings[key] = v;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { checkGrounding } from '../../src/core/answer/grounding.js';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { numberContextMarkers } from '../../src/core/answer/citations.js';
-import { condenseDocument, condenseDocuments, condenseInputs, condensePrompt, type CondenseDocument } from '../../src/core/answer/condense.js';
+import { condenseDocument, condenseDocuments, condenseInputs, condensePrompt, parseNotes, type CondenseDocument } from '../../src/core/answer/condense.js';
 import { bagOfWordsEmbedder, delta, engineDouble } from './helpers.js';
 
 const PASSAGES = [
@@ -39,10 +39,14 @@ describe('condensing a document’s refined context with the model', () => {
   });
 
   it('keeps the notes the passages state, drops one they do not, and writes one [chunk-id] line per note', async () => {
-    const reply =
-      '- Batteries shall be stored in a fireproof container when not in use [2].\n' +
-      '- The storage temperature shall not exceed 40 degrees [2].\n' +
-      '- Batteries must be replaced every 300 cycles by a certified workshop in Toulouse [2].\n';
+    const reply = JSON.stringify({
+      notes: [
+        { passage: 2, text: 'Batteries shall be stored in a fireproof container when not in use.' },
+        { passage: 2, text: 'The storage temperature shall not exceed 40 degrees.' },
+        { passage: 2, text: 'Batteries must be replaced every 300 cycles by a certified workshop in Toulouse.' },
+        { passage: 2, text: 'The storage temperature shall not exceed 40 degrees.' },
+      ],
+    });
     const engine = engineDouble({ streams: [[delta(reply, 'stop')]] });
     const c = await condenseDocument('How are batteries stored?', DOC, { engine, check: check() });
     expect(c.mode).toBe('model');
@@ -59,22 +63,24 @@ describe('condensing a document’s refined context with the model', () => {
     // the answer prompt numbers these lines like any context passage
     expect(numberContextMarkers(c.text).ids).toEqual(['doc/battery']);
     expect(c.reason).toMatch(/2 note\(s\) kept, 1 dropped/);
-    // deterministic settings
+    // deterministic settings, and the reply constrained to the notes' JSON schema
     expect(engine.requests[0]!.temperature).toBe(0);
+    expect(JSON.stringify(engine.requests[0]!.response_format)).toContain('notes');
   });
 
-  it('gives an uncited note the passage the source check found, and marks it as added', async () => {
-    const engine = engineDouble({ streams: [[delta('- The UAS operator shall define a procedure for the loss of the command and control link.', 'stop')]] });
+  it('gives a note whose number is outside the passages the passage the source check found, and marks it as added', async () => {
+    const engine = engineDouble({ streams: [[delta(JSON.stringify({ notes: [{ passage: 7, text: 'The UAS operator shall define a procedure for the loss of the command and control link.' }] }), 'stop')]] });
     const c = await condenseDocument('What about the C2 link?', DOC, { engine, check: check() });
     expect(c.statements).toEqual([{ statement: 'The UAS operator shall define a procedure for the loss of the command and control link.', citations: ['doc/c2-link'], attributed: true }]);
   });
 
   it('falls back to the extractive context, with the reason, when the model finds nothing, writes no list, fails or states nothing the passages hold', async () => {
     const cases: [Parameters<typeof engineDouble>[0], RegExp][] = [
-      [{ streams: [[delta('Nothing relevant.', 'stop')]] }, /found nothing relevant/],
+      [{ streams: [[delta('{"notes": []}', 'stop')]] }, /found nothing relevant/],
       [{ streams: [[delta('The passages are about drones.', 'stop')]] }, /no notes in the expected form/],
+      [{ streams: [[delta('{"notes": [{"passage": 1, "text": "The UAS oper', 'length')]] }, /no notes in the expected form/],
       [{ createErrors: [new Error('device lost')] }, /the model failed \(.*\)/],
-      [{ streams: [[delta('- Pilots shall be at least 30 years old [1].', 'stop')]] }, /none of the model's 1 notes was found/],
+      [{ streams: [[delta('{"notes": [{"passage": 1, "text": "Pilots shall be at least 30 years old."}]}', 'stop')]] }, /none of the model's 1 notes was found/],
     ];
     for (const [script, reason] of cases) {
       const c = await condenseDocument('How are batteries stored?', DOC, { engine: engineDouble(script), check: check() });
@@ -82,6 +88,12 @@ describe('condensing a document’s refined context with the model', () => {
       expect(c.text).toBe(DOC.extractive);
       expect(c.reason).toMatch(reason);
     }
+  });
+
+  it('keeps the complete notes of a reply cut off by the token limit', () => {
+    expect(parseNotes('{"notes": [{"passage": 2, "text": "Batteries shall be \\"stored\\"."}, {"passage": 1, "text": "The UAS op')).toEqual([{ passage: 2, text: 'Batteries shall be "stored".' }]);
+    expect(parseNotes('{"notes": [{"passage": 1.5, "text": "x"}, {"passage": 1, "text": "  "}, {"passage": 2}]}')).toEqual([]);
+    expect(parseNotes('[1, 2]')).toBeNull();
   });
 
   it('does not call the model for a document without passages', async () => {
@@ -110,7 +122,7 @@ describe('condensing a document’s refined context with the model', () => {
       { passages: 2, charsEach: 30 },
     );
     expect(inputs.map((d) => [d.id, d.passages.map((p) => [p.id, p.text.length <= 30])])).toEqual([['doc', [['doc/battery', true]]]]);
-    const engine = engineDouble({ streams: [[delta('Nothing relevant.', 'stop')]] });
+    const engine = engineDouble({ streams: [[delta('{"notes": []}', 'stop')]] });
     const all = await condenseDocuments('q', [DOC, { ...DOC, id: 'doc2' }], { engine, check: check() }, 60);
     expect(all.documents.map((d) => d.documentId)).toEqual(['doc', 'doc2']);
     expect(all.context.length).toBe(60);

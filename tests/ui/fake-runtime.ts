@@ -91,7 +91,12 @@ export interface FakeRuntime extends SkyCiteRuntime {
   failNext: Partial<Record<'retrieve' | 'evidenceOnly' | 'checkGrounding' | 'useRetrievalModel', Error>>;
 }
 
-export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
+/**
+ * `documents`: retrieve also reports document agents' results, as the real runtime does — a document
+ * is a chunk id's first two segments, kept when it owns a retrieved chunk, its refined context the
+ * chunks' texts under a header.
+ */
+export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents?: boolean } = {}): FakeRuntime {
   const queries: string[] = [];
   const filterLog: (Filters | undefined)[] = [];
   const failNext: FakeRuntime['failNext'] = {};
@@ -103,6 +108,7 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
     }
   };
   const embedder = fakeEmbedder(64);
+  const withDocuments = options.documents === true;
   let activeModel: string = BUILT_IN_MODEL.id;
   const retrieveSync = (query: string, options: Parameters<SkyCiteRuntime['retrieve']>[1]): AskResult => {
     const q = new Set(contentTokens(query));
@@ -121,7 +127,28 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS): FakeRuntime {
       trace: [{ stage: 'shared words', ms: 0, candidates: scored.map((x) => ({ id: x.c.id, score: x.score })), note: scored.length ? 'ok' : 'best dense cosine 0.100 < 0.35: no evidence' }],
       totalMs: 0,
     };
-    return { retrieval, config: withConfig(DEFAULT_RETRIEVAL_CONFIG, options?.config), chunks: scored.map((s) => s.c) };
+    const result: AskResult = { retrieval, config: withConfig(DEFAULT_RETRIEVAL_CONFIG, options?.config), chunks: scored.map((s) => s.c) };
+    if (!withDocuments || !scored.length) return result;
+    const docOf = (c: Chunk) => c.id.split('/').slice(0, 2).join('/');
+    const docIds = [...new Set(scored.map((s) => docOf(s.c)))];
+    const consulted = docIds.map((id, i) => {
+      const own = scored.filter((s) => docOf(s.c) === id);
+      return {
+        id,
+        title: own[0]!.c.sectionPath[0]!,
+        edition: own[0]!.c.edition,
+        pages: 'pp. 24–25',
+        rank: i + 1,
+        reason: `owns ${own.length} of the top passages`,
+        kept: true,
+        evidenceIds: own.map((s) => s.c.id),
+        refined: [`[Document: ${id}]`, ...own.map((s) => `[${s.c.id}] ${s.c.title}: ${s.c.text}`)].join('\n'),
+      };
+    });
+    return {
+      ...result,
+      documents: { mode: 'fact', editionNote: null, consulted, evidence: retrieval.evidence, chunks: result.chunks, context: consulted.map((c) => c.refined).join('\n\n') },
+    };
   };
   return {
     queries,

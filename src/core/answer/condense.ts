@@ -14,19 +14,61 @@
  * Pure over the one ChatEngine interface and an injected source check (the runtime's in the app,
  * checkGrounding with an embedder in Node).
  */
-import { resolveNumberMarkers, numberContextMarkers } from './citations.js';
+import { numberContextMarkers, stripCitations } from './citations.js';
 import { completeText } from './complete.js';
 import type { ChatEngine } from './generation.js';
 import type { GroundingReport } from './grounding.js';
-import { parseRequirementLines, type DraftPassageText } from './requirements-model.js';
+import type { DraftPassageText } from './requirements-model.js';
 import { collapseWhitespace } from '../text/sentences.js';
 
 export const CONDENSE_SYSTEM_PROMPT =
   'You prepare notes from numbered passages of one regulatory document for a question. ' +
-  'Copy or shorten only the statements that help answer the question, one per line starting with "- ", ' +
-  'and end each line with the number of the passage it comes from in square brackets, e.g. [2]. ' +
+  'Copy or shorten only the statements that help answer the question; for each, give the number of the passage it comes from. ' +
   'Keep numbers, units, names and defined terms exactly as printed. Do not answer the question and add nothing of your own. ' +
-  'If no passage helps, write exactly: Nothing relevant.';
+  'Reply in JSON: {"notes": [{"passage": 1, "text": "…"}]}; if no passage helps, reply {"notes": []}.';
+
+/** Maximum notes per document. */
+export const MAX_NOTES = 6;
+
+/** The reply's form (WebLLM's / llama.cpp's constrained JSON output). */
+export const CONDENSE_SCHEMA = {
+  type: 'object',
+  properties: {
+    notes: {
+      type: 'array',
+      maxItems: MAX_NOTES,
+      items: {
+        type: 'object',
+        properties: { passage: { type: 'integer', minimum: 1 }, text: { type: 'string', maxLength: 300 } },
+        required: ['passage', 'text'],
+      },
+    },
+  },
+  required: ['notes'],
+} as const;
+
+/** One complete `{"passage": n, "text": "…"}` item, for a reply cut off by the token limit. */
+const NOTE_ITEM = /\{\s*"passage"\s*:\s*(\d+)\s*,\s*"text"\s*:\s*("(?:[^"\\]|\\.)*")\s*\}/g;
+
+/**
+ * The notes of a reply: `{passage, text}` items with a text. A reply cut off by the token limit keeps
+ * its complete items; null when the reply holds no such JSON at all.
+ */
+export function parseNotes(reply: string): { passage: number; text: string }[] | null {
+  let notes: unknown;
+  try {
+    notes = (JSON.parse(reply) as { notes?: unknown } | null)?.notes;
+  } catch {
+    if (!/^\s*\{\s*"notes"\s*:/.test(reply)) return null;
+    notes = [...reply.matchAll(NOTE_ITEM)].map((m) => ({ passage: Number(m[1]), text: JSON.parse(m[2]!) as string }));
+    if (!(notes as unknown[]).length) return null;
+  }
+  if (!Array.isArray(notes)) return null;
+  return notes
+    .filter((n): n is { passage: number; text: string } => !!n && typeof n === 'object' && Number.isInteger((n as { passage?: unknown }).passage) && typeof (n as { text?: unknown }).text === 'string')
+    .map((n) => ({ passage: n.passage, text: collapseWhitespace(n.text).trim() }))
+    .filter((n) => n.text.length > 0);
+}
 
 export interface CondenseDocument {
   id: string;
@@ -58,7 +100,7 @@ export interface CondensedContext {
   dropped: string[];
   /** Why the fallback was used, or what was kept. */
   reason: string;
-  /** The model's reply with markers resolved to passage ids (audit); empty when no call was made. */
+  /** The model's reply as written (audit); empty when no call was made. */
   raw: string;
 }
 
@@ -67,11 +109,9 @@ export interface CondenseDeps {
   /** The source check of a text against the given passages. */
   check: (text: string, passageIds: string[]) => Promise<GroundingReport>;
   signal?: AbortSignal;
-  /** Reply limit in tokens (default 300). */
+  /** Reply limit in tokens (default 600: six notes of at most 300 characters). */
   maxTokens?: number;
 }
-
-const NOTHING = /^\s*nothing relevant\.?\s*$/i;
 
 /** The header every refined context starts with (the same as the extractive one's). */
 export const documentHeader = (d: Pick<CondenseDocument, 'title' | 'edition' | 'pages'>): string => `[Document: ${d.title} — ${d.edition} — ${d.pages}]`;
@@ -97,24 +137,33 @@ export async function condenseDocument(question: string, d: CondenseDocument, de
       ],
       temperature: 0,
       top_p: 1,
-      max_tokens: deps.maxTokens ?? 300,
+      max_tokens: deps.maxTokens ?? 600,
+      schema: CONDENSE_SCHEMA,
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
   } catch (e) {
     if (deps.signal?.aborted) throw e;
     return fallback(`the model failed (${(e as Error).message}); the extractive context is used`);
   }
-  const raw = resolveNumberMarkers(reply.text, ids);
+  const raw = reply.text;
   if (reply.aborted) return fallback('stopped before the notes were complete; the extractive context is used', raw);
-  if (NOTHING.test(raw)) return fallback('the model found nothing relevant in the passages; the extractive context is used', raw);
+  const notes = parseNotes(raw);
+  if (!notes) return fallback('the model wrote no notes in the expected form; the extractive context is used', raw);
+  if (!notes.length) return fallback('the model found nothing relevant in the passages; the extractive context is used', raw);
   const seen = new Set<string>();
-  const lines = parseRequirementLines(raw, ids).filter((l) => {
-    const key = l.statement.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-    if (!key || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  if (!lines.length) return fallback('the model wrote no notes in the expected form; the extractive context is used', raw);
+  const lines = notes
+    .map((n) => {
+      const id = ids[n.passage - 1];
+      // a number outside the given passages is no citation; the source check may still find the note's passage
+      return { statement: stripCitations(n.text).trim(), citations: id ? [id] : [] };
+    })
+    .filter((l) => {
+      const key = l.statement.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      if (!key || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .slice(0, MAX_NOTES);
   const statements: CondensedStatement[] = [];
   const dropped: string[] = [];
   // each line checked on its own, against every given passage: a citation the passages do not bear out is caught

@@ -12,6 +12,8 @@ import type { ConversationTurn } from '../../core/answer/messages';
 import { hasNoContext } from '../../core/answer/no-context';
 import { alternativesFrom, assistQuery, type QueryAssistance } from '../../core/answer/query-assist';
 import { applyAttribution } from '../../core/answer/attribution';
+import { condenseDocuments, condenseInputs, type CondensedContext } from '../../core/answer/condense';
+import { DEFAULT_AGENT_CONFIG } from '../../core/retrieval/agents';
 import { prefilterRoute, routeMessage, type ChatTurn, type RouteDecision } from '../../core/assess/router';
 import { createLlmRouterClassifier } from '../../core/assess/router-classifier';
 import type { CuratedModel } from '../../llm/models';
@@ -24,7 +26,7 @@ import { nonEnglishLanguage, type LanguageGuess } from '../../core/text/language
 import { extractOperation, mergeParams, type CalcParams, type CalcTarget } from '../../core/assess/extract';
 import { runCalc, type CalcOutcome } from '../../core/assess/message-calc';
 
-export type TurnPhase = 'queued' | 'routing' | 'retrieving' | 'composing' | 'generating' | 'checking' | 'done' | 'stopped' | 'error';
+export type TurnPhase = 'queued' | 'routing' | 'retrieving' | 'composing' | 'condensing' | 'generating' | 'checking' | 'done' | 'stopped' | 'error';
 
 export interface TurnError {
   summary: string;
@@ -48,6 +50,11 @@ export class Turn {
   /** Why model assistance was not used although a model is loaded (it failed), or null. */
   assistError: string | null = $state(null);
   evidence: EvidenceOnlyAnswer | null = $state.raw(null);
+  /**
+   * With "answer from the consulted documents" on and a model loaded: each kept document's context as
+   * the model condensed it (or the extractive fallback, with the reason), in the documents' order.
+   */
+  condensed: CondensedContext[] | null = $state.raw(null);
   /** The answer text streamed so far (answer channel only; reasoning is never shown). */
   stream = $state('');
   answer: AnswerResult | null = $state.raw(null);
@@ -98,7 +105,7 @@ export interface AskApp {
   readonly audit: Pick<AuditStore, 'add'>;
   /** SHA-256 of the served index manifest. */
   readonly manifestSha: string;
-  readonly settings: Pick<Settings, 'keepQuestionsOutOfLog' | 'modelBaseUrl'>;
+  readonly settings: Pick<Settings, 'keepQuestionsOutOfLog' | 'modelBaseUrl'> & Partial<Pick<Settings, 'answerFromDocuments'>>;
   /** True when answers are generated (a model is loaded and evidence-only mode is off). */
   readonly generative: boolean;
   chatEngine(): AskChat | null;
@@ -254,7 +261,27 @@ export class AskSession {
       return;
     }
 
-    // 5a. generative
+    // 5a. generative; with "answer from the consulted documents", the context is the kept documents' refined
+    // contexts, each condensed by the model and held to its passages by the source check (condense.ts)
+    let answerRetrieval = ask.retrieval;
+    const docs = ask.documents;
+    if (this.app.settings.answerFromDocuments && docs && docs.chunks.length) {
+      turn.phase = 'condensing';
+      const byId = new Map(docs.chunks.map((c) => [c.id, c] as const));
+      const budget = contextChars ?? contextCharsFor(4096, config.generation);
+      const per = DEFAULT_AGENT_CONFIG.refined.passages;
+      const inputs = condenseInputs(
+        docs.consulted.map((d) => ({ ...d, evidence: d.evidenceIds.map((id) => ({ id })) })),
+        (id) => byId.get(id),
+        { passages: per, charsEach: Math.floor(budget / per) },
+      );
+      const condensed = await condenseDocuments(turn.question, inputs, { engine, check: (text, ids) => app.runtime.checkGrounding(text, ids), signal }, budget);
+      if (stopped()) return;
+      turn.condensed = condensed.documents;
+      answerRetrieval = { ...ask.retrieval, evidence: docs.evidence, context: condensed.context };
+      // the sources panel lists the passages the answer could cite: the kept documents' evidence
+      turn.ask = { ...ask, retrieval: answerRetrieval, chunks: docs.chunks };
+    }
     turn.phase = 'generating';
     const conversation: ConversationTurn[] = previous
       .filter((p) => p.answer && p.answer.status !== 'no-context' && p.answer.answer)
@@ -265,7 +292,7 @@ export class AskSession {
       result = await answerQuestion({
         question: turn.question,
         history: conversation,
-        retrieval: ask.retrieval,
+        retrieval: answerRetrieval,
         engine,
         ...(modelId ? { modelId } : {}),
         signal,

@@ -1,0 +1,28 @@
+/**
+ * The runtime's retrieve reports what the document agents found in a form the Ask session can answer
+ * from: each kept document's evidence ids and extractive refined context, the merged evidence with its
+ * chunks in the same order, and the joined context.
+ */
+import { describe, expect, it } from 'vitest';
+import { createInProcessRuntime } from '../../src/runtime/in-process.js';
+import { fakeEmbedder } from '../support/fake-embedder.js';
+import { servedIndex } from '../support/served-index.js';
+
+describe('the document agents’ result in the runtime', () => {
+  it('carries each kept document’s evidence and refined context, and the merged evidence with its chunks', async () => {
+    const rt = createInProcessRuntime({ baseUrl: 'http://localhost/', hasWebGpu: async () => false, createEmbedder: async () => fakeEmbedder(), fetchImpl: await servedIndex() });
+    await rt.init({ denseBackend: 'exact' });
+    const r = await rt.retrieve('flying at night');
+    const d = r.documents!;
+    const kept = d.consulted.filter((c) => c.kept);
+    expect(kept.length).toBeGreaterThan(0);
+    for (const c of kept) {
+      expect(c.evidenceIds.length).toBeGreaterThan(0);
+      expect(c.refined.startsWith('[Document: ')).toBe(true);
+      // the refined context cites passages of its own document
+      for (const id of [...c.refined.matchAll(/^\[([^\]\s]+)\] /gm)].map((m) => m[1]!)) expect(c.evidenceIds).toContain(id);
+    }
+    expect(d.chunks.map((ch) => ch.id)).toEqual(d.evidence.map((e) => e.id));
+    expect(d.context).toBe(kept.map((c) => c.refined).join('\n\n'));
+  });
+});
