@@ -26,6 +26,7 @@ import { splitSentenceSpans } from '../../src/core/text/sentences.js';
 import { contentTokens } from '../../src/core/text/tokenize.js';
 import { loadIndexFromDir } from '../node/index-fs.js';
 import { nodeEmbedder } from '../node/model.js';
+import { seededRandom } from '../../src/core/random.js';
 
 const { values } = parseArgs({
   options: {
@@ -68,18 +69,6 @@ if (values.real) {
   process.exit(0);
 }
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const FRAMES = ['According to the guidance, ', 'The regulation states that ', 'In short, '];
 
 /** Claim-like sentences of a chunk: 8–40 words, at least 5 content tokens, not a heading or list marker. */
@@ -102,7 +91,7 @@ const frame = (s: string, i: number): string => `${FRAMES[i % FRAMES.length]}${s
 const index = await loadIndexFromDir();
 const embedder = await nodeEmbedder(index.manifest.model.dtype as 'fp32' | 'q8');
 const dim = index.manifest.dimension;
-const rand = rng(Number(values.seed));
+const rand = seededRandom(Number(values.seed));
 const eligible = index.chunks.map((c, row) => ({ c, row, claims: claims(c) })).filter((x) => x.claims.length > 0);
 const picked: typeof eligible = [];
 const pool = [...eligible];

@@ -12,6 +12,7 @@
  *
  * Pure and deterministic (a seeded generator), so `npm run train:router` is reproducible.
  */
+import { seededRandom } from '../../src/core/random.js';
 
 export interface ComposeSource {
   /** The table's chunk id, e.g. `easa-amc-gm-2019-947/amc1-art11/s4.2.3/table-1`. */
@@ -42,18 +43,6 @@ export interface ComposeOptions {
 }
 
 export const DEFAULT_COMPOSE: ComposeOptions = { perQuestion: 1, seed: 1 };
-
-/** Mulberry32: a small seeded generator, enough to pick halves reproducibly. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const isTableChunk = (id: string) => /\/table-[^/]+$/.test(id);
 
@@ -87,7 +76,7 @@ export function join(value: string, text: string, how: Join): string {
 /** Composed `both` questions: each value question joined with passage questions of its section. */
 export function composeBoth(tables: readonly ComposeSource[], passages: readonly PassageSource[], options: Partial<ComposeOptions> = {}): ComposedQuestion[] {
   const o = { ...DEFAULT_COMPOSE, ...options };
-  const next = random(o.seed);
+  const next = seededRandom(o.seed);
   const out: ComposedQuestion[] = [];
   for (const t of tables) {
     const companions = companionPassages(t.table, passages);

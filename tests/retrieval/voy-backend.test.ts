@@ -6,22 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadVoyInNode } from '../../corpus-build/node/voy.js';
 import { exactBackend, voyBackend } from '../../src/core/retrieval/dense.js';
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/core/random.js';
 
 /** n unit vectors: clusters around a few centres (like passages of one document), some exact duplicates. */
 function vectors(n: number, dim: number, seed: number): Float32Array {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const centres = Array.from({ length: 8 }, () => Array.from({ length: dim }, () => r() * 2 - 1));
   const out = new Float32Array(n * dim);
   for (let i = 0; i < n; i++) {
@@ -65,7 +54,7 @@ describe('voy dense backend', () => {
     const voy = voyBackend(await loadVoyInNode(), data, dim);
     const exact = exactBackend(data, dim);
     for (const keep of [0.5, 0.05, 3 / n]) {
-      const r = rng(Math.round(keep * 1000));
+      const r = seededRandom(Math.round(keep * 1000));
       const allowed = new Uint8Array(n).map(() => (r() < keep ? 1 : 0));
       for (let q = 0; q < 40; q++) {
         const qv = queries.subarray(q * dim, (q + 1) * dim);
