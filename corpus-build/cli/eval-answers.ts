@@ -209,8 +209,10 @@ const out = {
     contextChars,
     window,
     assist: Boolean(values.assist),
-    context: values.agents ? 'document agents (refined contexts of the top 3 documents)' : 'flat retrieval',
-    reranker: loaded.reranker ? 'on' : 'off (model files missing)',
+    context: values.agents ? `document agents (refined contexts of the top 3 documents${values.condense ? ', condensed by the model' : ''})` : 'flat retrieval',
+    embedder: index.manifest.model.id,
+    // what retrieval ran with: the cross-encoder reranks only when the configuration enables it (off by default, as in the app)
+    reranker: !engine.config.rerank.enabled ? 'off (rerank.enabled is false)' : loaded.reranker ? 'on' : 'off (model files missing)',
     grounding: { similarity: config.grounding.similarity, overlap: config.grounding.overlap },
     replies: outFile,
   },
