@@ -38,7 +38,9 @@ describe('settings store', () => {
       keepQuestionsOutOfLog: true,
       modelBaseUrl: 'https://models.example.eu/webllm/',
       retrievalModel: 'google/embeddinggemma-300m',
+      answerFromDocuments: true,
     });
+    expect(saved.answerFromDocuments).toBe(true);
     expect(saved.modelBaseUrl).toBe('https://models.example.eu/webllm');
     expect(saved.retrievalModel).toBe('google/embeddinggemma-300m');
     s.close();
@@ -72,11 +74,13 @@ describe('settings store', () => {
       evidenceOnly: 'yes',
       keepQuestionsOutOfLog: true,
       modelBaseUrl: 42,
+      answerFromDocuments: 'on',
     });
     const r = await createSettingsStore({ dbName }).load();
     expect(r.source).toBe('stored');
     expect(r.settings).toEqual({ ...DEFAULT_SETTINGS, keepQuestionsOutOfLog: true });
-    expect(r.problems).toHaveLength(3);
+    expect(r.problems).toHaveLength(4);
+    expect(r.problems.join('\n')).toMatch(/answerFromDocuments: expected true or false, got "on"/);
     expect(r.problems.join('\n')).toMatch(/modelId/);
     expect(r.problems.join('\n')).toMatch(/evidenceOnly/);
     expect(r.problems.join('\n')).toMatch(/modelBaseUrl/);
