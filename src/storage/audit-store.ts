@@ -87,6 +87,17 @@ export interface AuditAssistance {
   raw: string;
 }
 
+/**
+ * The answer was written from the document agents' contexts condensed by the model (Settings →
+ * "Answer from the consulted documents"): per document, whether the model's notes or its best passages
+ * were used and why, and the notes kept (each held to its passage by the source check). Dropped notes
+ * are counted, not stored: the model may have restated the question in them.
+ */
+export interface AuditAnswerContext {
+  source: 'condensed documents';
+  documents: { documentId: string; mode: 'model' | 'extractive'; reason: string; notes: { text: string; citations: string[] }[]; dropped: number }[];
+}
+
 /** What an Assess run produced and read. */
 export interface AuditAssessment {
   /** The assessment as the JSON export writes it (inputs, results with table cells, runs, sources, coherence). */
@@ -146,6 +157,8 @@ export interface AuditRecord {
   requirements?: AuditRequirements | null;
   /** Model-assisted retrieval (Ask with a model loaded); null when not used, absent in older records. Emptied with the question. */
   assistance?: AuditAssistance | null;
+  /** Set when the answer's context was the condensed documents' (null or absent: the retrieval's passages). */
+  answerContext?: AuditAnswerContext | null;
 }
 
 export type AuditKind = 'ask' | 'assess' | 'requirements';

@@ -45,8 +45,12 @@ describe('Ask session: answering from the consulted documents’ condensed conte
     expect(prompt).not.toContain('The population density selects the row.');
     expect(turn.ask!.retrieval.context).toContain(`[${IGRC}] ${NOTE}`);
     expect(turn.answer!.citations).toEqual([IGRC]);
-    // the audit record keeps the context the answer was written from
+    // the audit record keeps the context the answer was written from, and per document what was kept; dropped notes are counted, not stored
     await vi.waitFor(async () => expect((await app.audit.list({ limit: 5 })).records[0]?.context).toContain(NOTE));
+    const [record] = (await app.audit.list({ limit: 5 })).records;
+    const audited = record!.answerContext!.documents.find((d) => d.documentId === igrcDoc.documentId)!;
+    expect(audited).toEqual({ documentId: igrcDoc.documentId, mode: 'model', reason: igrcDoc.reason, notes: [{ text: NOTE, citations: [IGRC] }], dropped: 1 });
+    expect(JSON.stringify(record)).not.toContain(INVENTED);
   });
 
   it('with the setting off the answer uses the flat passages and the model condenses nothing', async () => {
@@ -55,6 +59,8 @@ describe('Ask session: answering from the consulted documents’ condensed conte
     const turn = await new AskSession(app).ask(QUESTION);
     expect(turn.phase).toBe('done');
     expect(turn.condensed).toBeNull();
+    await vi.waitFor(async () => expect((await app.audit.list({ limit: 5 })).records).toHaveLength(1));
+    expect((await app.audit.list({ limit: 5 })).records[0]!.answerContext).toBeUndefined();
     expect(chat.structuredCalls.some((c) => c.messages[0]!.content === CONDENSE_SYSTEM_PROMPT)).toBe(false);
     expect(chat.double.requests.at(-1)!.messages.map((m) => m.content).join('\n')).toContain('The population density selects the row.');
   });

@@ -16,6 +16,7 @@ import { alternativesFrom, type QueryAssistance } from '../../core/answer/query-
 import { CURATED_MODELS, findModel, modelUrls, type CuratedModel } from '../../llm/models';
 import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecordInput, AuditRoute } from '../../storage/audit-store';
 import type { CalcOutcome } from '../../core/assess/message-calc';
+import type { CondensedContext } from '../../core/answer/condense';
 
 export interface AuditInput {
   question: string;
@@ -41,6 +42,8 @@ export interface AuditInput {
   models?: readonly CuratedModel[];
   /** Model-assisted retrieval's reply, when it was used. */
   assistance?: QueryAssistance | null;
+  /** The documents' contexts as the model condensed them, when the answer was written from them. */
+  condensed?: readonly CondensedContext[] | null;
 }
 
 /** Rank and score of a passage in every stage of the trace that lists it. */
@@ -133,6 +136,20 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
     assistance: input.assistance
       ? { parsed: input.assistance.parsed, alternatives: alternativesFrom(input.assistance), raw: input.assistance.raw }
       : null,
+    ...(generative && input.condensed
+      ? {
+          answerContext: {
+            source: 'condensed documents' as const,
+            documents: input.condensed.map((c) => ({
+              documentId: c.documentId,
+              mode: c.mode,
+              reason: c.reason,
+              notes: c.statements.map((n) => ({ text: n.statement, citations: [...n.citations] })),
+              dropped: c.dropped.length,
+            })),
+          },
+        }
+      : {}),
   };
 }
 

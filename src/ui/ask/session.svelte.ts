@@ -352,6 +352,7 @@ export class AskSession {
           modelBaseUrl: this.app.settings.modelBaseUrl,
           ...(this.app.llmModels ? { models: this.app.llmModels } : {}),
           assistance: turn.assistance,
+          condensed: turn.condensed,
         }),
         { keepQuestionOutOfLog: this.app.settings.keepQuestionsOutOfLog },
       );
