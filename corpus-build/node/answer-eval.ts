@@ -95,8 +95,12 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
     const a = await deps.agents.agents.run(q.question, qv!, options, alt);
     let context = a.context;
     if (deps.condense && !a.noEvidence) {
-      const byId = new Map(deps.index.chunks.map((c) => [c.id, c] as const));
-      const inputs = condenseInputs(a.consulted, (id) => byId.get(id), { passages: CONDENSE_PASSAGES, charsEach: Math.floor(deps.contextChars / CONDENSE_PASSAGES) });
+      const chunkOf = (id: string) => {
+        const row = deps.index.rowOf.get(id);
+        return row === undefined ? undefined : deps.index.chunks[row];
+      };
+      const consulted = a.consulted.map((c) => ({ ...c, evidenceIds: c.evidence.map((e) => e.id) }));
+      const inputs = condenseInputs(consulted, chunkOf, { passages: CONDENSE_PASSAGES, charsEach: Math.floor(deps.contextChars / CONDENSE_PASSAGES) });
       const c = await condenseDocuments(q.question, inputs, { engine: deps.chat, check: deps.condense.check });
       context = c.context;
       condensed = c.documents.map((d) => ({ documentId: d.documentId, mode: d.mode, kept: d.statements.length, dropped: d.dropped.length, reason: d.reason }));

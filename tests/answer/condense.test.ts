@@ -48,7 +48,11 @@ describe('condensing a document’s refined context with the model', () => {
       ],
     });
     const engine = engineDouble({ streams: [[delta(reply, 'stop')]] });
-    const c = await condenseDocument('How are batteries stored?', DOC, { engine, check: check() });
+    const inner = check();
+    let checks = 0;
+    const c = await condenseDocument('How are batteries stored?', DOC, { engine, check: (t, ids) => (checks++, inner(t, ids)) });
+    // one source check for all the notes (the passages are embedded once)
+    expect(checks).toBe(1);
     expect(c.mode).toBe('model');
     expect(c.statements.map((s) => [s.statement, s.citations, s.attributed])).toEqual([
       ['Batteries shall be stored in a fireproof container when not in use.', ['doc/battery'], false],
@@ -115,8 +119,8 @@ describe('condensing a document’s refined context with the model', () => {
     const chunks = new Map(PASSAGES.map((p) => [p.id, p]));
     const inputs = condenseInputs(
       [
-        { id: 'doc', title: 'Operations manual', edition: 'Edition 2', pages: 'pp. 3–4', kept: true, evidence: [{ id: 'doc/battery' }, { id: 'doc/missing' }, { id: 'doc/c2-link' }], refined: DOC.extractive },
-        { id: 'other', title: 'Other', edition: 'E1', pages: 'p. 1', kept: false, evidence: [{ id: 'doc/c2-link' }], refined: '' },
+        { id: 'doc', title: 'Operations manual', edition: 'Edition 2', pages: 'pp. 3–4', kept: true, evidenceIds: ['doc/battery', 'doc/missing', 'doc/c2-link'], refined: DOC.extractive },
+        { id: 'other', title: 'Other', edition: 'E1', pages: 'p. 1', kept: false, evidenceIds: ['doc/c2-link'], refined: '' },
       ],
       (id) => chunks.get(id),
       { passages: 2, charsEach: 30 },

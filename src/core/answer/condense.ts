@@ -18,7 +18,7 @@ import { numberContextMarkers, stripCitations } from './citations.js';
 import { completeText } from './complete.js';
 import type { ChatEngine } from './generation.js';
 import type { GroundingReport } from './grounding.js';
-import type { DraftPassageText } from './requirements-model.js';
+import { statementSentences, type DraftPassageText } from './requirements-model.js';
 import { collapseWhitespace } from '../text/sentences.js';
 
 export const CONDENSE_SYSTEM_PROMPT =
@@ -166,19 +166,17 @@ export async function condenseDocument(question: string, d: CondenseDocument, de
     .slice(0, MAX_NOTES);
   const statements: CondensedStatement[] = [];
   const dropped: string[] = [];
-  // each line checked on its own, against every given passage: a citation the passages do not bear out is caught
-  for (const l of lines) {
-    const text = l.citations.length ? `${l.statement} ${l.citations.map((c) => `[${c}]`).join(' ')}` : l.statement;
-    const report = await deps.check(text, ids);
-    const claims = report.sentences.filter((s) => s.kind === 'claim');
+  // one source check for all the notes, one per line, against every given passage (embedded once): a
+  // citation the passages do not bear out is caught
+  const cited = lines.map((l) => (l.citations.length ? `${l.statement} ${l.citations.map((c) => `[${c}]`).join(' ')}` : l.statement));
+  const report = await deps.check(cited.map((c) => `- ${c}`).join('\n'), ids);
+  const sentencesOf = statementSentences(report.sentences, lines.map((l) => l.statement));
+  for (const [i, l] of lines.entries()) {
+    const claims = sentencesOf[i]!.filter((s) => s.kind === 'claim');
     const failed = claims.some((s) => s.supported !== true);
-    if (!claims.length || failed) {
-      dropped.push(l.statement);
-      continue;
-    }
     const supportedBy = [...new Set(claims.map((c) => c.bestChunk).filter((c): c is string => !!c))];
     const citations = l.citations.length ? l.citations : supportedBy.slice(0, 1);
-    if (!citations.length) {
+    if (!claims.length || failed || !citations.length) {
       dropped.push(l.statement);
       continue;
     }
@@ -212,7 +210,8 @@ export interface ConsultedForCondense {
   edition: string;
   pages: string;
   kept: boolean;
-  evidence: readonly { id: string }[];
+  /** Its agent's evidence passages, best first. */
+  evidenceIds: readonly string[];
   refined: string;
 }
 
@@ -234,9 +233,9 @@ export function condenseInputs(
       edition: c.edition,
       pages: c.pages,
       extractive: c.refined,
-      passages: c.evidence
+      passages: c.evidenceIds
         .slice(0, o.passages)
-        .map((e) => chunkOf(e.id))
+        .map((id) => chunkOf(id))
         .filter((p): p is DraftPassageText => !!p)
         .map((p) => ({ id: p.id, title: p.title, text: collapseWhitespace(p.text).slice(0, o.charsEach) })),
     }));

@@ -90,10 +90,11 @@ export function parseRequirementLines(reply: string, allowed: readonly string[])
 }
 
 /**
- * The checked sentences of each statement: the check splits the list line by line, in order, so each
- * sentence belongs to the first statement (from the current one on) whose text contains it.
+ * The checked sentences of each statement when a list of statements was checked in one call (the
+ * passages are embedded once): the check splits the list line by line, in order, so each sentence
+ * belongs to the first statement (from the current one on) whose text contains it.
  */
-function statementSentences(sentences: readonly GroundingReport['sentences'][number][], statements: readonly string[]): GroundingReport['sentences'][number][][] {
+export function statementSentences(sentences: readonly GroundingReport['sentences'][number][], statements: readonly string[]): GroundingReport['sentences'][number][][] {
   const out = statements.map((): GroundingReport['sentences'][number][] => []);
   const norm = (t: string) => collapseWhitespace(stripCitations(t)).toLowerCase();
   const texts = statements.map(norm);

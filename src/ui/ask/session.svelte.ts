@@ -270,11 +270,7 @@ export class AskSession {
       const byId = new Map(docs.chunks.map((c) => [c.id, c] as const));
       const budget = contextChars ?? contextCharsFor(4096, config.generation);
       const per = DEFAULT_AGENT_CONFIG.refined.passages;
-      const inputs = condenseInputs(
-        docs.consulted.map((d) => ({ ...d, evidence: d.evidenceIds.map((id) => ({ id })) })),
-        (id) => byId.get(id),
-        { passages: per, charsEach: Math.floor(budget / per) },
-      );
+      const inputs = condenseInputs(docs.consulted, (id) => byId.get(id), { passages: per, charsEach: Math.floor(budget / per) });
       const condensed = await condenseDocuments(turn.question, inputs, { engine, check: (text, ids) => app.runtime.checkGrounding(text, ids), signal }, budget);
       if (stopped()) return;
       turn.condensed = condensed.documents;
