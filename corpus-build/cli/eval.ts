@@ -182,7 +182,7 @@ const baseAgentConfig: AgentConfig = { ...DEFAULT_AGENT_CONFIG, ...(merge ? { me
 const agentsFor = (over: Partial<AgentConfig> = {}) => createDocumentAgents(index, engine, { ...baseAgentConfig, ...over });
 const agents = values.agents ? agentsFor() : null;
 if (agents && values.decompose) fail('--agents and --decompose cannot be combined.');
-const selections: { gold: string[]; selected: string[] }[] = [];
+const selections: { gold: string[]; selected: string[]; kept?: string[] }[] = [];
 
 async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], agentOver?: Partial<AgentConfig>): Promise<QuestionOutcome[]> {
   const docAgents = agents && agentOver ? agentsFor(agentOver) : agents;
@@ -192,12 +192,15 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
     const options = { filters: questionFilters(q.question, corpus), config, alternatives: assisted.get(q.question) ?? [] };
     let r;
     let selected: string[];
+    let kept: string[] | undefined;
     if (docAgents) {
       const qv = await vectorOf(q.question);
       const alt: Float32Array[] = [];
       for (const text of engine.alternativesOf(q.question, options)) alt.push(await vectorOf(text));
       r = await docAgents.run(q.question, qv, options, alt);
-      selected = r.consulted.map((c) => c.id);
+      // selected: the documents the selection chose (before the evidence gate; a backfilled one is not counted); kept: those whose evidence passed the gate
+      selected = r.consulted.slice(0, DEFAULT_AGENT_CONFIG.topDocuments).filter((c) => !c.backfilled).map((c) => c.id);
+      kept = r.consulted.filter((c) => c.kept).map((c) => c.id);
     } else if (values.decompose) {
       r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
     } else {
@@ -208,10 +211,11 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
     }
     const ranked = r.evidence.map((e) => index.chunks[e.row]!);
     selected ??= [...new Set(ranked.map((c) => c.documentId ?? c.docId))].slice(0, 3);
-    if (q.answerable) selections.push({ gold: goldDocuments(q, index.chunks), selected });
+    const gold = q.answerable ? goldDocuments(q, index.chunks) : [];
+    if (q.answerable) selections.push({ gold, selected, kept });
     const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };
     outcomes.push(o);
-    if (values.verbose) console.error(`${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${o.topIds[0] ?? ''} gate=${'gate' in r ? (r.gate?.note ?? '-') : '-'}${'consulted' in r ? ` docs=${r.consulted.map((c) => `${c.id}${c.kept ? "" : `(${c.reason})`}`).join(',')}` : ''}`);
+    if (values.verbose) console.error(`${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${gold.length && !gold.some((g) => selected.includes(g)) ? `DOCUMENT-MISSED(gold ${gold.join('|')}) ` : ''}${o.topIds[0] ?? ''} gate=${'gate' in r ? (r.gate?.note ?? '-') : '-'}${'consulted' in r ? ` docs=${r.consulted.map((c) => `${c.id}${c.kept ? "" : `(${c.reason})`}`).join(',')}` : ''}`);
   }
   return outcomes;
 }
@@ -230,8 +234,8 @@ function printReport(r: EvalReport) {
   for (const [k, m] of Object.entries(r.byCorpus)) console.log(row(`corpus ${k}`, m));
   console.log(`unanswerable: n=${r.unanswerable.n}, no-evidence rate ${r.unanswerable.noEvidenceRate.toFixed(3)}`);
   console.log(`answerable refused ("no evidence"): ${(r.answerableRefused.rate * 100).toFixed(1)} % of ${r.answerableRefused.n}`);
-  const ds = (r as { documentSelection?: { n: number; top1: number; top3: number; by: string } }).documentSelection;
-  if (ds) console.log(`document selection (${ds.by}): n=${ds.n}, top1 ${ds.top1.toFixed(3)}, top3 ${ds.top3.toFixed(3)}`);
+  const ds = (r as { documentSelection?: { n: number; top1: number; top3: number; kept: number; by: string } }).documentSelection;
+  if (ds) console.log(`document selection (${ds.by}): n=${ds.n}, top1 ${ds.top1.toFixed(3)}, top3 ${ds.top3.toFixed(3)}, among the documents kept at the gate ${ds.kept.toFixed(3)}`);
 }
 
 if (values.cv) {

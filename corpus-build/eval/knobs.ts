@@ -58,6 +58,22 @@ export const AGENT_KNOBS: Knob[] = [
     ],
   },
   {
+    name: 'agents: hit rank constant',
+    values: [
+      { label: 'k 60', over: {}, agent: {} },
+      { label: 'k 10', over: {}, agent: { k: 10 } },
+      { label: 'k 1', over: {}, agent: { k: 1 } },
+    ],
+  },
+  {
+    name: 'agents: hit pool',
+    values: [
+      { label: 'top 20', over: {}, agent: {} },
+      { label: 'top 10', over: {}, agent: { hitPool: 10 } },
+      { label: 'top 40', over: {}, agent: { hitPool: 40 } },
+    ],
+  },
+  {
     name: 'agents: flat top passage',
     values: [
       { label: 'its document kept', over: {}, agent: {} },
@@ -76,6 +92,13 @@ export const AGENT_KNOBS: Knob[] = [
     values: [
       { label: 'dense + windows', over: {}, agent: {} },
       { label: 'as the flat run', over: {}, agent: { inDocument: {} } },
+    ],
+  },
+  {
+    name: 'agents: gate-dropped place',
+    values: [
+      { label: 'left empty', over: {}, agent: {} },
+      { label: 'next document', over: {}, agent: { backfill: true } },
     ],
   },
   {

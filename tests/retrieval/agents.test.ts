@@ -162,6 +162,30 @@ describe('document agents', () => {
     expect(r.evidence.every((e) => e.id.startsWith('batt/'))).toBe(true);
   });
 
+  it('with backfill, gives the place of a document dropped at the gate to the next document by score, and says so', async () => {
+    const { index, engine } = await setup();
+    // the gate of the search inside 'wx' finds nothing (as a threshold would); the flat run is untouched
+    const gated: typeof engine = {
+      ...engine,
+      async retrieveWithVector(query, vector, options = {}, alt = []) {
+        const r = await engine.retrieveWithVector(query, vector, options, alt);
+        return options.filters?.documentIds?.[0] === 'wx' ? { ...r, evidence: [], noEvidence: true, gate: { ...r.gate!, note: 'below the gate' } } : r;
+      },
+    };
+    const q = 'wind limit battery';
+    const cfg = { ...DEFAULT_AGENT_CONFIG, topDocuments: 2 };
+    const open = { config: { gate: { enabled: false } } };
+    const without = await createDocumentAgents(index, gated, cfg).run(q, await vec(q), open);
+    expect(without.consulted.map((c) => [c.id, c.kept])).toEqual([['wx', false], ['batt', true]]);
+    const withFill = await createDocumentAgents(index, gated, { ...cfg, backfill: true }).run(q, await vec(q), open);
+    expect(withFill.consulted.map((c) => [c.id, c.kept, c.backfilled ?? false])).toEqual([['wx', false, false], ['batt', true, false], ['de', true, true]]);
+    expect(withFill.consulted[2]!.reason).toMatch(/^next by score, in place of a document dropped at the evidence gate; /);
+    expect(withFill.evidence.some((e) => e.id.startsWith('de/'))).toBe(true);
+    // nothing dropped: no document is added
+    const none = await createDocumentAgents(index, engine, { ...cfg, backfill: true }).run(q, await vec(q), open);
+    expect(none.consulted.map((c) => c.id)).toEqual(['wx', 'batt']);
+  });
+
   it('keeps a national question in its country\'s documents, and consults the EU documents once it is broadened', async () => {
     const { agents } = await setup();
     const night = 'night flights lighting plan';
@@ -223,7 +247,13 @@ describe('document selection metric', () => {
       { gold: ['d'], selected: ['a', 'b', 'c'] },
       { gold: [], selected: ['a'] },
     ]);
-    expect(ds).toEqual({ n: 3, top1: 1 / 3, top3: 2 / 3 });
+    expect(ds).toEqual({ n: 3, top1: 1 / 3, top3: 2 / 3, kept: 2 / 3 });
+    // kept: the documents whose evidence passed the gate (a selected document dropped there does not count)
+    const gated = documentSelection([
+      { gold: ['a'], selected: ['a', 'b', 'c'], kept: ['b'] },
+      { gold: ['d'], selected: ['a', 'b', 'c'], kept: ['b', 'd'] },
+    ]);
+    expect(gated).toEqual({ n: 2, top1: 0.5, top3: 0.5, kept: 0.5 });
   });
 
   it('finds the gold documents from the question quotes', async () => {

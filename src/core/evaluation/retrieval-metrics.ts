@@ -130,12 +130,18 @@ export interface DocumentSelection {
   top1: number;
   /** Share where one of the (up to three) selected documents holds it. */
   top3: number;
+  /**
+   * Share where one of the documents whose evidence passed the gate (the answer's documents)
+   * holds it; `kept` defaults to `selected` (a flat ranking's documents are already past the gate).
+   */
+  kept: number;
 }
 
-/** Document selection accuracy: `selected` in rank order (up to 3 count), `gold` the documents holding a gold passage. */
-export function documentSelection(cases: { gold: string[]; selected: string[] }[]): DocumentSelection {
+/** Document selection accuracy: `selected` in rank order (up to 3 count), `gold` the documents holding a gold passage, `kept` the documents the answer used. */
+export function documentSelection(cases: { gold: string[]; selected: string[]; kept?: string[] }[]): DocumentSelection {
   const withGold = cases.filter((c) => c.gold.length);
   const n = withGold.length;
-  const rate = (k: number) => (n ? withGold.filter((c) => c.selected.slice(0, k).some((d) => c.gold.includes(d))).length / n : 0);
-  return { n, top1: rate(1), top3: rate(3) };
+  const share = (hit: (c: (typeof withGold)[number]) => boolean) => (n ? withGold.filter(hit).length / n : 0);
+  const rate = (k: number) => share((c) => c.selected.slice(0, k).some((d) => c.gold.includes(d)));
+  return { n, top1: rate(1), top3: rate(3), kept: share((c) => (c.kept ?? c.selected.slice(0, 3)).some((d) => c.gold.includes(d))) };
 }

@@ -57,6 +57,12 @@ export interface AgentConfig {
    * 'weighted-rrf' — Σ (document score / best document score) / (k + rank in its document).
    */
   merge: 'global' | 'weighted-rrf';
+  /**
+   * A consulted document dropped at the evidence gate gives its place to the next document by
+   * score (at most topDocuments replacements), so that up to topDocuments documents with
+   * evidence inform the answer; the dropped one stays listed as dropped.
+   */
+  backfill: boolean;
   /** Overrides for the retrieval inside each document (the app switches the reranker off there: one cross-encoder pass per question). */
   inDocument: RetrievalConfigOverrides;
 }
@@ -78,6 +84,7 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   k: 60,
   refined: { passages: 3, chars: 1500 },
   merge: 'global',
+  backfill: false,
   inDocument: { bm25: { enabled: false } },
 };
 
@@ -208,6 +215,8 @@ export interface ConsultedDocument {
   reason: string;
   /** False when its best evidence was below the gate (dropped). */
   kept: boolean;
+  /** Consulted in place of a document dropped at the gate (AgentConfig.backfill), not chosen by the selection. */
+  backfilled?: boolean;
   evidence: Evidence[];
   /** The refined context: extractive, cited passages of this document. */
   refined: string;
@@ -284,7 +293,11 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
       const scores = scoreDocuments(docs, dim, qv, order, cfg, allowedDoc, query);
       const chosen = chooseDocuments(scores, order.length && !flat.noEvidence ? docs.docOfRow[order[0]!] : undefined, cfg);
       const consulted: ConsultedDocument[] = [];
-      for (const [rank, s] of chosen.entries()) {
+      // the queue: the chosen documents, then (backfill) the others by score, each tried once
+      const queue = [...chosen, ...(cfg.backfill ? scores.filter((s) => !chosen.some((c) => c.doc === s.doc)).slice(0, cfg.topDocuments) : [])];
+      for (const [rank, s] of queue.entries()) {
+        if (rank >= chosen.length && consulted.filter((c) => c.kept).length >= cfg.topDocuments) break;
+        if (rank >= chosen.length && consulted.length - consulted.filter((c) => c.kept).length <= rank - chosen.length) break;
         const d = docs.units[s.doc]!;
         const r = await engine.retrieveWithVector(
           query,
@@ -302,8 +315,9 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
           rank: rank + 1,
           score: s.score,
           // what decided first (a name in the question, the best passage, the passages it owns), then the summary match (informative; it counts only with summaryWeight > 0)
-          reason: `${s.named.length ? `named in the question (${s.named.join(', ')}); ` : ''}${s.anchor ? 'holds the best-matching passage; ' : ''}owns ${s.hitCount} of the top ${cfg.hitPool} passages; closest summary: ${where}, summary match ${s.summary.toFixed(2)}${kept ? '' : `; dropped: ${r.gate?.note ?? 'no evidence'}`}`,
+          reason: `${rank >= chosen.length ? 'next by score, in place of a document dropped at the evidence gate; ' : ''}${s.named.length ? `named in the question (${s.named.join(', ')}); ` : ''}${s.anchor ? 'holds the best-matching passage; ' : ''}owns ${s.hitCount} of the top ${cfg.hitPool} passages; closest summary: ${where}, summary match ${s.summary.toFixed(2)}${kept ? '' : `; dropped: ${r.gate?.note ?? 'no evidence'}`}`,
           kept,
+          ...(rank >= chosen.length ? { backfilled: true } : {}),
           evidence: r.evidence,
           refined: kept ? (mode === 'summary' ? summaryContext(d, qv, s.doc) : refine(d, r.evidence, qv)) : '',
         });
