@@ -25,7 +25,7 @@ import { checkGrounding } from '../../src/core/answer/grounding.js';
 import { contextMessage, developerPrompt, systemPrompt } from '../../src/core/answer/prompts.js';
 import { QUERY_ASSIST_SCHEMA, QUERY_ASSIST_SYSTEM_PROMPT } from '../../src/core/answer/query-assist.js';
 import { summariseAnswers, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
-import { createDocumentAgents, DEFAULT_AGENT_CONFIG } from '../../src/core/retrieval/agents.js';
+import { agentConfigForEmbedder, createDocumentAgents } from '../../src/core/retrieval/agents.js';
 import type { RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import { answerOne, outcomeOf, type AnswerRecord } from '../node/answer-eval.js';
 import { nodeEngine } from '../node/engine.js';
@@ -130,7 +130,7 @@ const modelKey = (await fileSha256(ggufPath)).slice(0, 16);
 
 // what the replies depend on besides the model: prompts, generation settings, context budget, assistance
 const settingsKey = createHash('sha256')
-  .update(JSON.stringify({ SYSTEM_PROMPT: systemPrompt(config.citationMarkers), DEVELOPER_PROMPT: developerPrompt(config.citationMarkers), wrapper: contextMessage("", config.citationMarkers), markers: config.citationMarkers, ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null, ...(values.embedder ? { embedder: values.embedder } : {}), ...(values.agents ? { agents: DEFAULT_AGENT_CONFIG } : {}), ...(values.condense ? { condense: [CONDENSE_SYSTEM_PROMPT, CONDENSE_SCHEMA, condensePrompt('', { id: '', title: '', edition: '', pages: '', passages: [], extractive: '' }).user] } : {}) }))
+  .update(JSON.stringify({ SYSTEM_PROMPT: systemPrompt(config.citationMarkers), DEVELOPER_PROMPT: developerPrompt(config.citationMarkers), wrapper: contextMessage("", config.citationMarkers), markers: config.citationMarkers, ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null, ...(values.embedder ? { embedder: values.embedder } : {}), ...(values.agents ? { agents: agentConfigForEmbedder((values.embedder as string | undefined) ?? null) } : {}), ...(values.condense ? { condense: [CONDENSE_SYSTEM_PROMPT, CONDENSE_SCHEMA, condensePrompt('', { id: '', title: '', edition: '', pages: '', passages: [], extractive: '' }).user] } : {}) }))
   .digest('hex')
   .slice(0, 8);
 const outFile = resolve(cwd, (values.out as string | undefined) ?? `.cache/answers/${modelKey}-${settingsKey}.jsonl`);
@@ -155,7 +155,7 @@ try {
   fail((e as Error).message);
 }
 const { engine, index, embedder, baseEmbedder } = loaded;
-const agents = values.agents ? createDocumentAgents(index, engine) : null;
+const agents = values.agents ? createDocumentAgents(index, engine, agentConfigForEmbedder((values.embedder as string | undefined) ?? null)) : null;
 const todo = questions.filter((q) => !kept.has(q.id));
 /** The source check a condensed note must pass: the grounding check against the passages it was written from. */
 const condenseCheck = (text: string, ids: string[]) =>

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
 import { deepMerge } from '../../src/core/config/merge.js';
 import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise, type EvalReport, documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
-import { type AgentConfig, createDocumentAgents, DEFAULT_AGENT_CONFIG } from '../../src/core/retrieval/agents.js';
+import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents } from '../../src/core/retrieval/agents.js';
 import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/core/evaluation/cross-validation.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
 import { nodeEngine } from '../node/engine.js';
@@ -178,7 +178,8 @@ if (values.rewrite) {
 
 const merge = values['agent-merge'] as string | undefined;
 if (merge && merge !== 'global' && merge !== 'weighted-rrf') fail(`--agent-merge must be "global" or "weighted-rrf", got "${merge}".`);
-const baseAgentConfig: AgentConfig = { ...DEFAULT_AGENT_CONFIG, ...(merge ? { merge: merge as AgentConfig['merge'] } : {}) };
+// with another embedder, its cross-validated agent choices (agents.ts EMBEDDER_AGENT_CHOICES), as the app does
+const baseAgentConfig: AgentConfig = { ...agentConfigForEmbedder((values.embedder as string | undefined) ?? null), ...(merge ? { merge: merge as AgentConfig['merge'] } : {}) };
 const agentsFor = (over: Partial<AgentConfig> = {}) => createDocumentAgents(index, engine, { ...baseAgentConfig, ...over });
 const agents = values.agents ? agentsFor() : null;
 if (agents && values.decompose) fail('--agents and --decompose cannot be combined.');
@@ -199,7 +200,7 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
       for (const text of engine.alternativesOf(q.question, options)) alt.push(await vectorOf(text));
       r = await docAgents.run(q.question, qv, options, alt);
       // selected: the documents the selection chose (before the evidence gate; a backfilled one is not counted); kept: those whose evidence passed the gate
-      selected = r.consulted.slice(0, DEFAULT_AGENT_CONFIG.topDocuments).filter((c) => !c.backfilled).map((c) => c.id);
+      selected = r.consulted.slice(0, baseAgentConfig.topDocuments).filter((c) => !c.backfilled).map((c) => c.id);
       kept = r.consulted.filter((c) => c.kept).map((c) => c.id);
     } else if (values.decompose) {
       r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
@@ -222,7 +223,7 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
 
 const t0 = performance.now();
 const report: EvalReport & { cv?: unknown; seconds?: number; assistance?: unknown; documentSelection?: unknown } = summarise(await run(over, selected));
-report.documentSelection = { ...documentSelection(selections), by: agents ? `agents (top 3 documents, merge ${merge ?? DEFAULT_AGENT_CONFIG.merge})` : 'flat ranking (first 3 distinct documents)' };
+report.documentSelection = { ...documentSelection(selections), by: agents ? `agents (top 3 documents, merge ${baseAgentConfig.merge}, hit pool ${baseAgentConfig.hitPool})` : 'flat ranking (first 3 distinct documents)' };
 if (assistReport) report.assistance = assistReport;
 
 function printReport(r: EvalReport) {

@@ -68,8 +68,10 @@ export const AGENT_KNOBS: Knob[] = [
   {
     name: 'agents: hit pool',
     values: [
-      { label: 'top 20', over: {}, agent: {} },
+      // the default: top 20, or the embedder's cross-validated choice (agents.ts EMBEDDER_AGENT_CHOICES)
+      { label: 'default', over: {}, agent: {} },
       { label: 'top 10', over: {}, agent: { hitPool: 10 } },
+      { label: 'top 20', over: {}, agent: { hitPool: 20 } },
       { label: 'top 40', over: {}, agent: { hitPool: 40 } },
     ],
   },

@@ -17,7 +17,7 @@ import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../core/retrieval/config.j
 import { voyBackend, type DenseBackend, type VoyConstructor } from '../core/retrieval/dense.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
 import { draftFromAgents } from '../core/answer/requirements.js';
-import { createDocumentAgents, DEFAULT_AGENT_CONFIG, type AgentResult, type DocumentAgents } from '../core/retrieval/agents.js';
+import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents, type AgentResult, type DocumentAgents } from '../core/retrieval/agents.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../core/retrieval/cross-encoder.js';
 import type { Reranker } from '../core/retrieval/rerank.js';
 import type {
@@ -77,6 +77,8 @@ export interface InProcessDeps {
   baseUrl?: string;
   /** The evidence gate of another embedder's vector set (default: its calibration, config.ts gateForEmbedder). */
   gateFor?: (modelId: string) => RetrievalConfig['gate'];
+  /** The document agents' configuration with an embedder (`null`: the built-in one; default: agents.ts agentConfigForEmbedder). */
+  agentConfigFor?: (modelId: string | null) => AgentConfig;
   /** Loads voy's WASM module (the worker: from the app's assets; Node: from node_modules). Without it the dense stage is exact. */
   loadVoy?: () => Promise<VoyConstructor>;
   /** The store of the user's documents (tests: fake-indexeddb, or null for none); default IndexedDB where it exists. */
@@ -174,7 +176,8 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       ...(reranker ? { reranker } : {}),
     });
     // the document agents' in-document searches skip the cross-encoder: it runs once per question, on the flat ranking
-    return { engine: e, agents: createDocumentAgents(idx, e, { ...DEFAULT_AGENT_CONFIG, inDocument: { ...DEFAULT_AGENT_CONFIG.inDocument, rerank: { enabled: false } } }) };
+    const agentCfg = (deps.agentConfigFor ?? agentConfigForEmbedder)(gateOf);
+    return { engine: e, agents: createDocumentAgents(idx, e, { ...agentCfg, inDocument: { ...agentCfg.inDocument, rerank: { enabled: false } } }) };
   };
 
   /** static-index/vector-sets.json, or none when the deployment has no vector sets (404). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { chooseDocuments, createDocumentAgents, DEFAULT_AGENT_CONFIG, type DocumentScore, documentIdentifiers, namedDocuments, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
+import { agentConfigForEmbedder, chooseDocuments, createDocumentAgents, DEFAULT_AGENT_CONFIG, type DocumentScore, documentIdentifiers, namedDocuments, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
 import { editionNote } from '../../src/core/text/edition.js';
 import { documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
@@ -236,6 +236,16 @@ describe('edition awareness', () => {
     const one = await engine.retrieve('adjacent area distance', { ...opts, filters: { docIds: ['new', 'nat'] } });
     expect(one.context).toContain('[nat/1] Local rule — nat, Edition 2, page 1\n');
     expect(one.editionNote).toBeUndefined();
+  });
+});
+
+describe('agent choices per embedder', () => {
+  it('gives the downloaded retrieval model its cross-validated hit pool and every other model the defaults', () => {
+    expect(agentConfigForEmbedder(null)).toEqual(DEFAULT_AGENT_CONFIG);
+    expect(agentConfigForEmbedder('sentence-transformers/all-MiniLM-L6-v2')).toEqual(DEFAULT_AGENT_CONFIG);
+    expect(agentConfigForEmbedder('google/embeddinggemma-300m')).toEqual({ ...DEFAULT_AGENT_CONFIG, hitPool: 10 });
+    // on top of another base (the eval's --agent-merge)
+    expect(agentConfigForEmbedder('google/embeddinggemma-300m', { ...DEFAULT_AGENT_CONFIG, merge: 'weighted-rrf' })).toMatchObject({ merge: 'weighted-rrf', hitPool: 10 });
   });
 });
 

@@ -14,6 +14,7 @@ import type { Embedder, EmbedRole } from '../../src/core/embedding/embedder.js';
 import { IndexIntegrityError } from '../../src/core/index/manifest.js';
 import { parseVectorSets, VECTOR_SETS_FILE, vectorSetDir } from '../../src/core/index/vector-set.js';
 import { createInProcessRuntime } from '../../src/runtime/in-process.js';
+import { DEFAULT_AGENT_CONFIG } from '../../src/core/retrieval/agents.js';
 import type { DownloadProgress } from '../../src/runtime/types.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { repoRoot } from '../support/paths.js';
@@ -59,8 +60,9 @@ const serve = (out: string) =>
 
 const GATE = { enabled: true, by: 'dense' as const, minDense: -1, minRerank: -1 };
 
-function runtimeOver(out: string, queryRoles: EmbedRole[] = []) {
+function runtimeOver(out: string, queryRoles: EmbedRole[] = [], extra: Partial<Parameters<typeof createInProcessRuntime>[0]> = {}) {
   return createInProcessRuntime({
+    ...extra,
     baseUrl: 'http://localhost/',
     hasWebGpu: async () => false,
     fetchImpl: serve(out),
@@ -148,6 +150,26 @@ describe('switching the retrieval model in the runtime', () => {
     expect(back).toMatchObject({ id: 'fake/bag-of-words', state: 'default' });
     await rt.retrieve('flying at night');
     expect(queryRoles).toEqual(['query']);
+  });
+
+  it('runs the document agents with the active embedder\'s own choices, and the built-in ones after switching back', async () => {
+    const { out } = await withVectorSet();
+    const asked: (string | null)[] = [];
+    const rt = runtimeOver(out, [], {
+      agentConfigFor: (id) => {
+        asked.push(id);
+        return { ...DEFAULT_AGENT_CONFIG, hitPool: id === OTHER ? 7 : 20 };
+      },
+    });
+    await rt.init({ denseBackend: 'exact' });
+    const pool = async () => (await rt.retrieve('flying at night')).documents!.consulted[0]!.reason.match(/of the top (\d+) passages/)![1];
+    expect(await pool()).toBe('20');
+    await rt.useRetrievalModel(OTHER);
+    expect(await pool()).toBe('7');
+    await rt.useRetrievalModel(null);
+    expect(await pool()).toBe('20');
+    expect(asked).toContain(OTHER);
+    expect(asked).toContain(null);
   });
 
   it('keeps the model it had, and says why, when the set is missing or the deployment has none', async () => {

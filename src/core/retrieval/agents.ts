@@ -88,6 +88,22 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   inDocument: { bm25: { enabled: false } },
 };
 
+/**
+ * Agent choices that differ with another embedder, each kept because group-wise 5-fold
+ * cross-validation picked it on every fold with that embedder's vector set (`npm run eval --
+ * --questions … --agents --cv 5 --knobs agents --embedder <id>`, docs/agents.md), as config.ts's
+ * EMBEDDER_CHOICES does for retrieval: with EmbeddingGemma, the hit share counts the flat run's top 10
+ * (CV MRR 0.624 → 0.630).
+ */
+const EMBEDDER_AGENT_CHOICES: Record<string, Partial<AgentConfig>> = {
+  'google/embeddinggemma-300m': { hitPool: 10 },
+};
+
+/** The agents' configuration for retrieval with an embedder's vector set (`null`: the built-in model). */
+export function agentConfigForEmbedder(modelId: string | null, base: AgentConfig = DEFAULT_AGENT_CONFIG): AgentConfig {
+  return { ...base, ...((modelId && EMBEDDER_AGENT_CHOICES[modelId]) || {}) };
+}
+
 export interface DocumentScore {
   /** Index in the document index. */
   doc: number;
