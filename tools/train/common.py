@@ -51,3 +51,22 @@ def mrr_at_10(ranked: list[list[str]], gold: list[str]) -> float:
         if g in r[:10]:
             total += 1.0 / (r.index(g) + 1)
     return total / max(len(gold), 1)
+
+
+def cpu_training_arguments(cls, a, logging_steps: int = 10, **extra):
+    """The trainer arguments every training tool uses: CPU only, no checkpoints, no reporting, a 10 %
+    warm-up, and the run's epochs, batch size, learning rate and seed (`a`: the parsed arguments)."""
+    return cls(
+        output_dir=str(a.out / "checkpoints"),
+        num_train_epochs=a.epochs,
+        per_device_train_batch_size=a.batch,
+        learning_rate=a.lr,
+        warmup_steps=0.1,
+        seed=a.seed,
+        logging_steps=logging_steps,
+        save_strategy="no",
+        report_to=[],
+        use_cpu=True,
+        dataloader_num_workers=0,
+        **extra,
+    )

@@ -25,7 +25,7 @@ import json
 import time
 from pathlib import Path
 
-from common import base_model_path, load_training_data, seed_everything
+from common import base_model_path, cpu_training_arguments, load_training_data, seed_everything
 from train_biencoder import evaluate
 
 QUERY_PROMPT = "task: search result | query: "
@@ -125,19 +125,7 @@ def main() -> int:
     model.max_seq_length = a.max_seq
     before = evaluate(model, passages, held, doc_of)
     print(f"[distil] student {student_path}; held-back MRR@10 before: {before:.4f} ({len(held)} questions)", flush=True)
-    args = SentenceTransformerTrainingArguments(
-        output_dir=str(a.out / "checkpoints"),
-        num_train_epochs=a.epochs,
-        per_device_train_batch_size=a.batch,
-        learning_rate=a.lr,
-        warmup_steps=0.1,
-        seed=a.seed,
-        logging_steps=10,
-        save_strategy="no",
-        report_to=[],
-        use_cpu=True,
-        dataloader_num_workers=0,
-    )
+    args = cpu_training_arguments(SentenceTransformerTrainingArguments, a)
     t0 = time.time()
     SentenceTransformerTrainer(model=model, args=args, train_dataset=ds, loss=MarginMSELoss(model)).train()
     seconds = time.time() - t0

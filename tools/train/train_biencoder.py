@@ -16,7 +16,7 @@ import json
 import time
 from pathlib import Path
 
-from common import base_model_path, load_training_data, mrr_at_10, seed_everything
+from common import base_model_path, cpu_training_arguments, load_training_data, mrr_at_10, seed_everything
 
 
 def evaluate(model, passages: dict[str, str], held: list[dict], doc_of: dict[str, str]) -> float:
@@ -85,20 +85,7 @@ def main() -> int:
     before = evaluate(model, passages, held, doc_of)
     print(f"[biencoder] {len(ds)} training triplets, {len(held)} held-back questions; held-back MRR@10 before: {before:.4f}", flush=True)
 
-    args = SentenceTransformerTrainingArguments(
-        output_dir=str(a.out / "checkpoints"),
-        num_train_epochs=a.epochs,
-        per_device_train_batch_size=a.batch,
-        learning_rate=a.lr,
-        warmup_steps=0.1,
-        batch_sampler=BatchSamplers.NO_DUPLICATES,
-        seed=a.seed,
-        logging_steps=10,
-        save_strategy="no",
-        report_to=[],
-        use_cpu=True,
-        dataloader_num_workers=0,
-    )
+    args = cpu_training_arguments(SentenceTransformerTrainingArguments, a, batch_sampler=BatchSamplers.NO_DUPLICATES)
     t0 = time.time()
     trainer = SentenceTransformerTrainer(model=model, args=args, train_dataset=ds, loss=MultipleNegativesRankingLoss(model))
     trainer.train()

@@ -26,7 +26,7 @@ import random
 import time
 from pathlib import Path
 
-from common import base_model_path, load_training_data, read_jsonl, seed_everything
+from common import base_model_path, cpu_training_arguments, load_training_data, read_jsonl, seed_everything
 
 
 def held_back_topic(topic: str) -> bool:
@@ -87,19 +87,7 @@ def main() -> int:
         bert.encoder.layer = bert.encoder.layer[: a.layers]
         model.model.config.num_hidden_layers = a.layers
     loss = BinaryCrossEntropyLoss(model, pos_weight=torch.tensor(negatives / max(positives, 1)))
-    args = CrossEncoderTrainingArguments(
-        output_dir=str(a.out / "checkpoints"),
-        num_train_epochs=a.epochs,
-        per_device_train_batch_size=a.batch,
-        learning_rate=a.lr,
-        warmup_steps=0.1,
-        seed=a.seed,
-        logging_steps=20,
-        save_strategy="no",
-        report_to=[],
-        use_cpu=True,
-        dataloader_num_workers=0,
-    )
+    args = cpu_training_arguments(CrossEncoderTrainingArguments, a, logging_steps=20)
     t0 = time.time()
     CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=loss).train()
     seconds = time.time() - t0
