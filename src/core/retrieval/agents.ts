@@ -309,11 +309,11 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
       const scores = scoreDocuments(docs, dim, qv, order, cfg, allowedDoc, query);
       const chosen = chooseDocuments(scores, order.length && !flat.noEvidence ? docs.docOfRow[order[0]!] : undefined, cfg);
       const consulted: ConsultedDocument[] = [];
-      // the queue: the chosen documents, then (backfill) the others by score, each tried once
+      // the queue: the chosen documents, then (backfill) at most topDocuments others by score, tried in
+      // turn while fewer than topDocuments documents have kept evidence
       const queue = [...chosen, ...(cfg.backfill ? scores.filter((s) => !chosen.some((c) => c.doc === s.doc)).slice(0, cfg.topDocuments) : [])];
       for (const [rank, s] of queue.entries()) {
         if (rank >= chosen.length && consulted.filter((c) => c.kept).length >= cfg.topDocuments) break;
-        if (rank >= chosen.length && consulted.length - consulted.filter((c) => c.kept).length <= rank - chosen.length) break;
         const d = docs.units[s.doc]!;
         const r = await engine.retrieveWithVector(
           query,
