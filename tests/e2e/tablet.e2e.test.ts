@@ -313,8 +313,12 @@ describe('the build', () => {
     const cached = await page.evaluate(async (file) => {
       if (!navigator.serviceWorker.controller) return ['not controlled'];
       await (await fetch(`assets/${file}`)).text();
+      // the service worker stores the response after it has answered the fetch: wait for the entry
+      // (up to 15 s; on a loaded machine it has been seen to land after the response was read)
       const cache = await caches.open('webllm/js');
-      return (await cache.keys()).map((r) => new URL(r.url).pathname);
+      const keys = async () => (await cache.keys()).map((r) => new URL(r.url).pathname);
+      for (let i = 0; i < 150 && !(await keys()).length; i++) await new Promise((r) => setTimeout(r, 100));
+      return keys();
     }, bundles[0]!);
     expect(cached).toEqual([`/assets/${bundles[0]}`]);
     await context.close();
