@@ -21,11 +21,7 @@ import { isHit, type RetrievalQuestion } from '../../src/core/evaluation/retriev
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import type { DocumentAgents } from '../../src/core/retrieval/agents.js';
-import { condenseDocuments, condenseInputs, type CondenseDeps } from '../../src/core/answer/condense.js';
-import { DEFAULT_AGENT_CONFIG } from '../../src/core/retrieval/agents.js';
-
-/** Passages per document given to the model to condense: the extractive refined context's number. */
-const CONDENSE_PASSAGES = DEFAULT_AGENT_CONFIG.refined.passages;
+import { condenseConsulted, type CondenseDeps } from '../../src/core/answer/condense.js';
 import type { RetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { questionFilters } from './question-filters.js';
 
@@ -100,8 +96,7 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
         return row === undefined ? undefined : deps.index.chunks[row];
       };
       const consulted = a.consulted.map((c) => ({ ...c, evidenceIds: c.evidence.map((e) => e.id) }));
-      const inputs = condenseInputs(consulted, chunkOf, { passages: CONDENSE_PASSAGES, charsEach: Math.floor(deps.contextChars / CONDENSE_PASSAGES) });
-      const c = await condenseDocuments(q.question, inputs, { engine: deps.chat, check: deps.condense.check });
+      const c = await condenseConsulted(q.question, consulted, chunkOf, deps.contextChars, { engine: deps.chat, check: deps.condense.check });
       context = c.context;
       condensed = c.documents.map((d) => ({ documentId: d.documentId, mode: d.mode, kept: d.statements.length, dropped: d.dropped.length, reason: d.reason }));
     }

@@ -19,6 +19,7 @@ import { completeText } from './complete.js';
 import type { ChatEngine } from './generation.js';
 import type { GroundingReport } from './grounding.js';
 import { statementSentences, type DraftPassageText } from './requirements-model.js';
+import { DEFAULT_AGENT_CONFIG, documentHeader } from '../retrieval/agents.js';
 import { collapseWhitespace } from '../text/sentences.js';
 
 export const CONDENSE_SYSTEM_PROMPT =
@@ -112,9 +113,6 @@ export interface CondenseDeps {
   /** Reply limit in tokens (default 600: six notes of at most 300 characters). */
   maxTokens?: number;
 }
-
-/** The header every refined context starts with (the same as the extractive one's). */
-export const documentHeader = (d: Pick<CondenseDocument, 'title' | 'edition' | 'pages'>): string => `[Document: ${d.title} — ${d.edition} — ${d.pages}]`;
 
 /** The prompt for one document: its numbered passages and the question. */
 export function condensePrompt(question: string, d: CondenseDocument): { user: string; ids: string[] } {
@@ -239,4 +237,21 @@ export function condenseInputs(
         .filter((p): p is DraftPassageText => !!p)
         .map((p) => ({ id: p.id, title: p.title, text: collapseWhitespace(p.text).slice(0, o.charsEach) })),
     }));
+}
+
+/**
+ * The answer's context from the kept documents, condensed (the app's session and `eval:answers
+ * --condense` alike): each document's first passages as many as its extractive refined context holds
+ * (AgentConfig.refined.passages), each cut to an equal share of `budget` characters, condensed in turn;
+ * the combined context cut to `budget`.
+ */
+export function condenseConsulted(
+  question: string,
+  consulted: readonly ConsultedForCondense[],
+  chunkOf: (id: string) => Pick<DraftPassageText, 'id' | 'title' | 'text'> | undefined,
+  budget: number,
+  deps: CondenseDeps,
+): Promise<{ context: string; documents: CondensedContext[] }> {
+  const passages = DEFAULT_AGENT_CONFIG.refined.passages;
+  return condenseDocuments(question, condenseInputs(consulted, chunkOf, { passages, charsEach: Math.floor(budget / passages) }), deps, budget);
 }

@@ -104,6 +104,12 @@ export function agentConfigForEmbedder(modelId: string | null, base: AgentConfig
   return { ...base, ...((modelId && EMBEDDER_AGENT_CHOICES[modelId]) || {}) };
 }
 
+/** A document's pages as printed in its header and in "Documents consulted" ("pages 12–40", or "unpaged"). */
+export const documentPages = (d: DocumentUnit): string => (d.pageStart !== null ? formatPages(d) : 'unpaged');
+
+/** The header every refined context block starts with (extractive, summary or model-condensed): title, edition, pages. */
+export const documentHeader = (d: { title: string; edition: string; pages: string }): string => `[Document: ${d.title} — ${d.edition} — ${d.pages}]`;
+
 export interface DocumentScore {
   /** Index in the document index. */
   doc: number;
@@ -271,7 +277,7 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
   const windows = windowScorer(index.windows, dim, index.chunks.length);
 
   const refine = (d: DocumentUnit, ev: Evidence[], qv: Float32Array): string => {
-    const head = `[Document: ${d.title} — ${d.edition} — ${d.pageStart !== null ? formatPages(d) : 'unpaged'}]`;
+    const head = documentHeader({ title: d.title, edition: d.edition, pages: documentPages(d) });
     const parts: string[] = [head];
     let used = head.length;
     for (const e of ev.slice(0, cfg.refined.passages)) {
@@ -292,7 +298,7 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
       .map((s, j) => ({ s, c: dot(qv, docs.vectors, (first + 1 + j) * dim, dim) }))
       .sort((a, b) => b.c - a.c)
       .slice(0, cfg.refined.passages);
-    return [`[Document: ${d.title} — ${d.edition} — ${d.pageStart !== null ? formatPages(d) : 'unpaged'}]`, d.description, ...ranked.map(({ s }) => `${s.path.join(' › ')}: ${s.summary}`)].join('\n');
+    return [documentHeader({ title: d.title, edition: d.edition, pages: documentPages(d) }), d.description, ...ranked.map(({ s }) => `${s.path.join(' › ')}: ${s.summary}`)].join('\n');
   };
 
   return {
@@ -327,7 +333,7 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
           id: d.id,
           title: d.title,
           edition: d.edition,
-          pages: d.pageStart !== null ? formatPages(d) : 'unpaged',
+          pages: documentPages(d),
           rank: rank + 1,
           score: s.score,
           // what decided first (a name in the question, the best passage, the passages it owns), then the summary match (informative; it counts only with summaryWeight > 0)
