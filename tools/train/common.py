@@ -70,3 +70,20 @@ def cpu_training_arguments(cls, a, logging_steps: int = 10, **extra):
         dataloader_num_workers=0,
         **extra,
     )
+
+
+def write_training_report(a, fields: dict, seconds: float, before: float, after: float) -> None:
+    """`training-report.json` in the output folder: what was trained on (`fields`), then the run's
+    settings, its time and the held-back MRR@10 before and after (the bi-encoder tools' shared record)."""
+    report = {
+        **fields,
+        "epochs": a.epochs,
+        "batch": a.batch,
+        "learningRate": a.lr,
+        "maxSeqLength": a.max_seq,
+        "seed": a.seed,
+        "threads": a.threads,
+        "trainSeconds": round(seconds),
+        "heldBackMrr10": {"before": round(before, 4), "after": round(after, 4)},
+    }
+    (a.out / "training-report.json").write_text(json.dumps(report, indent=2) + "\n")

