@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { foldsOf } from '../../src/core/evaluation/cross-validation.js';
 import { DEFAULT_ROUTE_TRAIN, predictRoute, ROUTE_CLASSES, type RouteClass, type RouteExample, type RouteTrainOptions, trainRouteModel } from '../../src/core/assess/route-model.js';
-import { composeBoth } from '../synth/compose-routes.js';
+import { composeBoth, isTableChunk } from '../synth/compose-routes.js';
 import { ROUTE_FILE, ROUTE_PROMPT_VERSION, type RouteQuestions } from '../synth/route-prompt.js';
 import { DATA_DIR, type PassageQuestions, parseJsonl, readVerified, sha256, SYNTH_FILE } from '../synth/store.js';
 
@@ -61,11 +61,10 @@ try {
 if (!routeRecords.length) fail(`corpus-build/data/${ROUTE_FILE} has no ${ROUTE_PROMPT_VERSION} records; run npm run synth:routes -- --model <GGUF>`);
 const passages = readVerified<PassageQuestions>(SYNTH_FILE);
 
-const isTable = (chunkId: string) => /\/table-[^/]+$/.test(chunkId);
 const sectionOf = (chunkId: string) => chunkId.replace(/\/(?:part-\d+|table-[^/]+)$/, '').replace(/\/[^/]+$/, '');
 const examples: Labelled[] = [];
 for (const r of routeRecords) for (const q of r.questions) examples.push({ text: q.q, path: r.path, group: `table:${r.table}` });
-for (const r of passages) if (!isTable(r.chunk)) for (const q of r.questions) examples.push({ text: q.q, path: 'rules', group: `section:${sectionOf(r.chunk)}` });
+for (const r of passages) if (!isTableChunk(r.chunk)) for (const q of r.questions) examples.push({ text: q.q, path: 'rules', group: `section:${sectionOf(r.chunk)}` });
 // composed both questions (training folds only): a database question joined with a question about
 // its table's section; they belong to both groups, and leave a fold's training set when either is tested
 const composeN = Number(values.compose);

@@ -44,7 +44,8 @@ export interface ComposeOptions {
 
 export const DEFAULT_COMPOSE: ComposeOptions = { perQuestion: 1, seed: 1 };
 
-const isTableChunk = (id: string) => /\/table-[^/]+$/.test(id);
+/** A table chunk's id ends in `/table-<n>` (the chunker's naming); train:router leaves these out of `rules`. */
+export const isTableChunk = (id: string): boolean => /\/table-[^/]+$/.test(id);
 
 /**
  * The passages that explain a table: the non-table passages of the table's own section; when there
