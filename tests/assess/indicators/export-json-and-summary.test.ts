@@ -1,19 +1,13 @@
-/** Export: JSON document, printable summary, and E4 write failures. */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+/** Export: JSON document and printable summary. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   assessIndicators,
   DISCLAIMER,
-  exportAssessment,
-  ExportError,
   renderSummary,
   serializeAssessment,
   toExportDocument,
   type AssessmentResult,
 } from '../../../src/core/assess/indicators/index.js';
-import { nodeFileWriter } from '../../../corpus-build/node/assessment-file-writer.js';
 import { BASE_INPUT, CHUNKS, fakeRetrieval, FIXED_NOW, out, scriptedModel } from './helpers.js';
 
 let result: AssessmentResult;
@@ -70,50 +64,5 @@ describe('printable summary', () => {
     expect(md).toContain('- Table 3 — SAIL determination (p. 38, S.4.7.3) — row "3", column "b": "II" → SAIL II');
     expect(md).toContain('## Coherence checks');
     expect(md).toMatch(/- easa-amc-gm-2019-947: EASA, AMC & GM to Regulation \(EU\) 2019\/947/);
-  });
-});
-
-describe('writing (E4)', () => {
-  it('writes JSON or Markdown through the injected writer, choosing the format from the extension', async () => {
-    const written: { path: string; content: string; mime: string }[] = [];
-    const writer = async (path: string, content: string, mime: string) => {
-      written.push({ path, content, mime });
-    };
-    const a = await exportAssessment(result, { path: 'indicators.json', writer });
-    const b = await exportAssessment(result, { path: 'summary.md', writer });
-    expect(a.format).toBe('json');
-    expect(b.format).toBe('markdown');
-    expect(written.map((w) => w.mime)).toEqual(['application/json', 'text/markdown']);
-    expect(JSON.parse(written[0]!.content)).toMatchObject({ schemaVersion: 1 });
-    expect(a.bytes).toBe(Buffer.byteLength(written[0]!.content));
-  });
-
-  it('writes a file with the Node writer', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'skycite-export-'));
-    const path = join(dir, 'indicators.json');
-    await exportAssessment(result, { path, writer: nodeFileWriter });
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ schema: 'skycite.indicators' });
-  });
-
-  it('turns a write failure into an ExportError naming the path and the reason', async () => {
-    const path = join(tmpdir(), 'no-such-folder-skycite', 'sub', 'indicators.json');
-    const err = await exportAssessment(result, { path, writer: nodeFileWriter }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ExportError);
-    expect((err as ExportError).path).toBe(path);
-    expect((err as ExportError).reason).toMatch(/ENOENT/);
-    expect((err as ExportError).message).toContain(`Could not write the export to "${path}"`);
-  });
-
-  it('rejects an empty path before writing', async () => {
-    let called = false;
-    const err = await exportAssessment(result, { path: '  ', writer: async () => { called = true; } }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ExportError);
-    expect((err as ExportError).reason).toBe('the path is empty');
-    expect(called).toBe(false);
-  });
-
-  it('wraps errors of an injected (browser) writer', async () => {
-    const err = await exportAssessment(result, { path: 'x.json', writer: async () => Promise.reject(new Error('quota exceeded')) }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ name: 'ExportError', path: 'x.json', reason: 'quota exceeded' });
   });
 });

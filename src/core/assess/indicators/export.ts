@@ -1,9 +1,7 @@
 /**
  * Export of an assessment (UC-CLS-01 step 6): a JSON document (schema version, inputs, results,
- * sources, coherence flags, disclaimer) and a printable Markdown summary. Writing goes through an
- * injectable {@link ExportWriter} so Node (`corpus-build/node/assessment-file-writer.ts`) and a browser download share
- * the same code; any write failure becomes an {@link ExportError} naming the path and the reason
- * (error flow E4).
+ * sources, coherence flags, disclaimer) and a printable Markdown summary, both as strings: the
+ * caller writes them (the Assess view offers the JSON as a download, src/ui/assess/AssessView.svelte).
  */
 import { EASA_DOC_ID, formatTraceStep } from '../types.js';
 import { INDICATOR_CATALOG, formatIndicatorValue } from './catalog.js';
@@ -144,60 +142,3 @@ export function renderSummary(result: AssessmentResult, documents: Readonly<Reco
   return `${out.join('\n')}\n`;
 }
 
-/** Writes text to a path (Node file, browser download name, …). */
-export type ExportWriter = (path: string, content: string, mimeType: string) => Promise<void>;
-
-/** Error flow E4: the export could not be written. */
-export class ExportError extends Error {
-  override name = 'ExportError';
-  constructor(
-    readonly path: string,
-    readonly reason: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`Could not write the export to "${path}": ${reason}. Choose another file name or folder and try again.`, options);
-  }
-}
-
-export type ExportFormat = 'json' | 'markdown';
-
-export interface ExportOptions {
-  readonly path: string;
-  readonly writer: ExportWriter;
-  /** Default: from the extension (.md/.markdown/.txt → markdown), else json. */
-  readonly format?: ExportFormat;
-  readonly documents?: Readonly<Record<string, DocumentInfo>>;
-}
-
-export async function exportAssessment(result: AssessmentResult, options: ExportOptions): Promise<{ path: string; format: ExportFormat; bytes: number }> {
-  const path = options.path;
-  if (typeof path !== 'string' || path.trim() === '') throw new ExportError(String(path), 'the path is empty');
-  if (/[\0]/.test(path)) throw new ExportError(path, 'the path contains a NUL character');
-  const format = options.format ?? (/\.(md|markdown|txt)$/i.test(path) ? 'markdown' : 'json');
-  const content = format === 'json' ? serializeAssessment(result, options.documents) : renderSummary(result, options.documents);
-  try {
-    await options.writer(path, content, format === 'json' ? 'application/json' : 'text/markdown');
-  } catch (e) {
-    const code = typeof e === 'object' && e !== null && 'code' in e ? ` (${String((e as { code: unknown }).code)})` : '';
-    throw new ExportError(path, `${e instanceof Error ? e.message : String(e)}${code}`, { cause: e });
-  }
-  return { path, format, bytes: new TextEncoder().encode(content).length };
-}
-
-/** A browser writer: offers the content as a download named after the path's last segment. */
-export function browserDownloadWriter(doc: Document = globalThis.document): ExportWriter {
-  return async (path, content, mimeType) => {
-    if (!doc) throw new Error('no document to attach the download to');
-    const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
-    try {
-      const a = doc.createElement('a');
-      a.href = url;
-      a.download = path.split(/[\\/]/).pop() || 'skycite-indicators.json';
-      doc.body.appendChild(a);
-      a.click();
-      a.remove();
-    } finally {
-      setTimeout(() => URL.revokeObjectURL(url), 0);
-    }
-  };
-}

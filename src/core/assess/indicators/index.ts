@@ -2,7 +2,7 @@
  * Indicator workflow (SKYSAFE UC-CLS-01): initial operation inputs → per-indicator retrieval →
  * calculator values with table citations, model majority votes or evidence-only rationale →
  * coherence checks → JSON / Markdown export. Browser-safe (no Node imports; see
- * `corpus-build/node/assessment-file-writer.ts` for the Node file writer and `tools/generate-validators.ts` for the schema compiler).
+ * `tools/generate-validators.ts` for the schema compiler).
  */
 export * from './inputs.js';
 export * from './catalog.js';
