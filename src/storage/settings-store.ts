@@ -3,7 +3,7 @@
  * one key). A malformed stored value never breaks the app: each bad field falls back to
  * its default and the problem is reported.
  */
-import { isOfferableModelId } from '../llm/models.js';
+import { isOfferableModelId } from '../core/model-catalog.js';
 import { lazyDb, openUserDb, SETTINGS_STORE, type UserDbOpener } from './db.js';
 import { mapReadError, mapWriteError } from './errors.js';
 

@@ -135,6 +135,15 @@ describe('recommendModel', () => {
     expect(recommendModel(adapter(), 1).model).toBeNull();
     expect(recommendModel(adapter(), 1).reason).toMatch(/512 MB/);
   });
+
+  it('prefers a fitting self-hosted (verified) model over larger remote ones, the largest self-hosted first', () => {
+    const [tiny] = parseModelsManifest(FIXTURE_MANIFEST);
+    const bigger = { ...tiny!, id: 'Tiny-1B-Instruct-q4f32_1-SkyCite', label: 'Tiny 1B Instruct', paramsB: 1 };
+    const r = recommendModel(adapter({ features: [] }), 8, [tiny!, ...CURATED_MODELS, bigger]);
+    expect(r.fitting[0]?.source).toBe('remote'); // a larger remote model fits too
+    expect(r.model?.id).toBe('Tiny-1B-Instruct-q4f32_1-SkyCite');
+    expect(r.reason).toMatch(/is the largest self-hosted model that fits/);
+  });
 });
 
 describe('AppConfig and self-hosted base URL', () => {
