@@ -344,3 +344,23 @@ export function buildAppConfig(options: AppConfigOptions = {}): AppConfig {
   const models = options.models ?? CURATED_MODELS;
   return { model_list: models.map((m) => modelRecord(m, options.baseUrl)), useIndexedDBCache: false };
 }
+
+/**
+ * The generation model behind an answer, for its audit record: its id with the weights' repository
+ * and the compiled library as WebLLM fetched them (default hosts or the self-hosted base URL).
+ * WebLLM publishes no hash of the weights, so none is recorded.
+ */
+export function describeGenerationModel(
+  id: string,
+  baseUrl?: string | null,
+  models: readonly CuratedModel[] = CURATED_MODELS,
+): { id: string; weightsUrl: string | null; libraryUrl: string | null; source?: 'self-hosted' | 'remote' } {
+  const m = findModel(id, models);
+  let urls: { model: string; model_lib: string } | null = null;
+  try {
+    urls = m ? modelUrls(m, baseUrl) : null;
+  } catch {
+    urls = null; // an invalid base URL could not have loaded the model; record the id only
+  }
+  return { id, weightsUrl: urls?.model ?? null, libraryUrl: urls?.model_lib ?? null, ...(m ? { source: m.source } : {}) };
+}

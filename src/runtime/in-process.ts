@@ -4,15 +4,13 @@
  * device-choice.ts picks: WASM on a software adapter or when WebGPU is slower) and serves retrieval, evidence-only answers,
  * grounding checks and the library. The Web Worker hosts exactly this.
  */
-import { composeEvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
-import { checkGrounding } from '../core/answer/grounding.js';
+import { createLocalRetrieval, retrieveLocal, windowBackedEmbedder, type LocalRetrievalDeps } from '../core/ask/retrieve.js';
 import type { Embedder } from '../core/embedding/embedder.js';
 import { createTransformersEmbedder } from '../core/embedding/transformers-embedder.js';
 import { loadIndexFromBytes, type LoadedIndex } from '../core/index/load.js';
 import { createLibrarySearch } from '../core/index/library-search.js';
 import { IndexIntegrityError, parseManifest } from '../core/index/manifest.js';
 import type { Chunk } from '../core/model/chunk.js';
-import { splitSentenceSpans } from '../core/text/sentences.js';
 import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../core/retrieval/config.js';
 import { voyBackend, type DenseBackend, type VoyConstructor } from '../core/retrieval/dense.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
@@ -66,8 +64,6 @@ export interface InProcessDeps {
   fetchImpl?: typeof fetch;
   /** Inject an embedder (tests); default loads the model folder with transformers.js (`onProgress`: its files' download). */
   createEmbedder?: (device: 'webgpu' | 'wasm', opts: RuntimeOptions, modelId: string, onProgress?: (p: DownloadProgress) => void) => Promise<Embedder>;
-  /** Tests: whether a (hardware) WebGPU adapter exists; superseded by `probeAdapter`. */
-  hasWebGpu?: () => Promise<boolean>;
   /** Tests: the WebGPU adapter as the device choice sees it (default: navigator.gpu). */
   probeAdapter?: () => Promise<AdapterProbe>;
   /** Tests: time of a warm embedding on a device (default: measured). */
@@ -87,8 +83,7 @@ export interface InProcessDeps {
 
 const abs = (path: string, base: string): string => new URL(path, base).href;
 
-const HARDWARE_ADAPTER: AdapterProbe = { available: true, software: false, name: '', unavailableReason: null };
-const NO_ADAPTER: AdapterProbe = { available: false, software: false, name: '', unavailableReason: 'no WebGPU adapter' };
+export const NO_ADAPTER: AdapterProbe = { available: false, software: false, name: '', unavailableReason: 'no WebGPU adapter' };
 
 export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime {
   const fetchImpl = deps.fetchImpl ?? globalThis.fetch.bind(globalThis);
@@ -123,6 +118,12 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     if (!index || !embedder || !engine) throw new RuntimeNotReadyError();
     return { index, embedder, engine };
   };
+  /** What the Ask turn's retrieval runs on now: the active model's engine and agents, the index's own embedder for highlights and grounding. */
+  const current = (): LocalRetrievalDeps => {
+    const { index: idx, embedder: emb, engine: e } = ready();
+    return { index: idx, engine: e, agents, queryEmbedder: active?.embedder ?? emb, embedder: emb };
+  };
+  const local = createLocalRetrieval(current);
 
   async function fetchBytes(url: string, via: typeof fetch = fetchImpl): Promise<Uint8Array> {
     let res: Response;
@@ -282,7 +283,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         const t = performance.now();
         const chosen = await chooseDevice({
           requested: opts.device,
-          probe: deps.probeAdapter ?? (deps.hasWebGpu ? async () => ((await deps.hasWebGpu!()) ? HARDWARE_ADAPTER : NO_ADAPTER) : () => probeAdapter()),
+          probe: deps.probeAdapter ?? (() => probeAdapter()),
           make: (d) => make(d, opts, modelId),
           ...(deps.timeEmbedding ? { time: deps.timeEmbedding } : {}),
         });
@@ -344,79 +345,17 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       };
     },
 
-    async retrieve(query, options = {}): Promise<AskResult> {
-      const { engine: e, index: idx } = ready();
-      const emb = active?.embedder ?? ready().embedder;
-      // the engine applies the overrides to its base configuration the same way (withConfig)
-      const config = withConfig(e.config, options.config);
-      // the flat retrieval answers; the document agents say which documents hold the evidence, and why
-      let consulted: AgentResult | null = null;
-      let retrieval;
-      if (agents) {
-        const t = performance.now();
-        const [qv, ...alt] = await emb.embed([query, ...e.alternativesOf(query, options)], 'query');
-        const embedMs = performance.now() - t;
-        consulted = await agents.run(query, qv!, options, alt);
-        retrieval = consulted.flat;
-        retrieval.trace.unshift({ stage: 'embed query', ms: embedMs, candidates: [], ...(alt.length ? { note: `and ${alt.length} alternative formulation(s)` } : {}) });
-        retrieval.totalMs += embedMs;
-      } else {
-        retrieval = await e.retrieve(query, options);
-      }
-      return {
-        retrieval,
-        config,
-        chunks: retrieval.evidence.map((ev) => idx.chunks[ev.row]!),
-        ...(consulted
-          ? {
-              documents: {
-                mode: consulted.mode,
-                editionNote: consulted.editionNote,
-                consulted: consulted.consulted.map(({ id, title, edition, pages, rank, reason, kept, evidence, refined }) => ({
-                  id,
-                  title,
-                  edition,
-                  pages,
-                  rank,
-                  reason,
-                  kept,
-                  evidenceIds: evidence.map((ev) => ev.id),
-                  refined,
-                })),
-                evidence: consulted.evidence,
-                chunks: consulted.evidence.map((ev) => idx.chunks[ev.row]!),
-                context: consulted.context,
-              },
-            }
-          : {}),
-      };
-    },
+    retrieve: (query, request) => local.retrieve(query, request),
+    evidenceOnly: (question, result) => local.evidenceOnly(question, result),
+    checkGrounding: (answer, ids) => local.checkGrounding(answer, ids),
 
     async draftRequirements(description, options = {}) {
-      const { engine: e, index: idx } = ready();
-      const emb = active?.embedder ?? ready().embedder;
-      if (!agents) throw new RuntimeNotReadyError();
-      const opts = { ...(options.filters ? { filters: options.filters } : {}) };
-      const [qv, ...alt] = await emb.embed([description, ...e.alternativesOf(description, opts)], 'query');
-      const r = await agents.run(description, qv!, opts, alt);
+      const deps = current();
+      if (!deps.agents) throw new RuntimeNotReadyError();
+      const { agentResult: r } = await retrieveLocal(deps, description, options.filters ? { filters: options.filters } : {});
+      const idx = deps.index;
       const verbatim = new Map(idx.manifest.sources.map((s) => [s.id, s.verbatim]));
-      return draftFromAgents(r, idx.chunks, (id) => verbatim.get(id) ?? false, options.perDocument ?? 5);
-    },
-
-    async evidenceOnly(question, result) {
-      const { embedder: emb, index: idx } = ready();
-      return composeEvidenceOnlyAnswer({
-        question,
-        retrieval: result.retrieval,
-        chunks: result.chunks,
-        embedder: windowBackedEmbedder(emb, idx, result.chunks),
-      });
-    },
-
-    async checkGrounding(answer, contextChunkIds) {
-      const { embedder: emb, index: idx } = ready();
-      const chunks = contextChunkIds.map((id) => idx.chunks[idx.rowOf.get(id) ?? -1]).filter((c): c is Chunk => Boolean(c));
-      return checkGrounding({ answer, chunks, embedder: emb });
+      return draftFromAgents(r!, idx.chunks, (id) => verbatim.get(id) ?? false, options.perDocument ?? 5);
     },
 
     async getChunk(id) {
@@ -482,38 +421,7 @@ export async function denseBackendFor(
   }
 }
 
-/**
- * Sentence vectors for the evidence-only highlights without running the model
- * again: a sentence takes the precomputed embedding of the passage window that
- * contains it (windows are runs of whole sentences, see src/core/ingest/enrich/windows.ts).
- * Only texts not found that way (the question) are embedded.
- */
-export function windowBackedEmbedder(
-  emb: Pick<Embedder, 'embed'>,
-  idx: Pick<LoadedIndex, 'windows' | 'rowOf' | 'manifest'>,
-  chunks: readonly Chunk[],
-): Pick<Embedder, 'embed'> {
-  const dim = idx.manifest.dimension;
-  const known = new Map<string, Float32Array>();
-  for (const c of chunks) {
-    const row = idx.rowOf.get(c.id);
-    if (row === undefined) continue;
-    const ws: number[] = [];
-    for (let i = 0; i < idx.windows.count; i++) if (idx.windows.row[i] === row) ws.push(i);
-    for (const span of splitSentenceSpans(c.text)) {
-      const w = ws.find((i) => idx.windows.start[i]! <= span.start && span.start < idx.windows.end[i]!);
-      if (w !== undefined && !known.has(span.text)) known.set(span.text, idx.windows.vectors.subarray(w * dim, (w + 1) * dim));
-    }
-  }
-  return {
-    async embed(texts) {
-      const missing = texts.filter((t) => !known.has(t));
-      const fresh = missing.length ? await emb.embed(missing) : [];
-      const computed = new Map(missing.map((t, i) => [t, fresh[i]!]));
-      return texts.map((t) => known.get(t) ?? computed.get(t)!);
-    },
-  };
-}
+export { windowBackedEmbedder };
 
 /** Section tree per document from the chunks' section paths, in document order. */
 export function buildOutline(idx: Pick<LoadedIndex, 'manifest' | 'chunks'>): DocumentOutline[] {

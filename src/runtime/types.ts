@@ -4,6 +4,7 @@
  * client, so views never know where retrieval runs.
  */
 import type { Chunk } from '../core/model/chunk.js';
+import type { AskResult, RetrieveRequest } from '../core/ask/types.js';
 import type { RetrievalResult, Filters } from '../core/retrieval/types.js';
 import type { RetrievalConfig, RetrievalConfigOverrides } from '../core/retrieval/config.js';
 import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
@@ -117,47 +118,12 @@ export interface KeywordHit {
   score: number;
 }
 
-export interface AskResult {
-  retrieval: RetrievalResult;
-  /** The configuration this retrieval ran with (the runtime's base configuration with the call's overrides). */
-  config: RetrievalConfig;
-  /** The evidence chunks, in rank order (so the UI can render without another round trip). */
-  chunks: Chunk[];
-  /**
-   * The documents the document agents consulted for this question (top 3 from the summary
-   * index and the hits they own), why, and whether each was kept or dropped at the evidence gate.
-   */
-  documents?: ConsultedDocuments;
-}
-
-export interface ConsultedDocuments {
-  mode: 'summary' | 'fact';
-  /** Set when the kept documents print different SORA editions. */
-  editionNote: string | null;
-  consulted: {
-    id: string;
-    title: string;
-    edition: string;
-    pages: string;
-    rank: number;
-    reason: string;
-    kept: boolean;
-    /** Its agent's evidence passages, best first (empty when dropped). */
-    evidenceIds: string[];
-    /** Its extractive refined context (a header, then its best passage windows with `[chunk-id]`). */
-    refined: string;
-  }[];
-  /** The kept documents' evidence merged (the agents' ranking), and its chunks in the same order. */
-  evidence: RetrievalResult['evidence'];
-  chunks: Chunk[];
-  /** The kept documents' refined contexts, one block per document. */
-  context: string;
-}
+export type { AskResult, ConsultedDocuments } from '../core/ask/types.js';
 
 export interface SkyCiteRuntime {
   init(options?: Partial<RuntimeOptions>): Promise<RuntimeStatus>;
-  /** `alternatives`: other formulations of the question (model-assisted retrieval), searched besides it (RetrieveOptions). */
-  retrieve(query: string, options?: { filters?: Filters; config?: RetrievalConfigOverrides; alternatives?: { text: string; label: string }[] }): Promise<AskResult>;
+  /** The Ask turn's retrieval (core/ask/types.ts AskRetrieval): flat evidence and, unless `agents: false`, the documents consulted. */
+  retrieve(query: string, request?: RetrieveRequest): Promise<AskResult>;
   evidenceOnly(question: string, result: AskResult): Promise<EvidenceOnlyAnswer>;
   /** Evidence-only candidate safety requirements for a hazard, function or operation (document agents + verbatim normative statements). */
   draftRequirements(description: string, options?: { filters?: Filters; perDocument?: number }): Promise<RequirementDraft>;

@@ -4,13 +4,13 @@
  * chunks in the same order, and the joined context.
  */
 import { describe, expect, it } from 'vitest';
-import { createInProcessRuntime } from '../../src/runtime/in-process.js';
+import { createInProcessRuntime, NO_ADAPTER } from '../../src/runtime/in-process.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { servedIndex } from '../support/served-index.js';
 
 describe('the document agents’ result in the runtime', () => {
   it('carries each kept document’s evidence and refined context, and the merged evidence with its chunks', async () => {
-    const rt = createInProcessRuntime({ baseUrl: 'http://localhost/', hasWebGpu: async () => false, createEmbedder: async () => fakeEmbedder(), fetchImpl: await servedIndex() });
+    const rt = createInProcessRuntime({ baseUrl: 'http://localhost/', probeAdapter: async () => NO_ADAPTER, createEmbedder: async () => fakeEmbedder(), fetchImpl: await servedIndex() });
     await rt.init({ denseBackend: 'exact' });
     const r = await rt.retrieve('flying at night');
     const d = r.documents!;

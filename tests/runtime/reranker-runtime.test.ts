@@ -1,10 +1,10 @@
 /** The runtime loads the cross-encoder reranker, and without it keeps the fused order and says so. */
 import { describe, expect, it } from 'vitest';
-import { createInProcessRuntime } from '../../src/runtime/in-process.js';
+import { createInProcessRuntime, NO_ADAPTER } from '../../src/runtime/in-process.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { servedIndex } from '../support/served-index.js';
 
-const base = { baseUrl: 'http://localhost/', hasWebGpu: async () => false, createEmbedder: async () => fakeEmbedder() };
+const base = { baseUrl: 'http://localhost/', probeAdapter: async () => NO_ADAPTER, createEmbedder: async () => fakeEmbedder() };
 
 describe('the reranker in the runtime', () => {
   it('loads the reranker and reranks every query with it', async () => {

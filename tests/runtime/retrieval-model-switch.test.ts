@@ -13,7 +13,7 @@ import { loadIndexFromDir, loadVectorSetFromDir } from '../../corpus-build/node/
 import type { Embedder, EmbedRole } from '../../src/core/embedding/embedder.js';
 import { IndexIntegrityError } from '../../src/core/index/manifest.js';
 import { parseVectorSets, VECTOR_SETS_FILE, vectorSetDir } from '../../src/core/index/vector-set.js';
-import { createInProcessRuntime } from '../../src/runtime/in-process.js';
+import { createInProcessRuntime, NO_ADAPTER } from '../../src/runtime/in-process.js';
 import { DEFAULT_AGENT_CONFIG } from '../../src/core/retrieval/agents.js';
 import type { DownloadProgress } from '../../src/runtime/types.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
@@ -64,7 +64,7 @@ function runtimeOver(out: string, queryRoles: EmbedRole[] = [], extra: Partial<P
   return createInProcessRuntime({
     ...extra,
     baseUrl: 'http://localhost/',
-    hasWebGpu: async () => false,
+    probeAdapter: async () => NO_ADAPTER,
     fetchImpl: serve(out),
     gateFor: (id) => {
       if (id !== OTHER) throw new Error(`no gate for ${id}`);

@@ -8,7 +8,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
-import { createInProcessRuntime } from '../../src/runtime/in-process.js';
+import { createInProcessRuntime, NO_ADAPTER } from '../../src/runtime/in-process.js';
 import type { UserDocumentInput, UserDocumentProgress } from '../../src/runtime/user-documents.js';
 import { createUserDocsStore, openUserDocsDb, USER_DOCS_STORE, type UserDocsDb } from '../../src/storage/user-docs-store.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
@@ -42,7 +42,7 @@ const freshDb = () => `skycite-userdocs-test-${++dbs}-${Math.random().toString(3
 async function runtime(dbName: string, opts: { embedder?: () => Embedder; open?: () => Promise<UserDocsDb> } = {}) {
   const rt = createInProcessRuntime({
     baseUrl: 'http://localhost/',
-    hasWebGpu: async () => false,
+    probeAdapter: async () => NO_ADAPTER,
     createEmbedder: async () => (opts.embedder ?? (() => fakeEmbedder()))(),
     fetchImpl: await servedIndex(),
     userDocStore: createUserDocsStore({ open: opts.open ?? (() => openUserDocsDb(dbName)) }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NO_ANSWER_TEXT } from '../../src/core/answer/prompts';
-import { buildAuditRecord, noEvidenceDetail, noEvidenceReason } from '../../src/ui/ask/audit';
+import { buildAuditRecord, noEvidenceDetail, noEvidenceReason } from '../../src/core/ask/audit';
 import { claimsCiting, turnSources } from '../../src/ui/ask/sources';
 import { citedPassageRanges, segmentsFromRanges, termRanges } from '../../src/ui/highlight';
 import { splitSections } from '../../src/ui/sections';

@@ -62,22 +62,24 @@ export function attributeCitations(answer: string, report: GroundingReport, opts
 }
 
 /**
- * The answer after the grounding check, with attribution applied: the text, its
- * citations and display numbering include the attributed markers, and
- * `attributed` lists them (ids the model also cited elsewhere are marked so).
+ * An answer's text and citations after the grounding check, with attribution applied: the
+ * attributed markers are in the text and the citations (first-appearance order), and
+ * `attributed` lists them (ids the model also cited elsewhere are marked so). The Ask turn and
+ * the answer evaluation's scoring both go through this.
  */
+export function attributeAnswer(
+  answer: { answer: string; status: string; citations: readonly string[] },
+  report: GroundingReport,
+): { answer: string; citations: string[]; attributed: AttributedCitation[]; report: GroundingReport } {
+  const r = attributeCitations(answer.answer, report, { incomplete: answer.status !== 'complete' });
+  if (!r.attributed.length) return { answer: answer.answer, citations: [...answer.citations], attributed: [], report };
+  const own = new Set(answer.citations);
+  return { answer: r.answer, citations: citedIds(r.answer), attributed: r.attributed.map((a) => ({ ...a, modelAlsoCites: own.has(a.id) })), report: r.report };
+}
+
+/** {@link attributeAnswer} on a whole AnswerResult (its display numbering follows the new text). */
 export function applyAttribution(result: AnswerResult, report: GroundingReport): { result: AnswerResult; report: GroundingReport } {
-  const r = attributeCitations(result.answer, report, { incomplete: result.status !== 'complete' });
-  if (!r.attributed.length) return { result, report };
-  const own = new Set(result.citations);
-  return {
-    result: {
-      ...result,
-      answer: r.answer,
-      citations: citedIds(r.answer),
-      display: numberCitations(r.answer),
-      attributed: r.attributed.map((a) => ({ ...a, modelAlsoCites: own.has(a.id) })),
-    },
-    report: r.report,
-  };
+  const a = attributeAnswer(result, report);
+  if (!a.attributed.length) return { result, report };
+  return { result: { ...result, answer: a.answer, citations: a.citations, display: numberCitations(a.answer), attributed: a.attributed }, report: a.report };
 }

@@ -51,6 +51,8 @@ export interface PrefilterResult {
     readonly probabilities: Readonly<Record<RoutePath, number>>;
     readonly followUpOf?: RoutePath;
   };
+  /** The calculator extractor's reading of the message (targets, parameters), so a turn reads it once. */
+  readonly operation: ReturnType<typeof extractOperation>;
 }
 
 export interface ClassifierRequest {
@@ -156,6 +158,7 @@ export function prefilterRoute(message: string, history: readonly ChatTurn[] = [
       decision: { path, confidence: 0.8, jurisdictions, reasoning: describe(`follow-up of a ${previous} question`) },
       decided: true,
       cues: { ...cues, followUpOf: previous },
+      operation: ex,
     };
   }
   // the extractor gate (inputs and an output read) settles "a table value is asked for"; what is left open is whether text is asked for too
@@ -171,6 +174,7 @@ export function prefilterRoute(message: string, history: readonly ChatTurn[] = [
     decision: { path: learned, confidence, jurisdictions, reasoning: describe(why) },
     decided: (gated || confidence > DECIDED_PROBABILITY) && wordCount(text) >= 2,
     cues,
+    operation: ex,
   };
 }
 
@@ -183,13 +187,28 @@ export async function routeMessage(
   history: readonly ChatTurn[] = [],
   classifier?: RouterClassifier,
 ): Promise<RouteDecision> {
+  return (await routeTurn(message, history, classifier)).decision;
+}
+
+/**
+ * A turn's routing, done once: the decision, and the pre-filter it came from (its cues — a
+ * follow-up of which path — and the calculator extractor's reading of the message).
+ */
+export async function routeTurn(
+  message: string,
+  history: readonly ChatTurn[] = [],
+  classifier?: RouterClassifier,
+): Promise<{ decision: RouteDecision; prefilter: PrefilterResult }> {
   const prefilter = prefilterRoute(message, history);
-  if (prefilter.decided || !classifier) return prefilter.decision;
+  if (prefilter.decided || !classifier) return { decision: prefilter.decision, prefilter };
   const verdict = await classifier.classify({ message, history, prefilter });
   return {
-    path: verdict.path,
-    confidence: verdict.confidence,
-    jurisdictions: prefilter.decision.jurisdictions,
-    reasoning: `classifier: ${verdict.reasoning}`,
+    decision: {
+      path: verdict.path,
+      confidence: verdict.confidence,
+      jurisdictions: prefilter.decision.jurisdictions,
+      reasoning: `classifier: ${verdict.reasoning}`,
+    },
+    prefilter,
   };
 }

@@ -1,31 +1,29 @@
 /**
- * A conversation in the Ask view: its turns and the pipeline of one turn
- * (route → calculator → retrieval → generative answer or evidence-only → grounding → audit).
+ * A conversation in the Ask view: its turns as reactive state. The work of a turn is the core's
+ * (src/core/ask/turn.ts, the same function the evaluations run); this class subscribes to its
+ * events and saves the audit record it returns.
  */
-import { chatModel } from '../../core/answer/complete';
-import { contextCharsFor, DEFAULT_ANSWER_CONFIG, type AnswerConfig } from '../../core/answer/config';
-import { AnswerError, mapEngineError } from '../../core/answer/errors';
+import type { AnswerConfig } from '../../core/answer/config';
+import { AnswerError } from '../../core/answer/errors';
 import type { EvidenceOnlyAnswer } from '../../core/answer/evidence-only';
-import { answerQuestion, type AnswerResult, type ChatEngine } from '../../core/answer/generation';
+import type { AnswerResult, ChatEngine } from '../../core/answer/generation';
 import type { GroundingReport } from '../../core/answer/grounding';
-import type { ConversationTurn } from '../../core/answer/messages';
-import { hasNoContext } from '../../core/answer/no-context';
-import { alternativesFrom, assistQuery, type QueryAssistance } from '../../core/answer/query-assist';
-import { applyAttribution } from '../../core/answer/attribution';
-import { condenseConsulted, type CondensedContext } from '../../core/answer/condense';
-import { prefilterRoute, routeMessage, type ChatTurn, type RouteDecision } from '../../core/assess/router';
-import { createLlmRouterClassifier } from '../../core/assess/router-classifier';
-import type { CuratedModel } from '../../llm/models';
-import type { AskResult, RuntimeStatus, SkyCiteRuntime } from '../../runtime/types';
-import type { AnswerMode, AuditStore } from '../../storage/audit-store';
+import type { QueryAssistance } from '../../core/answer/query-assist';
+import type { CondensedContext } from '../../core/answer/condense';
+import type { RouteDecision } from '../../core/assess/router';
+import type { CalcTarget } from '../../core/assess/extract';
+import type { CalcOutcome } from '../../core/assess/message-calc';
+import { EMPTY_CALC_MEMORY, runTurn, type CalcMemory, type PriorTurn, type TurnEvent, type TurnPhase } from '../../core/ask/turn';
+import type { AskResult, AskRetrieval } from '../../core/ask/types';
+import type { AnswerMode } from '../../core/ask/audit-record';
+import { describeGenerationModel, type CuratedModel } from '../../llm/models';
+import type { RuntimeStatus } from '../../runtime/types';
+import type { AuditStore } from '../../storage/audit-store';
 import type { Settings } from '../../storage/settings-store';
-import { buildAuditRecord, noEvidenceDetail, noEvidenceReason } from './audit';
 import { checkQuestion, QuestionRejectedError } from '../../core/text/question';
 import { nonEnglishLanguage, type LanguageGuess } from '../../core/text/language';
-import { extractOperation, mergeParams, type CalcParams, type CalcTarget } from '../../core/assess/extract';
-import { runCalc, type CalcOutcome } from '../../core/assess/message-calc';
 
-export type TurnPhase = 'queued' | 'routing' | 'retrieving' | 'composing' | 'condensing' | 'generating' | 'checking' | 'done' | 'stopped' | 'error';
+export type { TurnPhase };
 
 export interface TurnError {
   summary: string;
@@ -100,7 +98,7 @@ export interface AskChat {
 
 /** What a session needs from the application state (AppState provides it; tests pass stand-ins). */
 export interface AskApp {
-  readonly runtime: Pick<SkyCiteRuntime, 'retrieve' | 'evidenceOnly' | 'checkGrounding'>;
+  readonly runtime: AskRetrieval;
   readonly audit: Pick<AuditStore, 'add'>;
   /** SHA-256 of the served index manifest. */
   readonly manifestSha: string;
@@ -122,8 +120,7 @@ export interface AskApp {
 
 export class AskSession {
   turns: Turn[] = $state([]);
-  private lastParams: CalcParams | null = null;
-  private lastTargets: CalcTarget[] = [];
+  private memory: CalcMemory = EMPTY_CALC_MEMORY;
 
   constructor(private readonly app: AskApp) {}
 
@@ -134,8 +131,7 @@ export class AskSession {
   clear(): void {
     if (this.busy) return;
     this.turns = [];
-    this.lastParams = null;
-    this.lastTargets = [];
+    this.memory = EMPTY_CALC_MEMORY;
   }
 
   stop(): void {
@@ -177,181 +173,102 @@ export class AskSession {
 
   private async run(turn: Turn, previous: Turn[], signal: AbortSignal): Promise<void> {
     const app = this.app;
-    const stopped = (): boolean => {
-      if (!signal.aborted) return false;
-      turn.phase = 'stopped';
-      return true;
-    };
-
-    // 1. route
-    const history: ChatTurn[] = [];
-    for (const p of previous) {
-      history.push({ role: 'user', content: p.question, ...(p.route ? { path: p.route.path } : {}) });
-      const a = p.answer?.answer ?? p.evidence?.text;
-      if (a) history.push({ role: 'assistant', content: a });
-    }
-    // the keyword pre-filter decides clear cases; with a model loaded, it classifies the ambiguous ones
     const chat = app.generative ? app.chatEngine() : null;
-    const llmEngine = chat?.engine ?? null;
-    const config = app.answerConfig ?? DEFAULT_ANSWER_CONFIG;
-    const classifier = llmEngine && app.routerModel !== false ? createLlmRouterClassifier(chatModel(llmEngine), { signal }) : undefined;
-    turn.route = await routeMessage(turn.question, history, classifier);
-    const pre = prefilterRoute(turn.question, history);
-    const prevQuestion = previous[previous.length - 1]?.question;
-    turn.retrievalQuery = pre.cues.followUpOf && prevQuestion ? `${prevQuestion} ${turn.question}` : turn.question;
-
-    // 2. calculator (database / both)
-    if (turn.route.path !== 'rules') {
-      const ex = extractOperation(turn.question);
-      const followUp = pre.cues.followUpOf !== undefined;
-      const params = followUp ? mergeParams(this.lastParams, ex.params) : ex.params;
-      const targets = ex.targets.length ? ex.targets : followUp ? this.lastTargets : [];
-      turn.calc = runCalc(targets, params, ex.readings, ex.notes);
-      turn.calcTargets = turn.calc.items.map((i) => i.target);
-      this.lastParams = params;
-      this.lastTargets = turn.calcTargets;
-    }
-    if (stopped()) return;
-
-    // 3. retrieval
-    turn.phase = 'retrieving';
-    const filters = turn.route.jurisdictions.length ? { jurisdictions: [...turn.route.jurisdictions] } : undefined;
-    // model-assisted retrieval (a model is loaded): its rewrite, hypothetical answer and sub-questions are searched too
-    let alternatives: { text: string; label: string }[] = [];
-    if (llmEngine && app.assist !== false) {
-      try {
-        turn.assistance = await assistQuery(turn.retrievalQuery, llmEngine, config, signal);
-        alternatives = alternativesFrom(turn.assistance);
-      } catch (e) {
-        turn.assistError = describeError(e).summary;
-      }
-      if (stopped()) return;
-    }
-    // with a model, the context fits its window next to the instructions and the answer (contextCharsFor)
-    const contextChars = llmEngine ? contextCharsFor(chat?.contextWindow ?? 4096, config.generation) : null;
-    const options = {
-      ...(filters ? { filters } : {}),
-      ...(alternatives.length ? { alternatives } : {}),
-      ...(contextChars !== null ? { config: { contextChars } } : {}),
-    };
-    const ask = await app.runtime.retrieve(turn.retrievalQuery, Object.keys(options).length ? options : undefined);
-    if (stopped()) return;
-    turn.ask = ask;
-    const engine = llmEngine;
-    turn.mode = engine ? 'generative' : 'evidence-only';
-
-    // 4. no evidence: the fixed reply, never a model call
-    if (hasNoContext(ask.retrieval)) {
-      turn.noEvidence = true;
-      turn.noEvidenceWhy = noEvidenceReason(ask.retrieval);
-      turn.noEvidenceDetail = noEvidenceDetail(ask.retrieval);
-      turn.phase = 'done';
-      await this.saveAudit(turn);
-      return;
-    }
-
-    if (!engine) {
-      // 5b. evidence-only
-      turn.phase = 'composing';
-      turn.evidence = await app.runtime.evidenceOnly(turn.question, ask);
-      if (stopped()) return;
-      turn.phase = 'done';
-      await this.saveAudit(turn);
-      return;
-    }
-
-    // 5a. generative; with "answer from the consulted documents", the context is the kept documents' refined
-    // contexts, each condensed by the model and held to its passages by the source check (condense.ts)
-    let answerRetrieval = ask.retrieval;
-    const docs = ask.documents;
-    if (this.app.settings.answerFromDocuments && docs && docs.chunks.length) {
-      turn.phase = 'condensing';
-      const byId = new Map(docs.chunks.map((c) => [c.id, c] as const));
-      const budget = contextChars ?? contextCharsFor(4096, config.generation);
-      const condensed = await condenseConsulted(turn.question, docs.consulted, (id) => byId.get(id), budget, { engine, check: (text, ids) => app.runtime.checkGrounding(text, ids), signal });
-      if (stopped()) return;
-      turn.condensed = condensed.documents;
-      answerRetrieval = { ...ask.retrieval, evidence: docs.evidence, context: condensed.context };
-      // the sources panel lists the passages the answer could cite: the kept documents' evidence
-      turn.ask = { ...ask, retrieval: answerRetrieval, chunks: docs.chunks };
-    }
-    turn.phase = 'generating';
-    const conversation: ConversationTurn[] = previous
-      .filter((p) => p.answer && p.answer.status !== 'no-context' && p.answer.answer)
-      .map((p) => ({ question: p.question, answer: p.answer!.answer }));
-    const modelId = app.llm.loadedId ?? undefined;
-    let result: AnswerResult;
-    try {
-      result = await answerQuestion({
+    const engine = chat?.engine ?? null;
+    const outcome = await runTurn(
+      {
         question: turn.question,
-        history: conversation,
-        retrieval: answerRetrieval,
-        engine,
-        ...(modelId ? { modelId } : {}),
+        previous: previous.map(priorOf),
+        memory: this.memory,
+        settings: {
+          ...(app.answerConfig ? { answerConfig: app.answerConfig } : {}),
+          assist: app.assist !== false,
+          routerModel: app.routerModel !== false,
+          answerContext: app.settings.answerFromDocuments ? 'condensed' : 'passages',
+        },
+        index: { manifestSha: app.manifestSha, embeddingModel: app.status?.manifest.model ?? null },
         signal,
-        config,
-        onToken: (delta, channel) => {
-          if (channel === 'answer') turn.stream += delta;
-        },
-        onRetry: ({ error }) => {
-          turn.stream = '';
-          turn.retryNotice = `${error.summary} Retrying once…`;
-        },
+      },
+      {
+        retrieval: app.runtime,
+        model: engine ? { engine, ...(chat?.contextWindow ? { contextWindow: chat.contextWindow } : {}), modelId: app.llm.loadedId } : null,
+        describeModel: (id) => describeGenerationModel(id, app.settings.modelBaseUrl, app.llmModels),
         errorContext: () => ({ online: globalThis.navigator?.onLine !== false, modelCached: true }),
-      });
-    } catch (e) {
-      throw mapEngineError(e);
-    }
-    turn.answer = result;
-    turn.retryNotice = null;
-
-    // 6. grounding (in the worker, with the embedder)
-    if (result.answer && result.status !== 'no-context') {
-      turn.phase = 'checking';
+      },
+      (e) => applyEvent(turn, e),
+    );
+    this.memory = outcome.memory;
+    turn.calcTargets = outcome.calc?.items.map((i) => i.target) ?? [];
+    if (outcome.record) {
       try {
-        const report = await app.runtime.checkGrounding(result.answer, result.contextIds);
-        // supported sentences the model left uncited get the supporting passage, shown as added by the check
-        if (config.attribution) {
-          const attributed = applyAttribution(result, report);
-          turn.answer = attributed.result;
-          turn.grounding = attributed.report;
-        } else turn.grounding = report;
+        await app.audit.add(outcome.record, { keepQuestionOutOfLog: app.settings.keepQuestionsOutOfLog });
+        turn.audited = true;
       } catch (e) {
-        turn.groundingError = e instanceof Error ? e.message : String(e);
+        turn.auditError = e instanceof Error ? e.message : String(e);
       }
     }
-    turn.phase = result.stopped ? 'stopped' : 'done';
-    await this.saveAudit(turn);
   }
+}
 
-  private async saveAudit(turn: Turn): Promise<void> {
-    if (!turn.ask || !turn.mode) return;
-    try {
-      await this.app.audit.add(
-        buildAuditRecord({
-          question: turn.question,
-          retrievalQuery: turn.retrievalQuery,
-          retrieval: turn.ask.retrieval,
-          retrievalConfig: turn.ask.config,
-          mode: turn.mode,
-          answer: turn.answer,
-          evidence: turn.evidence,
-          grounding: turn.grounding,
-          indexManifestSha: this.app.manifestSha,
-          route: turn.route,
-          calc: turn.calc,
-          embeddingModel: this.app.status?.manifest.model ?? null,
-          generationModelId: turn.mode === 'generative' ? this.app.llm.loadedId : null,
-          modelBaseUrl: this.app.settings.modelBaseUrl,
-          ...(this.app.llmModels ? { models: this.app.llmModels } : {}),
-          assistance: turn.assistance,
-          condensed: turn.condensed,
-        }),
-        { keepQuestionOutOfLog: this.app.settings.keepQuestionsOutOfLog },
-      );
-      turn.audited = true;
-    } catch (e) {
-      turn.auditError = e instanceof Error ? e.message : String(e);
-    }
+/** An earlier turn as the core reads it: its route, what was shown, and the model's answer when it answered from context. */
+function priorOf(p: Turn): PriorTurn {
+  const shown = p.answer?.answer ?? p.evidence?.text;
+  const modelAnswer = p.answer && p.answer.status !== 'no-context' && p.answer.answer ? p.answer.answer : undefined;
+  return { question: p.question, ...(p.route ? { path: p.route.path } : {}), ...(shown ? { shown } : {}), ...(modelAnswer ? { modelAnswer } : {}) };
+}
+
+/** The turn's reactive state follows the core's events. */
+function applyEvent(turn: Turn, e: TurnEvent): void {
+  switch (e.type) {
+    case 'phase':
+      turn.phase = e.phase;
+      break;
+    case 'route':
+      turn.route = e.route;
+      turn.retrievalQuery = e.retrievalQuery;
+      break;
+    case 'calc':
+      turn.calc = e.calc;
+      break;
+    case 'assistance':
+      turn.assistance = e.assistance;
+      break;
+    case 'assist-error':
+      turn.assistError = e.message;
+      break;
+    case 'retrieved':
+      turn.ask = e.ask;
+      turn.mode = e.mode;
+      break;
+    case 'no-evidence':
+      turn.noEvidence = true;
+      turn.noEvidenceWhy = e.why;
+      turn.noEvidenceDetail = e.detail;
+      break;
+    case 'evidence':
+      turn.evidence = e.evidence;
+      break;
+    case 'condensed':
+      turn.condensed = e.documents;
+      turn.ask = e.ask;
+      break;
+    case 'token':
+      turn.stream += e.delta;
+      break;
+    case 'retry':
+      turn.stream = '';
+      turn.retryNotice = e.notice;
+      break;
+    case 'answer':
+      turn.answer = e.answer;
+      turn.retryNotice = null;
+      break;
+    case 'grounding':
+      turn.answer = e.answer;
+      turn.grounding = e.report;
+      break;
+    case 'grounding-error':
+      turn.groundingError = e.message;
+      break;
   }
 }

@@ -10,7 +10,8 @@ import type { IndexManifest } from '../../core/index/manifest';
 import { DEFAULT_RETRIEVAL_CONFIG } from '../../core/retrieval/config';
 import type { AskResult } from '../../runtime/types';
 import type { AuditEvidence, AuditRecordInput } from '../../storage/audit-store';
-import { auditEvidence, auditModels } from '../ask/audit';
+import { auditEvidence, auditModels } from '../../core/ask/audit';
+import { describeGenerationModel } from '../../llm/models';
 
 export interface AssessAuditInput {
   result: AssessmentResult;
@@ -63,7 +64,7 @@ export function buildAssessAuditRecord(input: AssessAuditInput): AuditRecordInpu
     indexManifestSha: input.indexManifestSha,
     route: null,
     calculator: null,
-    models: auditModels(input.embeddingModel, result.model?.id ?? null, input.modelBaseUrl),
+    models: auditModels(input.embeddingModel, result.model?.id ?? null, (id) => describeGenerationModel(id, input.modelBaseUrl)),
     assessment: { document, retrievals },
   };
 }

@@ -10,7 +10,8 @@ import { modelDraftToMarkdown, type ModelDraft } from '../../core/answer/require
 import type { IndexManifest } from '../../core/index/manifest';
 import { DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig } from '../../core/retrieval/config';
 import type { AuditRecordInput } from '../../storage/audit-store';
-import { auditModels } from '../ask/audit';
+import { auditModels } from '../../core/ask/audit';
+import { describeGenerationModel } from '../../llm/models';
 
 export interface RequirementsAuditInput {
   draft: RequirementDraft;
@@ -45,7 +46,7 @@ export function buildRequirementsAuditRecord(input: RequirementsAuditInput): Aud
     indexManifestSha: input.indexManifestSha,
     route: null,
     calculator: null,
-    models: auditModels(input.embeddingModel, input.modelDraft?.modelId ?? null, input.modelBaseUrl),
+    models: auditModels(input.embeddingModel, input.modelDraft?.modelId ?? null, (id) => describeGenerationModel(id, input.modelBaseUrl)),
     requirements: { draft, ...(input.modelDraft ? { modelDraft: input.modelDraft.draft } : {}) },
   };
 }

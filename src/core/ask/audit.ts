@@ -1,22 +1,21 @@
 /**
- * The audit record of one answered question, from what the Ask view produced. Pure.
+ * The audit record of one Ask turn, from what the turn produced. Pure.
  */
-import type { AnswerResult } from '../../core/answer/generation';
-import type { EvidenceOnlyAnswer } from '../../core/answer/evidence-only';
-import type { GroundingReport } from '../../core/answer/grounding';
-import { NO_ANSWER_TEXT } from '../../core/answer/prompts';
-import { hasNoContext } from '../../core/answer/no-context';
-import type { RouteDecision } from '../../core/assess/router';
-import type { IndexManifest } from '../../core/index/manifest';
-import type { RetrievalConfig } from '../../core/retrieval/config';
-import { jurisdictionName } from '../../core/assess/jurisdictions';
-import { isEasaJurisdiction } from '../../core/retrieval/filters';
-import type { Evidence, Filters, RetrievalResult, StageTrace } from '../../core/retrieval/types';
-import { alternativesFrom, type QueryAssistance } from '../../core/answer/query-assist';
-import { CURATED_MODELS, findModel, modelUrls, type CuratedModel } from '../../llm/models';
-import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecordInput, AuditRoute } from '../../storage/audit-store';
-import type { CalcOutcome } from '../../core/assess/message-calc';
-import type { CondensedContext } from '../../core/answer/condense';
+import type { AnswerResult } from '../answer/generation.js';
+import type { EvidenceOnlyAnswer } from '../answer/evidence-only.js';
+import type { GroundingReport } from '../answer/grounding.js';
+import { NO_ANSWER_TEXT } from '../answer/prompts.js';
+import { hasNoContext } from '../answer/no-context.js';
+import type { RouteDecision } from '../assess/router.js';
+import type { IndexManifest } from '../index/manifest.js';
+import type { RetrievalConfig } from '../retrieval/config.js';
+import { jurisdictionName } from '../assess/jurisdictions.js';
+import { isEasaJurisdiction } from '../retrieval/filters.js';
+import type { Evidence, Filters, RetrievalResult, StageTrace } from '../retrieval/types.js';
+import { alternativesFrom, type QueryAssistance } from '../answer/query-assist.js';
+import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecordInput, AuditRoute } from './audit-record.js';
+import type { CalcOutcome } from '../assess/message-calc.js';
+import type { CondensedContext } from '../answer/condense.js';
 
 export interface AuditInput {
   question: string;
@@ -34,12 +33,10 @@ export interface AuditInput {
   calc?: CalcOutcome | null;
   /** The index manifest's model entry (the embedding model), when the index is loaded. */
   embeddingModel?: IndexManifest['model'] | null;
-  /** The loaded WebLLM model id (generative mode). */
+  /** The loaded generation model id (generative mode). */
   generationModelId?: string | null;
-  /** Settings' model base URL (self-hosted models), for the generation model's URLs. */
-  modelBaseUrl?: string | null;
-  /** The offered models (self-hosted ones come from a manifest); default: the remote list. */
-  models?: readonly CuratedModel[];
+  /** Where the generation model's files came from (the model layer resolves its id; null when unknown). */
+  describeModel?: ModelDescriber;
   /** Model-assisted retrieval's reply, when it was used. */
   assistance?: QueryAssistance | null;
   /** The documents' contexts as the model condensed them, when the answer was written from them. */
@@ -84,25 +81,14 @@ export function auditCalculator(calc: CalcOutcome | null | undefined): AuditCalc
   };
 }
 
-/** The models behind an answer; the generation model's URLs as WebLLM fetched them (default hosts or the self-hosted base URL). */
-export function auditModels(
-  embedding: IndexManifest['model'] | null | undefined,
-  generationModelId: string | null | undefined,
-  modelBaseUrl?: string | null,
-  models: readonly CuratedModel[] = CURATED_MODELS,
-): AuditModels {
-  const m = generationModelId ? findModel(generationModelId, models) : undefined;
-  let urls: { model: string; model_lib: string } | null = null;
-  try {
-    urls = m ? modelUrls(m, modelBaseUrl) : null;
-  } catch {
-    urls = null; // an invalid base URL could not have loaded the model; record the id only
-  }
+/** The generation model's weights and library URLs (and source) for an id; the model layer (src/llm) provides it. */
+export type ModelDescriber = (id: string) => AuditModels['generation'];
+
+/** The models behind an answer: the embedding model (from the index manifest) and the generation model. */
+export function auditModels(embedding: IndexManifest['model'] | null | undefined, generationModelId: string | null | undefined, describe?: ModelDescriber): AuditModels {
   return {
     embedding: embedding ? { id: embedding.id, dtype: embedding.dtype, sha256: embedding.sha256 } : null,
-    generation: generationModelId
-      ? { id: generationModelId, weightsUrl: urls?.model ?? null, libraryUrl: urls?.model_lib ?? null, ...(m ? { source: m.source } : {}) }
-      : null,
+    generation: generationModelId ? (describe?.(generationModelId) ?? { id: generationModelId, weightsUrl: null, libraryUrl: null }) : null,
   };
 }
 
@@ -132,7 +118,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
     indexManifestSha: input.indexManifestSha,
     route: auditRoute(input.route),
     calculator: auditCalculator(input.calc),
-    models: auditModels(input.embeddingModel, generative ? (input.generationModelId ?? modelId) : null, input.modelBaseUrl, input.models),
+    models: auditModels(input.embeddingModel, generative ? (input.generationModelId ?? modelId) : null, input.describeModel),
     assistance: input.assistance
       ? { parsed: input.assistance.parsed, alternatives: alternativesFrom(input.assistance), raw: input.assistance.raw }
       : null,

@@ -1,0 +1,137 @@
+/**
+ * The turn's retrieval over a loaded index, in process: the one place that embeds a question
+ * and its alternative formulations, runs the flat retrieval and the document agents on the same
+ * vectors, and shapes the result (AskResult). The runtime worker, the Node CLIs and every
+ * evaluation serve the AskRetrieval port with this.
+ */
+import { composeEvidenceOnlyAnswer } from '../answer/evidence-only.js';
+import { checkGrounding } from '../answer/grounding.js';
+import type { Embedder } from '../embedding/embedder.js';
+import type { LoadedIndex } from '../index/load.js';
+import type { Chunk } from '../model/chunk.js';
+import type { AgentResult, DocumentAgents } from '../retrieval/agents.js';
+import { withConfig } from '../retrieval/config.js';
+import type { RetrievalEngine } from '../retrieval/engine.js';
+import type { RetrievalResult } from '../retrieval/types.js';
+import { splitSentenceSpans } from '../text/sentences.js';
+import type { AskResult, AskRetrieval, RetrieveRequest } from './types.js';
+
+export interface LocalRetrievalDeps {
+  index: LoadedIndex;
+  /** The engine retrieval runs with (the built-in model's or a vector set's). */
+  engine: RetrievalEngine;
+  /** Its document agents; null runs the flat retrieval only. */
+  agents: DocumentAgents | null;
+  /** The embedder of the engine's vectors (query vectors). */
+  queryEmbedder: Pick<Embedder, 'embed'>;
+  /** The index's own embedder (evidence highlights and the grounding check are calibrated on it). */
+  embedder: Pick<Embedder, 'embed'>;
+}
+
+/** The query's vector and its alternatives' vectors, embedded in one call (the only place that does). */
+export async function embedQuery(
+  engine: Pick<RetrievalEngine, 'alternativesOf'>,
+  embedder: Pick<Embedder, 'embed'>,
+  query: string,
+  request: RetrieveRequest = {},
+): Promise<{ vector: Float32Array; alternatives: Float32Array[]; ms: number }> {
+  const t = performance.now();
+  const [vector, ...alternatives] = await embedder.embed([query, ...engine.alternativesOf(query, request)], 'query');
+  return { vector: vector!, alternatives, ms: performance.now() - t };
+}
+
+/** Flat retrieval, and with agents the documents that hold the evidence, on one embedding of the query. */
+export async function retrieveLocal(deps: Omit<LocalRetrievalDeps, 'embedder'>, query: string, request: RetrieveRequest = {}): Promise<AskResult & { agentResult: AgentResult | null }> {
+  const { engine, index } = deps;
+  const { agents: useAgents = true, ...options } = request;
+  const config = withConfig(engine.config, options.config);
+  const q = await embedQuery(engine, deps.queryEmbedder, query, options);
+  let consulted: AgentResult | null = null;
+  let retrieval: RetrievalResult;
+  if (deps.agents && useAgents) {
+    consulted = await deps.agents.run(query, q.vector, options, q.alternatives);
+    retrieval = consulted.flat;
+  } else {
+    retrieval = await engine.retrieveWithVector(query, q.vector, options, q.alternatives);
+  }
+  retrieval.trace.unshift({ stage: 'embed query', ms: q.ms, candidates: [], ...(q.alternatives.length ? { note: `and ${q.alternatives.length} alternative formulation(s)` } : {}) });
+  retrieval.totalMs += q.ms;
+  const chunkAt = (row: number): Chunk => index.chunks[row]!;
+  return {
+    retrieval,
+    config,
+    chunks: retrieval.evidence.map((ev) => chunkAt(ev.row)),
+    agentResult: consulted,
+    ...(consulted
+      ? {
+          documents: {
+            mode: consulted.mode,
+            editionNote: consulted.editionNote,
+            consulted: consulted.consulted.map(({ id, title, edition, pages, rank, reason, kept, evidence, refined }) => ({
+              id,
+              title,
+              edition,
+              pages,
+              rank,
+              reason,
+              kept,
+              evidenceIds: evidence.map((ev) => ev.id),
+              refined,
+            })),
+            evidence: consulted.evidence,
+            chunks: consulted.evidence.map((ev) => chunkAt(ev.row)),
+            context: consulted.context,
+          },
+        }
+      : {}),
+  };
+}
+
+/** The AskRetrieval port over a loaded index (the runtime's current engine is read on every call). */
+export function createLocalRetrieval(current: () => LocalRetrievalDeps): AskRetrieval {
+  return {
+    async retrieve(query, request) {
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      const { agentResult, ...result } = await retrieveLocal(current(), query, request);
+      return result;
+    },
+    async evidenceOnly(question, result) {
+      const { embedder, index } = current();
+      return composeEvidenceOnlyAnswer({ question, retrieval: result.retrieval, chunks: result.chunks, embedder: windowBackedEmbedder(embedder, index, result.chunks) });
+    },
+    async checkGrounding(answer, contextChunkIds) {
+      const { embedder, index } = current();
+      const chunks = contextChunkIds.map((id) => index.chunks[index.rowOf.get(id) ?? -1]).filter((c): c is Chunk => Boolean(c));
+      return checkGrounding({ answer, chunks, embedder });
+    },
+  };
+}
+
+/**
+ * Sentence vectors for the evidence-only highlights without running the model
+ * again: a sentence takes the precomputed embedding of the passage window that
+ * contains it (windows are runs of whole sentences, see src/core/ingest/enrich/windows.ts).
+ * Only texts not found that way (the question) are embedded.
+ */
+export function windowBackedEmbedder(emb: Pick<Embedder, 'embed'>, idx: Pick<LoadedIndex, 'windows' | 'rowOf' | 'manifest'>, chunks: readonly Chunk[]): Pick<Embedder, 'embed'> {
+  const dim = idx.manifest.dimension;
+  const known = new Map<string, Float32Array>();
+  for (const c of chunks) {
+    const row = idx.rowOf.get(c.id);
+    if (row === undefined) continue;
+    const ws: number[] = [];
+    for (let i = 0; i < idx.windows.count; i++) if (idx.windows.row[i] === row) ws.push(i);
+    for (const span of splitSentenceSpans(c.text)) {
+      const w = ws.find((i) => idx.windows.start[i]! <= span.start && span.start < idx.windows.end[i]!);
+      if (w !== undefined && !known.has(span.text)) known.set(span.text, idx.windows.vectors.subarray(w * dim, (w + 1) * dim));
+    }
+  }
+  return {
+    async embed(texts) {
+      const missing = texts.filter((t) => !known.has(t));
+      const fresh = missing.length ? await emb.embed(missing) : [];
+      const computed = new Map(missing.map((t, i) => [t, fresh[i]!]));
+      return texts.map((t) => known.get(t) ?? computed.get(t)!);
+    },
+  };
+}
