@@ -42,7 +42,7 @@ describe('checkCoherence', () => {
 
   it('flags inputs whose ground environment and population band disagree', () => {
     expect(ids(checkCoherence({}, { ...input, ground_environment: 'controlled_ground_area', population_band: '<500' }))).toEqual(['ground-environment-vs-population-band']);
-    expect(ids(checkCoherence({}, { ...input, ground_environment: 'populated', population_band: '<500' }))).toEqual([]);
+    expect(ids(checkCoherence({}, { ...input, ground_environment: 'populated', population_band: '<5000' }))).toEqual([]);
   });
 
   it('ignores indicators without a value', () => {

@@ -94,7 +94,8 @@ describe('no-model path', () => {
   });
 
   it('says which inputs a requested calculated indicator still needs', async () => {
-    const r = await assessIndicators({ ...BASE_INPUT, characteristic_dimension_m: 1 }, { retrieval: fakeRetrieval([CHUNKS.table1]), indicators: ['sail'] });
+    // "Populated area" spans several Table 1 rows, so the band is needed (a sparsely populated area would give it, Table 2)
+    const r = await assessIndicators({ ...BASE_INPUT, ground_environment: 'populated', characteristic_dimension_m: 1 }, { retrieval: fakeRetrieval([CHUNKS.table1]), indicators: ['sail'] });
     expect(r.results.sail).toMatchObject({ value: null, missing: ['max_speed_ms', 'population_band', 'residual_arc'] });
     expect(r.results.sail?.clarification).toBe(
       'To give the SAIL, please provide: Maximum speed, Population density band, Residual ARC.',

@@ -5,9 +5,11 @@
  * change a value: the assessor decides.
  */
 import type { IndicatorName, IndicatorValue } from './catalog.js';
+import { compareGroundAndBand } from './ground.js';
 import type { InitialOperationInput, OperationField } from './inputs.js';
 
-export type CoherenceSeverity = 'contradiction' | 'warning';
+/** contradiction and warning: the inputs or indicators contradict each other; note: the documents differ on a reading the inputs rely on. */
+export type CoherenceSeverity = 'contradiction' | 'warning' | 'note';
 
 export interface CoherenceFlag {
   /** Stable id of the check, e.g. "open-vs-full-sora". */
@@ -197,12 +199,16 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     severity: 'warning',
     indicators: [],
     fields: ['ground_environment', 'population_band'],
-    test: (_v, i) =>
-      i.population_band !== undefined &&
-      ((i.ground_environment === 'controlled_ground_area') !== (i.population_band === 'controlled') ||
-        (i.ground_environment === 'assembly_of_people') !== (i.population_band === '>50000') ||
-        (i.ground_environment === 'sparsely_populated' && ['<500', '<5000', '<50000'].includes(i.population_band))),
-    message: (_v, i) => `Ground environment "${i.ground_environment}" and population density band "${String(i.population_band)}" describe different grounds; the calculator uses the band.`,
+    test: (_v, i) => i.population_band !== undefined && compareGroundAndBand(i.ground_environment, i.population_band).kind === 'disagree',
+    message: (_v, i) => compareGroundAndBand(i.ground_environment, i.population_band!).message ?? '',
+  },
+  {
+    id: 'ground-documents-differ',
+    severity: 'note',
+    indicators: [],
+    fields: ['ground_environment', 'population_band'],
+    test: (_v, i) => i.population_band !== undefined && compareGroundAndBand(i.ground_environment, i.population_band).kind === 'documents-differ',
+    message: (_v, i) => compareGroundAndBand(i.ground_environment, i.population_band!).message ?? '',
   },
 ];
 

@@ -14,6 +14,7 @@ import type { SailValue } from '../sail.js';
 import { IGRC_TABLE } from '../tables/igrc-table.js';
 import { EASA_DOC_ID, formatTraceStep, type AssessResult, type TraceStep } from '../types.js';
 import { INDICATOR_CATALOG, type IndicatorName, type IndicatorValue, type Orientation } from './catalog.js';
+import { readGround, type GroundReading } from './ground.js';
 import { fieldLabel, type InitialOperationInput, type OptionalField } from './inputs.js';
 
 /** Calculator results for the operation; null when the inputs needed for a step are missing. */
@@ -26,6 +27,11 @@ export interface CalculatorOutcome {
   /** Why a computed value sits on a boundary (conditional framing). */
   readonly borderline: readonly string[];
   readonly notes: readonly string[];
+  /**
+   * When no population density band was given: how the ground environment was read with Table 2
+   * (the band used, or why none follows). Null when the band was given.
+   */
+  readonly ground: GroundReading | null;
 }
 
 /** Take-off mass passed to the calculator for the "< 250 g" category: its upper bound. */
@@ -43,18 +49,25 @@ export function runCalculator(input: InitialOperationInput): CalculatorOutcome {
   const notes: string[] = [];
   const borderline: string[] = [];
   const below250 = input.mtom_category === 'below_250g';
+  // S.4.2.4(d): without density values, the ground environment's descriptor gives the band (Table 2)
+  const ground = input.population_band === undefined ? readGround(input.ground_environment) : null;
+  const band = input.population_band ?? ground?.band ?? undefined;
   const chain = runSoraChain({
     ...(input.characteristic_dimension_m === undefined ? {} : { dimensionM: input.characteristic_dimension_m }),
     ...(input.max_speed_ms === undefined ? {} : { maxSpeedMs: input.max_speed_ms }),
-    ...(input.population_band === undefined ? {} : { population: input.population_band }),
+    ...(band === undefined ? {} : { population: band }),
     ...(below250 ? { takeOffMassG: BELOW_250G_BOUND_G } : {}),
     ...(input.mitigations === undefined ? {} : { mitigations: input.mitigations }),
     ...(input.residual_arc === undefined ? {} : { residualArc: input.residual_arc }),
   });
   const fields = (names: readonly ChainInputName[]): OptionalField[] => names.map((n) => CHAIN_FIELD[n]);
   if (chain.igrc === null) {
-    return { igrc: null, finalGrc: null, sail: null, missing: { igrc: fields(chain.missing.igrc), final_grc: fields(chain.missing.final_grc), sail: fields(chain.missing.sail) }, borderline, notes };
+    if (ground && ground.band === null) notes.push(ground.statement);
+    return { igrc: null, finalGrc: null, sail: null, missing: { igrc: fields(chain.missing.igrc), final_grc: fields(chain.missing.final_grc), sail: fields(chain.missing.sail) }, borderline, notes, ground };
   }
+  // a band read from the ground environment: the Table 2 cell leads the iGRC's trace, and the iGRC says so
+  const igrc: AssessResult<IgrcValue> =
+    ground?.trace && chain.igrc.status !== 'invalid' ? { ...chain.igrc, trace: [ground.trace, ...chain.igrc.trace], notes: [ground.statement, ...chain.igrc.notes] } : chain.igrc;
   if (below250) notes.push('Mass category "< 250 g": the ≤ 250 g rule printed under Table 1 was checked with the category bound (250 g).');
   for (const c of IGRC_TABLE.columns) {
     if (input.characteristic_dimension_m === c.maxDimensionM) borderline.push(`The characteristic dimension (${c.maxDimensionM} m) is exactly the limit of the Table 1 column "${c.dimensionLabel}"; any larger UA falls in the next column.`);
@@ -65,7 +78,7 @@ export function runCalculator(input: InitialOperationInput): CalculatorOutcome {
     for (const n of fin.notes) if (/would not be accepted|cannot be claimed/.test(n)) borderline.push(n);
   }
   const sailMissing: OptionalField[] = input.residual_arc === undefined ? ['residual_arc'] : [];
-  return { igrc: chain.igrc, finalGrc: fin, sail: chain.sail, missing: { igrc: [], final_grc: [], sail: sailMissing }, borderline, notes };
+  return { igrc, finalGrc: fin, sail: chain.sail, missing: { igrc: [], final_grc: [], sail: sailMissing }, borderline, notes, ground };
 }
 
 /** A deterministic derivation for one indicator. */
@@ -129,6 +142,7 @@ function calculated<T>(name: 'igrc' | 'final_grc' | 'sail', r: AssessResult<T> |
         ? `${label} not computed: the calculator needs ${missingText(missing)}.`
         : `${label} not computed: an earlier step has no value (${earlierReason(calc)}).`,
       missing,
+      calc.notes,
     );
   }
   if (r.status === 'invalid') return none(`${label} not computed: ${r.errors.map((e) => e.message).join(' ')}`, []);
@@ -212,6 +226,7 @@ export function deriveIndicator(name: IndicatorName, input: InitialOperationInpu
           ? `No value without a model: the ground risk orientation is derived from the intrinsic GRC (Table 1), which needs ${missingText(missing)}.`
           : `No value: ${r && r.status === 'unavailable' ? r.reason : 'the iGRC could not be computed.'}`,
         missing,
+        calc.notes,
       );
     }
     case 'initial_air_risk_orientation': {

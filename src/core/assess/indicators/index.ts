@@ -13,5 +13,7 @@ export * from './prompt.js';
 export * from './sources.js';
 export * from './deterministic.js';
 export * from './coherence.js';
+export * from './ground.js';
+export * from './requirements.js';
 export * from './run.js';
 export * from './export.js';

@@ -7,7 +7,8 @@
  * validator can name the allowed values in its errors (error flow E1).
  */
 import { validateMitigations, type MitigationClaims } from '../final-grc.js';
-import { parsePopulationBand, parsePositive, parseResidualArc } from '../inputs.js';
+import { parsePopulationBand, parseResidualArc } from '../inputs.js';
+import { readQuantity, type Dimension } from '../quantity.js';
 import { POPULATION_BANDS, type PopulationBand } from '../tables/igrc-table.js';
 import { GRC_MITIGATIONS_TABLE, MITIGATION_KEYS, type MitigationKey, type MitigationLevel } from '../tables/grc-mitigations-table.js';
 import { RESIDUAL_ARCS, type ResidualArc } from '../tables/sail-table.js';
@@ -123,8 +124,8 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
   { field: 'ground_environment', label: 'Ground environment', required: true, kind: 'choice', options: options(GROUND_ENVIRONMENTS, GROUND_ENVIRONMENT_LABELS), help: 'What the operation overflies.' },
   { field: 'airspace_type', label: 'Airspace type', required: true, kind: 'choice', options: options(AIRSPACE_TYPES, AIRSPACE_TYPE_LABELS), help: 'Airspace of the operational volume.' },
   { field: 'max_altitude_category', label: 'Maximum altitude', required: true, kind: 'choice', options: options(ALTITUDE_CATEGORIES, ALTITUDE_LABELS), help: 'Maximum height above ground of the flight geography.' },
-  { field: 'characteristic_dimension_m', label: 'Maximum characteristic dimension', required: false, kind: 'number', unit: 'm', help: 'Wingspan, blade diameter or maximum dimension (SORA Step #2).' },
-  { field: 'max_speed_ms', label: 'Maximum speed', required: false, kind: 'number', unit: 'm/s', help: 'Maximum commanded airspeed (SORA Step #2).' },
+  { field: 'characteristic_dimension_m', label: 'Maximum characteristic dimension', required: false, kind: 'number', unit: 'm', help: 'Wingspan, blade diameter or maximum dimension (SORA Step #2), in metres or with its unit (120 cm, 4 ft).' },
+  { field: 'max_speed_ms', label: 'Maximum speed', required: false, kind: 'number', unit: 'm/s', help: 'Maximum commanded airspeed (SORA Step #2), in m/s or with its unit (68 km/h, 37 kt).' },
   { field: 'population_band', label: 'Population density band', required: false, kind: 'choice', options: options(POPULATION_BANDS, POPULATION_BAND_LABELS), help: 'Highest population density in the iGRC footprint (SORA Table 1 rows).' },
   { field: 'mitigations', label: 'Claimed ground-risk mitigations', required: false, kind: 'mitigations', help: 'M1(A), M1(B), M1(C), M2 at low / medium / high robustness (SORA Step #3, Table 5).' },
   { field: 'residual_arc', label: 'Residual ARC', required: false, kind: 'choice', options: options(RESIDUAL_ARCS, RESIDUAL_ARC_LABELS), help: 'Residual air risk class after strategic mitigations (SORA Step #5).' },
@@ -175,11 +176,33 @@ function matchChoice<V extends string>(raw: unknown, values: readonly V[], label
   return values.find((v) => v.toLowerCase() === s || labels[v].toLowerCase() === s) ?? null;
 }
 
-/** Numbers from forms may arrive as strings ("2.5", "2,5"). */
-function toNumber(raw: unknown): unknown {
-  if (typeof raw !== 'string') return raw;
-  const s = raw.trim().replace(',', '.');
-  return /^[+-]?\d+(\.\d+)?$/.test(s) ? Number(s) : raw;
+/** Upper bound (exclusive, kg) of each mass category, as its label prints it; null = no upper bound. */
+const MTOM_UPPER_KG: Readonly<Record<MtomCategory, number | null>> = { below_250g: 0.25, below_900g: 0.9, below_4kg: 4, below_25kg: 25, '25kg_or_more': null };
+
+/** A mass typed with its unit ("25 kg", "850 g", "3,5 kg") → its category; null when the text is not a mass. */
+export function mtomCategoryOfMass(raw: unknown): MtomCategory | null {
+  const q = readQuantity(raw, 'mass');
+  if (!q.ok || q.unit === null) return null;
+  return MTOM_CATEGORIES.find((c) => {
+    const upper = MTOM_UPPER_KG[c];
+    return upper === null || q.value < upper;
+  }) ?? null;
+}
+
+/** What a number field holds: its quantity, the unit the documents use, an example. */
+const NUMBER_FIELDS: Readonly<Record<'characteristic_dimension_m' | 'max_speed_ms', { readonly dimension: Dimension; readonly unitWords: string; readonly example: string }>> = {
+  characteristic_dimension_m: { dimension: 'length', unitWords: 'metres', example: '1.2, 1.2 m or 120 cm' },
+  max_speed_ms: { dimension: 'speed', unitWords: 'metres per second', example: '19, 19 m/s or 68 km/h' },
+};
+
+/** Conversions made while reading the number fields ("108 km/h = 30 m/s"), by field, for the form to show. */
+export function numberConversions(raw: Readonly<Record<string, unknown>>): Partial<Record<OperationField, string>> {
+  const out: Partial<Record<OperationField, string>> = {};
+  for (const [field, spec] of Object.entries(NUMBER_FIELDS) as [keyof typeof NUMBER_FIELDS, (typeof NUMBER_FIELDS)[keyof typeof NUMBER_FIELDS]][]) {
+    const q = isBlank(raw[field]) ? null : readQuantity(raw[field], spec.dimension);
+    if (q?.ok && q.conversion) out[field] = q.conversion;
+  }
+  return out;
 }
 
 /**
@@ -187,9 +210,25 @@ function toNumber(raw: unknown): unknown {
  * and the allowed values. Unknown fields are rejected; blank optional fields are treated as absent.
  */
 export function validateOperationInput(raw: unknown): InputValidation {
+  const read = readOperationFields(raw);
+  if (read.errors.length > 0 || !read.complete) return { ok: false, errors: [...read.errors] };
+  return { ok: true, value: read.values as InitialOperationInput };
+}
+
+/** Every field read on its own: the values that are valid, and the errors of the others. */
+export interface OperationFieldsReading {
+  readonly values: Partial<InitialOperationInput>;
+  readonly errors: readonly ValidationError[];
+  /** True when every required field has a valid value. */
+  readonly complete: boolean;
+}
+
+/** Reads each field of a raw operation descriptor independently (a form half filled in still tells what it holds). */
+export function readOperationFields(raw: unknown): OperationFieldsReading {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return {
-      ok: false,
+      values: {},
+      complete: false,
       errors: [{ field: '(operation)', got: raw, allowed: [...OPERATION_FIELDS], message: 'The operation must be an object with the fields listed in "allowed".' }],
     };
   }
@@ -202,7 +241,7 @@ export function validateOperationInput(raw: unknown): InputValidation {
   }
   const choice = <V extends string>(field: CategoricalField, values: readonly V[], labels: Readonly<Record<V, string>>): V | null => {
     const got = r[field];
-    const m = matchChoice(got, values, labels);
+    const m = matchChoice(got, values, labels) ?? (field === 'mtom_category' ? (mtomCategoryOfMass(got) as V | null) : null);
     if (m === null) {
       const options = values.map((v) => labels[v]).join(' · ');
       errors.push({
@@ -231,17 +270,18 @@ export function validateOperationInput(raw: unknown): InputValidation {
   } = {};
   /** The same error, its message in the form's words (label, unit, an example), never a field code. */
   const worded = (e: ValidationError, message: string): ValidationError => ({ ...e, message });
-  const numberMessage = (field: OptionalField, unit: string, example: string, got: unknown) =>
-    `${fieldLabel(field)} must be a number greater than 0, in ${unit} (for example ${example}); "${String(got)}" is not.`;
-  if (!isBlank(r.characteristic_dimension_m)) {
-    const p = parsePositive(toNumber(r.characteristic_dimension_m), 'characteristic_dimension_m', 'metres');
-    if (p.ok) optional.characteristic_dimension_m = p.value;
-    else errors.push(worded(p.error, numberMessage('characteristic_dimension_m', 'metres', '1.2', r.characteristic_dimension_m)));
-  }
-  if (!isBlank(r.max_speed_ms)) {
-    const p = parsePositive(toNumber(r.max_speed_ms), 'max_speed_ms', 'm/s');
-    if (p.ok) optional.max_speed_ms = p.value;
-    else errors.push(worded(p.error, numberMessage('max_speed_ms', 'metres per second', '19 (km/h ÷ 3.6)', r.max_speed_ms)));
+  for (const field of ['characteristic_dimension_m', 'max_speed_ms'] as const) {
+    if (isBlank(r[field])) continue;
+    const spec = NUMBER_FIELDS[field];
+    const q = readQuantity(r[field], spec.dimension);
+    if (q.ok) optional[field] = q.value;
+    else {
+      const message =
+        q.reason === 'not-a-number' || q.reason === 'not-positive'
+          ? `${fieldLabel(field)} must be a number greater than 0, in ${spec.unitWords} (for example ${spec.example}); "${String(r[field])}" is not.`
+          : `${fieldLabel(field)}: ${q.message}`;
+      errors.push({ field, got: r[field], allowed: [`a number > 0 (${spec.unitWords})`], message });
+    }
   }
   if (!isBlank(r.population_band)) {
     const raw = r.population_band;
@@ -263,11 +303,15 @@ export function validateOperationInput(raw: unknown): InputValidation {
       if (Object.keys(claimed).length > 0) optional.mitigations = claimed;
     }
   }
-  if (errors.length > 0 || !mtom || !visual || !ground || !airspace || !altitude) return { ok: false, errors };
-  return {
-    ok: true,
-    value: { mtom_category: mtom, visual_mode: visual, ground_environment: ground, airspace_type: airspace, max_altitude_category: altitude, ...optional },
+  const values: Partial<InitialOperationInput> = {
+    ...(mtom ? { mtom_category: mtom } : {}),
+    ...(visual ? { visual_mode: visual } : {}),
+    ...(ground ? { ground_environment: ground } : {}),
+    ...(airspace ? { airspace_type: airspace } : {}),
+    ...(altitude ? { max_altitude_category: altitude } : {}),
+    ...optional,
   };
+  return { values, errors, complete: Boolean(mtom && visual && ground && airspace && altitude) };
 }
 
 /** A mitigation error in the form's words: the Table 5 row label and the levels it allows. */
