@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { isAssetPath, SECURITY_HEADERS } from './src/pwa/csp.js';
 import { skyCitePwaOptions } from './src/pwa/pwa-config.js';
 import { ORT_FILES } from './src/runtime/ort-files.js';
 
@@ -14,6 +15,55 @@ function modelFolders(): string[] | undefined {
   if (!existsSync(manifest)) return undefined;
   const id = (JSON.parse(readFileSync(manifest, 'utf8')) as { model?: { id?: string } }).model?.id;
   return id ? [id] : undefined;
+}
+
+/**
+ * The security headers (src/pwa/csp.ts) where this server can send them. `vite preview` (npm start):
+ * the CSP, frame-ancestors 'none' and X-Frame-Options on every response — the workers' scripts
+ * included, so the runtime and model workers run under the same policy as the page (a worker takes
+ * its CSP from its own script's response, never from the page's meta tag; the service worker keeps
+ * these headers with the files it stores) — and a 404, not index.html, for a missing data or asset
+ * file (a JSON reader given HTML fails with a misleading parse error). The dev server: no framing,
+ * and the CSP on worker scripts only (the page's own policy would block Vite's hot reload).
+ */
+function securityHeaders(): Plugin {
+  type Res = { setHeader(k: string, v: string): void; statusCode: number; end(body?: string): void };
+  type Use = { middlewares: { use(fn: (req: { url?: string; method?: string }, res: Res, next: () => void) => void): void } };
+  return {
+    name: 'skycite-security-headers',
+    configureServer(server) {
+      (server as unknown as Use).middlewares.use((req, res, next) => {
+        res.setHeader('X-Frame-Options', SECURITY_HEADERS['X-Frame-Options']!);
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        if (/[?&]worker_file\b/.test(req.url ?? '')) res.setHeader('Content-Security-Policy', SECURITY_HEADERS['Content-Security-Policy']!);
+        else res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+        next();
+      });
+    },
+    configurePreviewServer(server) {
+      const dist = resolve(server.config.root, server.config.build.outDir);
+      (server as unknown as Use).middlewares.use((req, res, next) => {
+        for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+        let path: string;
+        try {
+          path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+        } catch {
+          res.statusCode = 400;
+          return void res.end('Bad request');
+        }
+        // /llm/ has its own middleware (selfHostedModels: 404 for a missing model file)
+        if (!path.startsWith('/llm/') && isAssetPath(path)) {
+          const file = resolve(dist, `.${path}`);
+          if (!file.startsWith(dist + '/') || !existsSync(file) || statSync(file).isDirectory()) {
+            res.statusCode = 404;
+            res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+            return void res.end('Not found');
+          }
+        }
+        next();
+      });
+    },
+  };
 }
 
 /** Serve and ship the generated static index (static-index/) at /static-index/. */
@@ -45,10 +95,15 @@ function staticIndex(): Plugin {
  */
 export const MODELS_DIR = resolve(process.env['SKYCITE_MODELS_DIR'] ?? '.cache/models');
 function selfHostedModels(): Plugin {
-  const serve = (server: { middlewares: { use(path: string, fn: (req: { url?: string }, res: NodeJS.WritableStream & { setHeader(k: string, v: string | number): void }, next: () => void) => void): void } }) => {
+  const serve = (server: { middlewares: { use(path: string, fn: (req: { url?: string }, res: NodeJS.WritableStream & { setHeader(k: string, v: string | number): void; statusCode: number; end(body?: string): void }, next: () => void) => void): void } }) => {
     server.middlewares.use('/llm', (req, res, next) => {
       const file = resolve(MODELS_DIR, `.${decodeURIComponent((req.url ?? '/').split('?')[0]!)}`);
-      if (!file.startsWith(MODELS_DIR + '/') || file.includes('/_sources/') || !existsSync(file) || statSync(file).isDirectory()) return next();
+      // a missing model file is a 404 (never the app's index.html: /llm/manifest.json is read as JSON)
+      if (!file.startsWith(MODELS_DIR + '/') || file.includes('/_sources/') || !existsSync(file) || statSync(file).isDirectory()) {
+        res.statusCode = 404;
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+        return void res.end('Not found');
+      }
       res.setHeader('Content-Length', statSync(file).size);
       res.setHeader('Cache-Control', 'no-cache');
       createReadStream(file).pipe(res);
@@ -169,10 +224,16 @@ function precompressed(): Plugin {
   };
 }
 
+/** The build output as the precache's integrity transform reads and writes it (src/pwa/pwa-config.ts). */
+const distIO = {
+  read: (url: string) => new Uint8Array(readFileSync(resolve('dist', url))),
+  write: (url: string, bytes: Uint8Array) => writeFileSync(resolve('dist', url), bytes),
+};
+
 const isWebLlm = (id: string) => id.includes('/node_modules/@mlc-ai/web-llm/');
 
 export default defineConfig({
-  plugins: [ortAssets(), svelte(), staticIndex(), selfHostedModels(), VitePWA(skyCitePwaOptions({ modelFolders: modelFolders() })), precompressed()],
+  plugins: [securityHeaders(), ortAssets(), svelte(), staticIndex(), selfHostedModels(), VitePWA(skyCitePwaOptions({ modelFolders: modelFolders(), integrityIO: distIO })), precompressed()],
   build: {
     target: 'es2022',
     sourcemap: false,

@@ -1,6 +1,8 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
+import { healOnIndexFailure, offlineCopy } from './pwa/offline-copy.svelte';
 import { registerServiceWorker } from './pwa/register';
+import { reloadOnMissingChunks } from './pwa/reload-notice';
 import { requestPersistence } from './pwa/storage';
 import { createWorkerRuntime } from './runtime/client';
 import { AppState } from './ui/app-state.svelte';
@@ -9,6 +11,11 @@ import './styles/app.css';
 const app = new AppState(createWorkerRuntime());
 
 mount(App, { target: document.getElementById('app')!, props: { app } });
+
+// a tab whose lazily loaded code a new version replaced reloads itself (with a notice); a damaged
+// file of the offline copy is replaced, then the index loads again (src/pwa/offline-copy.svelte.ts)
+reloadOnMissingChunks();
+healOnIndexFailure(app);
 
 // Development server only: expose the state for manual debugging (not in production builds).
 if (import.meta.env.DEV) (window as unknown as { __skycite?: AppState }).__skycite = app;
@@ -30,9 +37,11 @@ indexSettled
     if (!updater) return;
     app.updater = updater;
     app.offlineCopy = 'saving';
-    void updater.offlineReady.then(() => {
-      app.offlineCopy = 'ready';
-    });
+    offlineCopy.follow(updater);
+    updater.offlineReady.then(
+      () => (app.offlineCopy = 'ready'),
+      () => (app.offlineCopy = 'none'),
+    );
     updater.onUpdateAvailable(() => {
       app.updateAvailable = true;
     });

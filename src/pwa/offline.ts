@@ -95,3 +95,21 @@ export function watchConnectivity(cb: (online: boolean) => void, target: Pick<Ev
     target.removeEventListener('offline', off);
   };
 }
+
+/**
+ * The built-in index failed to load: what to tell the user, in their words. The error's own
+ * message (file names, SHA-256 values, `npm run index`) is for developers; the status line shows
+ * it only inside its "Technical details (for developers)" element.
+ */
+export function indexProblemForUser(error: unknown, e: OfflineEnv = currentEnv()): string {
+  const name = error instanceof Error ? error.name : '';
+  const message = error instanceof Error ? error.message : String(error);
+  const http = /failed with HTTP (\d{3})/.exec(message);
+  if (http) return classifyIndexFailure({ status: Number(http[1]) }, e).message;
+  if (name === 'IndexFetchError' || /Could not fetch|Failed to fetch|NetworkError/i.test(message)) return classifyIndexFailure({ error }, e).message;
+  return INDEX_DAMAGED_MESSAGE;
+}
+
+export const INDEX_DAMAGED_MESSAGE =
+  'The built-in regulation index (or the search model) stored on this device failed its integrity check, so SkyCite does not use it. ' +
+  'SkyCite checks its offline copy and replaces what is damaged; your own documents, settings and audit log are not affected.';

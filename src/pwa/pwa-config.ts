@@ -30,6 +30,66 @@ export interface SkyCitePwaOptions {
    * but only downloaded when the app asks for them.
    */
   modelFolders?: string[];
+  /**
+   * Reads and writes files of the build output (vite.config.ts: dist/). Given, every precache
+   * entry gets its SHA-256 as Subresource Integrity (integrityTransform), and the list is written
+   * to INTEGRITY_FILE for the page's repair (src/pwa/repair.ts).
+   */
+  integrityIO?: IntegrityIO;
+}
+
+/** The list of every precached file and its SHA-256, written next to sw.js and precached with it. */
+export const INTEGRITY_FILE = 'precache-integrity.json';
+
+export interface PrecacheIntegrityEntry {
+  /** Relative to the app's base, as in the service worker's precache manifest. */
+  url: string;
+  /** Workbox's revision (null for files whose name carries a hash): part of the precache's cache key. */
+  revision: string | null;
+  /** Subresource Integrity, `sha256-<base64>`. */
+  integrity: string;
+}
+
+export interface PrecacheIntegrityList {
+  version: 1;
+  entries: PrecacheIntegrityEntry[];
+}
+
+export interface IntegrityIO {
+  read(url: string): Promise<Uint8Array> | Uint8Array;
+  write(url: string, bytes: Uint8Array): Promise<void> | void;
+}
+
+/** `sha256-<base64>` of some bytes (Web Crypto: Node 20 and browsers alike). */
+export async function sriSha256(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  let bin = '';
+  for (const b of digest) bin += String.fromCharCode(b);
+  return `sha256-${btoa(bin)}`;
+}
+
+type TransformEntry = { url: string; revision: string | null; integrity?: string; size: number };
+
+/**
+ * A Workbox manifest transform: each precache entry gets the SHA-256 of its file as `integrity`.
+ * The service worker's install then refuses a damaged download, and when the page evicts a
+ * damaged cached copy (src/pwa/repair.ts) the next request fetches it with that integrity and
+ * Workbox puts the verified copy back into the precache: the offline copy repairs itself. The
+ * same list goes to INTEGRITY_FILE (added to the precache too) so the page can check what Cache
+ * Storage holds.
+ */
+export function integrityTransform(io: IntegrityIO) {
+  return async (entries: TransformEntry[]): Promise<{ manifest: TransformEntry[]; warnings: string[] }> => {
+    const manifest: TransformEntry[] = [];
+    for (const e of entries) manifest.push({ ...e, integrity: await sriSha256(await io.read(e.url)) });
+    const list: PrecacheIntegrityList = { version: 1, entries: manifest.map((e) => ({ url: e.url, revision: e.revision, integrity: e.integrity! })) };
+    const bytes = new TextEncoder().encode(`${JSON.stringify(list)}\n`);
+    await io.write(INTEGRITY_FILE, bytes);
+    const integrity = await sriSha256(bytes);
+    const revision = [...atob(integrity.slice('sha256-'.length))].map((c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('').slice(0, 32);
+    manifest.push({ url: INTEGRITY_FILE, revision, integrity, size: bytes.byteLength });
+    return { manifest, warnings: [] };
+  };
 }
 
 /**
@@ -109,6 +169,7 @@ export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<Vite
       globPatterns: precacheGlobPatterns(options),
       globIgnores: ['**/node_modules/**/*', 'sw.js', 'workbox-*.js', '**/*.map', WEBLLM_JS_GLOB],
       maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
+      ...(options.integrityIO ? { manifestTransforms: [integrityTransform(options.integrityIO)] } : {}),
       navigateFallback: 'index.html',
       navigateFallbackDenylist: [/^\/static-index\//, /^\/models\//, /^\/ort\//, /^\/icons\//, /\/llm\//],
       cleanupOutdatedCaches: true,

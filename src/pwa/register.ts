@@ -5,9 +5,51 @@
  *
  * Update flow (registerType 'prompt'): when a new version has installed and is waiting,
  * `onUpdateAvailable` callbacks run; the UI asks the user; `applyUpdate()` tells the
- * waiting worker to skip waiting and reloads the page once it controls it.
+ * waiting worker to skip waiting. Every open tab follows: when the new version takes control
+ * (accepted here or in another tab), the page reloads into it with a notice — a tab left on the
+ * old version would ask for chunks the new version no longer keeps.
+ *
+ * Truthful offline status: `offlineReady` resolves when a service worker is active (its precache
+ * installed) and rejects with OfflineCopyError when the install fails (a download refused, the
+ * storage quota exceeded): the status then says so instead of "Saving…" forever.
  */
 import { Workbox } from 'workbox-window';
+import { setReloadNotice } from './reload-notice';
+
+/** The offline copy could not be stored (the service worker's install failed). */
+export class OfflineCopyError extends Error {
+  override name = 'OfflineCopyError';
+}
+
+/** The parts of a ServiceWorker / ServiceWorkerRegistration watched for a failed install. */
+interface WorkerLike {
+  state: string;
+  addEventListener(type: 'statechange', listener: () => void): void;
+}
+interface RegistrationLike {
+  installing: WorkerLike | null;
+  waiting: WorkerLike | null;
+  active: WorkerLike | null;
+  addEventListener(type: 'updatefound', listener: () => void): void;
+}
+
+/**
+ * Call `onFail` when a worker of the registration that is installing becomes redundant without
+ * ever having installed: its install step (the precache) failed. Returns nothing to undo: it
+ * lives as long as the page.
+ */
+export function watchInstallFailures(registration: RegistrationLike, onFail: () => void): void {
+  const track = (sw: WorkerLike | null) => {
+    if (!sw) return;
+    let installed = sw.state !== 'installing' && sw.state !== 'parsed';
+    sw.addEventListener('statechange', () => {
+      if (sw.state === 'installed' || sw.state === 'activating' || sw.state === 'activated') installed = true;
+      else if (sw.state === 'redundant' && !installed) onFail();
+    });
+  };
+  track(registration.installing);
+  registration.addEventListener('updatefound', () => track(registration.installing));
+}
 
 /** The part of workbox-window's Workbox used here (a fake one in tests). */
 export interface WorkboxLike {
@@ -31,13 +73,19 @@ export interface RegisterOptions {
   reload?: () => void;
   /** Resolves once a service worker is active, i.e. its install step (the precache) is complete. Default: navigator.serviceWorker.ready. */
   whenActive?: () => Promise<unknown>;
+  /** Default: sessionStorage (reload-notice.ts); what the reloaded page tells the user. */
+  notice?: (reason: 'updated' | 'updated-elsewhere') => void;
+  /** Register again after a failed install (default: navigator.serviceWorker.register). */
+  reRegister?: (url: string, options: { scope?: string }) => Promise<unknown>;
 }
 
 export interface PwaUpdater {
   /** Called when a new version is waiting (at once if one already is). Returns an unsubscribe function. */
   onUpdateAvailable(cb: () => void): () => void;
-  /** Activate the waiting version and reload into it. No-op when nothing is waiting. */
+  /** Activate the waiting version and reload into it (every open tab follows). No-op when nothing is waiting. */
   applyUpdate(): Promise<void>;
+  /** After a failed install (offlineReady rejected): try to store the offline copy again; a new `offlineReady` is returned. */
+  retryInstall(): Promise<void>;
   /** Ask the browser to look for a new version now. */
   checkForUpdate(): Promise<void>;
   readonly updateAvailable: boolean;
@@ -78,14 +126,34 @@ export async function registerServiceWorker(options: RegisterOptions = {}): Prom
     for (const cb of [...listeners]) cb();
   });
   wb.addEventListener('controlling', (event) => {
-    // Reload only for the update we asked for, not for the first install taking control.
+    // Reload for the update we asked for, not for the first install taking control.
     if (applying && event.isUpdate !== false) reload();
+  });
+
+  const notice = options.notice ?? setReloadNotice;
+  wb.addEventListener('controlling', (event) => {
+    // A new version took control of this page (isUpdate: the page was controlled before). Accepted in
+    // another tab too: this tab follows, so it never runs the old code against the new caches.
+    if (event.isUpdate === true && !applying) {
+      applying = true;
+      notice('updated-elsewhere');
+      reload();
+    }
   });
 
   const registration = await wb.register();
   // never resolves where there is no serviceWorker container (then nothing is stored for offline use)
   const whenActive = options.whenActive ?? (() => nav?.serviceWorker?.ready ?? new Promise<never>(() => undefined));
-  const offlineReady = whenActive().then(() => undefined);
+  let failInstall: (e: Error) => void = () => undefined;
+  const installFailed = new Promise<never>((_, reject) => (failInstall = reject));
+  // a rejection nobody awaits yet is not an error of the page
+  installFailed.catch(() => undefined);
+  if (registration && typeof (registration as unknown as RegistrationLike).addEventListener === 'function') {
+    watchInstallFailures(registration as unknown as RegistrationLike, () =>
+      failInstall(new OfflineCopyError('The service worker could not store the offline copy (its install failed: a download failed or the storage is full).')),
+    );
+  }
+  const offlineReady = Promise.race([whenActive().then(() => undefined), installFailed]);
 
   return {
     onUpdateAvailable(cb) {
@@ -96,7 +164,17 @@ export async function registerServiceWorker(options: RegisterOptions = {}): Prom
     async applyUpdate() {
       if (!waiting || applying) return;
       applying = true;
+      notice('updated');
+      // the version already took over (accepted in another tab a moment ago): just reload into it
+      if (registration && !registration.waiting && registration.active) {
+        reload();
+        return;
+      }
       wb.messageSkipWaiting();
+    },
+    async retryInstall() {
+      const again = options.reRegister ?? ((u: string, o: { scope?: string }) => nav!.serviceWorker.register(u, o));
+      await again(url, wbOptions);
     },
     async checkForUpdate() {
       await wb.update();

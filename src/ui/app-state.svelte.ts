@@ -15,7 +15,7 @@ import { downloadModel, importModel, pickImport, type ChosenFile, type InstallPr
 import { buildAppConfig, CURATED_MODELS, findModel, parseModelsManifest, recommendModel, type CuratedModel, type Recommendation } from '../llm/models';
 import type { AskChat } from './ask/session.svelte';
 import type { PwaUpdater } from '../pwa/register';
-import { detectOfflineBeforeFirstLoad, watchConnectivity } from '../pwa/offline';
+import { detectOfflineBeforeFirstLoad, indexProblemForUser, watchConnectivity } from '../pwa/offline';
 import type { DownloadProgress, RetrievalModelInfo, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
 import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
@@ -112,6 +112,8 @@ export class AppState {
   indexState: IndexState = $state('loading');
   status: RuntimeStatus | null = $state.raw(null);
   indexError: string | null = $state(null);
+  /** The index error's technical message (file, hash, what a developer should run): shown to developers only. */
+  indexErrorDetail: string | null = $state(null);
   /** SHA-256 of static-index/manifest.json as served (for the audit record). */
   manifestSha = $state('unknown');
 
@@ -201,6 +203,7 @@ export class AppState {
   async initIndex(): Promise<void> {
     this.indexState = 'loading';
     this.indexError = null;
+    this.indexErrorDetail = null;
     const early = detectOfflineBeforeFirstLoad();
     try {
       this.status = await this.runtime.init(runtimeOptionsFromUrl());
@@ -212,7 +215,8 @@ export class AppState {
       void this.restoreRetrievalModel();
     } catch (e) {
       this.indexState = 'error';
-      this.indexError = early?.message ?? (e instanceof Error ? e.message : String(e));
+      this.indexError = early?.message ?? indexProblemForUser(e);
+      this.indexErrorDetail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       this.announce('The regulation index could not be loaded.');
       for (const w of this.indexWaiters.splice(0)) w.reject(new Error(`The regulation index could not be loaded (${this.indexError}), so the question was not sent. Reload, then ask again.`));
     }
