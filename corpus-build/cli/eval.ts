@@ -16,9 +16,10 @@ import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
 import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
 import { AGENT_KNOBS, KNOBS, type Knob } from '../eval/knobs.js';
+import { ablationOverrides } from '../eval/ablation-flags.js';
+import { sha256File } from '../node/file-hash.js';
 import { buildBm25 } from '../../src/core/index/bm25.js';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { createLlamaEngine } from '../node/llama-engine.js';
@@ -32,7 +33,8 @@ const USAGE = `Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [
                    formulations (replies cached in .cache/assist/)
   ablation flags   --dense-only --bm25-only --mmr --post --rerank --no-rerank --elbow --no-threshold
                    --no-windows --no-questions (synthetic-question vectors) --no-question-bm25
-                   (BM25 without the synthetic questions) --expansion --voy --decompose
+                   (BM25 without the synthetic questions) --expansion --voy --decompose;
+                   --rerank and --no-rerank, --dense-only and --bm25-only exclude each other
   --agents         document agents (the agent-based RAG paper): top-3 documents from the summary index
                    and the flat hits they own, retrieval inside each, per-document evidence gate, merged
                    ranking; adds "documentSelection" {n, top1, top3} (gold passage's document among the
@@ -90,6 +92,9 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
+// the ablation flags' overrides, merged at any depth; contradictory flags are a usage error
+const ablation = ablationOverrides(values);
+if (!ablation.ok) fail(`${ablation.message}\n\n${USAGE}`);
 if (!values.questions) fail(USAGE);
 let questions: RetrievalQuestion[];
 try {
@@ -98,20 +103,7 @@ try {
   fail((e as Error).message);
 }
 
-const over: RetrievalConfigOverrides = {};
-const set = (o: RetrievalConfigOverrides) => Object.assign(over, o);
-if (values['dense-only']) set({ bm25: { enabled: false } });
-if (values['bm25-only']) set({ dense_enabled: false, mmr: { enabled: false } });
-if (values.post) set({ postScore: { enabled: true } });
-if (values.rerank) set({ rerank: { enabled: true } });
-if (values['no-rerank']) set({ rerank: { enabled: false } });
-if (values['no-threshold']) set({ gate: { enabled: false } });
-if (values.mmr) set({ mmr: { enabled: true } });
-if (values.elbow) set({ elbow: { enabled: true } });
-if (values['no-windows']) set({ windows: { enabled: false } });
-if (values['no-questions']) set({ questions: { enabled: false } });
-if (values.expansion) set({ expansion: { enabled: true } });
-if (values.voy) set({ dense: { pool: 50, backend: 'voy' } });
+const over: RetrievalConfigOverrides = ablation.over;
 
 let loaded: Awaited<ReturnType<typeof nodeEngine>>;
 try {
@@ -147,7 +139,7 @@ let assistReport: Record<string, unknown> | undefined;
 if (values.rewrite) {
   const modelPath = resolve(process.env.INIT_CWD ?? process.cwd(), values.rewrite as string);
   if (!existsSync(modelPath)) fail(`--rewrite: model file not found: ${modelPath}`);
-  const modelSha = createHash('sha256').update(readFileSync(modelPath)).digest('hex');
+  const modelSha = await sha256File(modelPath);
   const cacheFile = `.cache/assist/${modelSha.slice(0, 16)}.jsonl`;
   const cache = new Map<string, QueryAssistance>(
     existsSync(cacheFile) ? readFileSync(cacheFile, 'utf8').split('\n').filter(Boolean).map((l) => { const r = JSON.parse(l); return [r.question, r.assistance]; }) : [],

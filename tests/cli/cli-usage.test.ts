@@ -46,3 +46,13 @@ describe('npm start', () => {
     expect(r.stdout).not.toMatch(/Building the app/);
   }, 120_000);
 });
+
+describe('npm run eval', () => {
+  it('contradictory ablation flags are a usage error (exit 2) naming both, before anything is loaded', () => {
+    const r = run('corpus-build/cli/eval.ts', ['--questions', 'no-such-questions.jsonl', '--rerank', '--no-rerank']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^--rerank and --no-rerank contradict each other: choose one\.\n\nUsage: npm run eval/);
+    expect(r.stderr).not.toMatch(STACK);
+    expect(r.stdout).toBe('');
+  }, 120_000);
+});
