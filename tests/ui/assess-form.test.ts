@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assessIndicators } from '../../src/core/assess/indicators/run';
-import { describeError, emptyFormValues, formToRaw, mitigationLabel, mitigationOptions, validateForm } from '../../src/ui/assess/form';
+import { changedFields, copyFormValues, describeError, emptyFormValues, formConversions, formRequirements, formToRaw, mitigationLabel, mitigationOptions, validateForm } from '../../src/ui/assess/form';
 import { retrievalAdapter } from '../../src/ui/assess/retrieval';
 import { createFakeRuntime } from './fake-runtime';
 
@@ -100,5 +100,52 @@ describe('retrieval adapter (offline, no model)', () => {
     expect(igrc.trace.length).toBeGreaterThan(0);
     expect(out.results.sail?.value).not.toBeNull();
     for (const r of Object.values(out.results)) for (const s of r.sources) expect(chunks.has(s.id)).toBe(true);
+  });
+});
+
+describe('Assess form: units, what changed, what is needed', () => {
+  it('accepts "30 m/s" and "3,5 m" in the number fields and says what a conversion read', () => {
+    const v = filled();
+    v.characteristic_dimension_m = '3,5 m';
+    v.max_speed_ms = '30 m/s';
+    const { result, errors } = validateForm(v);
+    expect(errors).toEqual({});
+    expect(result.ok && [result.value.characteristic_dimension_m, result.value.max_speed_ms]).toEqual([3.5, 30]);
+    v.max_speed_ms = '90 km/h';
+    expect(formConversions(v)).toEqual({ max_speed_ms: '90 km/h = 25 m/s' });
+  });
+
+  it('puts a wrong-dimension unit error on its field', () => {
+    const v = filled();
+    v.characteristic_dimension_m = '30 m/s';
+    expect(validateForm(v).errors).toEqual({ characteristic_dimension_m: ['Maximum characteristic dimension: "30 m/s" is a speed, not a length; give a length in m, cm, mm, ft.'] });
+  });
+
+  it('names the fields changed between two snapshots, by value read (not by text), mitigations included', () => {
+    const before = filled();
+    before.max_speed_ms = '30';
+    const now = copyFormValues(before);
+    now.max_speed_ms = ' 30 m/s ';
+    expect(changedFields(before, now)).toEqual([]);
+    now.mitigations.m2 = 'medium';
+    now.residual_arc = 'c';
+    expect(changedFields(before, now)).toEqual(['Claimed ground-risk mitigations', 'Residual ARC']);
+    const bad = copyFormValues(before);
+    bad.max_speed_ms = 'fast';
+    expect(changedFields(before, bad)).toEqual(['Maximum speed']);
+  });
+
+  it('says before the run that SAIL needs the residual ARC and that the band is read from the ground environment', () => {
+    const v = filled();
+    v.characteristic_dimension_m = '2';
+    v.max_speed_ms = '30';
+    const req = formRequirements(v);
+    expect(req.fields.residual_arc).toBe('needed for SAIL');
+    expect(req.fields.population_band).toMatch(/^optional: read from the ground environment with Table 2/);
+    expect(req.results.map((r) => [r.result, r.ready])).toEqual([
+      ['igrc', true],
+      ['final_grc', true],
+      ['sail', false],
+    ]);
   });
 });

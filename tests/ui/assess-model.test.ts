@@ -143,3 +143,58 @@ describe('Assess model', () => {
     expect(first.notes.join(' ')).toMatch(/retrieval worker failed/);
   });
 });
+
+describe('Assess model: a result never outlives its inputs unmarked', () => {
+  it('marks the result out of date the moment an input changes, and names the field', async () => {
+    const model = new AssessModel(withAnnounce(appStandIn()));
+    fill(model, true);
+    await model.run();
+    expect(model.result?.results.sail?.value).toBeDefined();
+    expect(model.stale).toBe(false);
+    expect(model.staleNotice).toBeNull();
+    model.values.max_speed_ms = '40';
+    expect(model.stale).toBe(true);
+    expect(model.staleNotice).toBe('Out of date: these results are for the previous inputs (changed since the run: Maximum speed). Run again to update them.');
+  });
+
+  it('keeps the result marked out of date after an invalid entry ("0", a wrong unit) and a refused run', async () => {
+    const app = withAnnounce(appStandIn());
+    const model = new AssessModel(app);
+    fill(model, true);
+    await model.run();
+    const first = model.result;
+    for (const bad of ['0', '3 m']) {
+      model.values.max_speed_ms = bad;
+      await model.run(); // refused: the field error appears
+      expect(model.errors.max_speed_ms?.[0]).toMatch(/^Maximum speed/);
+      expect(model.result).toBe(first);
+      expect(model.stale).toBe(true);
+      expect(model.staleNotice).toMatch(/changed since the run: Maximum speed\)\. Correct the fields marked in the form, then run again\.$/);
+    }
+  });
+
+  it('is current again when the inputs read the same ("30 m/s" for 30), and after a new run', async () => {
+    const model = new AssessModel(withAnnounce(appStandIn()));
+    fill(model, true);
+    await model.run();
+    model.values.max_speed_ms = '30 m/s';
+    expect(model.stale).toBe(false);
+    model.values.max_speed_ms = '108 km/h';
+    expect(model.stale).toBe(false);
+    model.values.population_band = '<50';
+    expect(model.stale).toBe(true);
+    await model.run();
+    expect(model.stale).toBe(false);
+    expect(model.result?.input.population_band).toBe('<50');
+  });
+
+  it('runs with units typed in the number fields', async () => {
+    const model = new AssessModel(withAnnounce(appStandIn()));
+    fill(model, true);
+    Object.assign(model.values, { characteristic_dimension_m: '200 cm', max_speed_ms: '30 m/s' });
+    await model.run();
+    expect(model.errors).toEqual({});
+    expect(model.result?.input).toMatchObject({ characteristic_dimension_m: 2, max_speed_ms: 30 });
+    expect(model.result?.results.igrc?.value).toBe(5);
+  });
+});

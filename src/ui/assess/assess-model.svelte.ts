@@ -9,7 +9,7 @@ import type { IndicatorModel } from '../../core/assess/indicators/model';
 import type { Chunk } from '../../core/model/chunk';
 import type { AskApp } from '../ask/session.svelte';
 import { buildAssessAuditRecord } from './audit';
-import { emptyFormValues, validateForm, type AssessFormValues } from './form';
+import { changedFields, copyFormValues, emptyFormValues, validateForm, type AssessFormValues } from './form';
 import { retrievalAdapter } from './retrieval';
 
 /** What the Assess model needs from the application state (AppState provides it; tests pass stand-ins). */
@@ -24,6 +24,8 @@ export class AssessModel {
   running = $state(false);
   progress: string | null = $state(null);
   result: AssessmentResult | null = $state.raw(null);
+  /** The form values the shown result was computed from. */
+  ranWith: AssessFormValues | null = $state.raw(null);
   error: string | null = $state(null);
   /** True once the last result is in the audit log; auditError says why it is not. */
   audited = $state(false);
@@ -35,6 +37,27 @@ export class AssessModel {
   private controller: AbortController | null = null;
 
   constructor(private readonly app: AssessApp) {}
+
+  /** The fields (by label) changed since the shown result was computed; empty when it is current. */
+  get changedSinceRun(): string[] {
+    return this.result && this.ranWith ? changedFields(this.ranWith, this.values) : [];
+  }
+
+  /** True once an input differs from the one the shown result was computed from. */
+  get stale(): boolean {
+    return this.changedSinceRun.length > 0;
+  }
+
+  /** What the view says over a stale result (null when the result is current or there is none). */
+  get staleNotice(): string | null {
+    const changed = this.changedSinceRun;
+    if (changed.length === 0) return null;
+    const invalid = !validateForm(this.values).result.ok;
+    return (
+      `Out of date: these results are for the previous inputs (changed since the run: ${changed.join(', ')}). ` +
+      (invalid ? 'Correct the fields marked in the form, then run again.' : 'Run again to update them.')
+    );
+  }
 
   /** Re-validate (after the first submit, errors update as the user edits). */
   validate(): boolean {
@@ -48,6 +71,7 @@ export class AssessModel {
     this.errors = {};
     this.submitted = false;
     this.result = null;
+    this.ranWith = null;
     this.error = null;
   }
 
@@ -70,6 +94,7 @@ export class AssessModel {
     this.errors = checked.errors;
     if (!checked.result.ok) return;
     const input = checked.result.value;
+    const snapshot = copyFormValues(this.values);
     this.running = true;
     this.error = null;
     this.audited = false;
@@ -80,7 +105,7 @@ export class AssessModel {
     this.chunks = chunks;
     const model = this.model();
     try {
-      this.result = await assessIndicators(input, {
+      const result = await assessIndicators(input, {
         retrieval,
         chunkLookup: lookup,
         ...(model ? { model, runs: this.runs } : {}),
@@ -90,8 +115,10 @@ export class AssessModel {
             e.stage === 'retrieve' ? `${e.indicator}: retrieving passages…` : e.stage === 'run' ? `${e.indicator}: model run ${e.run} of ${e.of}…` : `${e.indicator}: done`;
         },
       });
+      this.ranWith = snapshot;
+      this.result = result;
       this.app.announce('Assessment ready.');
-      await this.saveAudit(this.result, log);
+      await this.saveAudit(result, log);
     } catch (e) {
       if (e instanceof OperationInputError) this.error = e.message;
       else if ((e as { name?: string })?.name === 'AbortError') this.error = 'Stopped.';

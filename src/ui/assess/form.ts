@@ -6,7 +6,8 @@
 import { allowedLevels } from '../../core/assess/final-grc';
 import { GRC_MITIGATIONS_TABLE, MITIGATION_KEYS, type MitigationKey } from '../../core/assess/tables/grc-mitigations-table';
 import type { ValidationError } from '../../core/assess/types';
-import { FIELD_SPECS, validateOperationInput, type InputValidation, type OperationField } from '../../core/assess/indicators/inputs';
+import { FIELD_SPECS, fieldLabel, numberConversions, readOperationFields, validateOperationInput, type InputValidation, type OperationField } from '../../core/assess/indicators/inputs';
+import { describeRequirements, type Requirements } from '../../core/assess/indicators/requirements';
 
 /** What the form holds: every field as a string ('' = not given), mitigations per key. */
 export interface AssessFormValues {
@@ -89,4 +90,32 @@ export function validateForm(values: AssessFormValues): FormValidation {
     for (const e of result.errors) (errors[errorFieldKey(e)] ??= []).push(describeError(e));
   }
   return { result, errors };
+}
+
+/** What each result needs for the values as they are now (said before the run, as the user types). */
+export function formRequirements(values: AssessFormValues): Requirements {
+  return describeRequirements(formToRaw(values));
+}
+
+/** Conversions the number fields' units led to ("108 km/h = 30 m/s"), by field. */
+export function formConversions(values: AssessFormValues): Partial<Record<OperationField, string>> {
+  return numberConversions(formToRaw(values));
+}
+
+/** A copy of the form values (a snapshot of what a run used). */
+export function copyFormValues(values: AssessFormValues): AssessFormValues {
+  return { ...values, mitigations: { ...values.mitigations } };
+}
+
+/**
+ * The fields (by label) whose values differ between two snapshots of the form, compared as read
+ * ("30" and "30 m/s" are the same speed); a field whose value cannot be read now counts as changed.
+ */
+export function changedFields(before: AssessFormValues, now: AssessFormValues): string[] {
+  const a = readOperationFields(formToRaw(before));
+  const b = readOperationFields(formToRaw(now));
+  const unreadable = new Set(b.errors.map((e) => (e.field.startsWith('mitigations') ? 'mitigations' : e.field)));
+  return FIELD_SPECS.filter((spec) => unreadable.has(spec.field) || JSON.stringify(a.values[spec.field] ?? null) !== JSON.stringify(b.values[spec.field] ?? null)).map((spec) =>
+    fieldLabel(spec.field),
+  );
 }

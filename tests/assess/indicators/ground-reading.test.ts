@@ -95,7 +95,7 @@ describe('a band left out is read from the ground environment', () => {
     expect(calc.igrc).toMatchObject({ status: 'ok', value: { igrc: 5 } }); // Table 1: 3 m / 35 m/s column, < 500 row → 5
     expect(calc.finalGrc).toMatchObject({ status: 'ok', value: { finalGrc: 5 } });
     expect(calc.missing).toEqual({ igrc: [], final_grc: [], sail: ['residual_arc'] });
-    expect(calc.igrc!.status === 'ok' && calc.igrc.trace[0]).toMatchObject({ caption: expect.stringMatching(/^Table 2 — /), page: 26, row: '< 500' });
+    expect(calc.igrc?.status === 'ok' && calc.igrc.trace[0]).toMatchObject({ caption: expect.stringMatching(/^Table 2 — /), page: 26, row: '< 500' });
     expect(calc.ground?.band).toBe('<500');
   });
 

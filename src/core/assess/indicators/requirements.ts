@@ -48,7 +48,7 @@ export interface Requirements {
 
 const RESULT_LABELS: Readonly<Record<CalculatedResult, string>> = { igrc: 'iGRC', final_grc: 'Final GRC', sail: 'SAIL' };
 
-const where = (s: SourceRef): string => `${s.caption.split(' — ')[0]} (p. ${s.page})`;
+const where = (s: SourceRef): string => `${s.caption.split(' — ')[0]}, p. ${s.page}`;
 
 const RESULT_TABLES: Readonly<Record<CalculatedResult, string>> = {
   igrc: where(IGRC_TABLE.source),
@@ -80,7 +80,7 @@ export function describeRequirements(raw: Readonly<Record<string, unknown>>): Re
         field,
         label,
         state: 'derived',
-        detail: `${POPULATION_BAND_LABELS[ground.band]}, read from the ground environment "${GROUND_ENVIRONMENT_LABELS[ground.environment]}" with Table 2 (p. 26)`,
+        detail: `${POPULATION_BAND_LABELS[ground.band]}, read from the ground environment with Table 2`,
       };
     }
     if (field === 'population_band') {
@@ -100,12 +100,10 @@ export function describeRequirements(raw: Readonly<Record<string, unknown>>): Re
     const needs = STEP_INPUTS[result].map(need);
     const ready = needs.every((n) => n.state === 'given' || n.state === 'derived');
     const lacking = needs.filter((n) => n.state === 'missing' || n.state === 'invalid');
-    const derived = needs.filter((n) => n.state === 'derived');
     const mitigations = result === 'igrc' ? '' : ` Claimed mitigations are optional (none claimed: no reduction).`;
     const text =
-      `${RESULT_LABELS[result]} (${RESULT_TABLES[result]}) needs ${list(needs.map((n) => n.label))}. ` +
+      `${RESULT_LABELS[result]} (${RESULT_TABLES[result]}) needs ${list(needs.map((n) => (n.state === 'derived' ? `${n.label} (${n.detail})` : n.label)))}. ` +
       (ready ? 'Ready.' : `Still needed: ${list(lacking.map((n) => `${n.label}${n.state === 'invalid' ? ' (correct the value)' : n.detail ? ` (${n.detail})` : ''}`))}.`) +
-      (derived.length ? ` ${derived.map((n) => `${n.label}: ${n.detail}.`).join(' ')}` : '') +
       mitigations;
     return { result, label: RESULT_LABELS[result], table: RESULT_TABLES[result], needs, ready, text };
   });
