@@ -115,7 +115,13 @@ export async function registerServiceWorker(options: RegisterOptions = {}): Prom
   const url = options.url ?? defaultUrl();
   const wbOptions = options.scope !== undefined ? { scope: options.scope } : {};
   const wb: WorkboxLike = options.createWorkbox ? options.createWorkbox(url, wbOptions) : new Workbox(url, wbOptions);
-  const reload = options.reload ?? (() => globalThis.location?.reload());
+  const reloadPage = options.reload ?? (() => globalThis.location?.reload());
+  let reloading = false;
+  const reload = () => {
+    if (reloading) return;
+    reloading = true;
+    reloadPage();
+  };
 
   let waiting = false;
   let applying = false;

@@ -77,6 +77,8 @@ export async function loadIntegrityList(e0: RepairEnv = {}): Promise<PrecacheInt
     const res = key ? await cache.match(key) : undefined;
     const list = res ? parseIntegrityList(await res.text()) : null;
     if (list) return list;
+    // damaged: gone, so the service worker fetches it again (with its integrity) on the next request
+    if (key && res) await cache.delete(key);
   }
   if (!e.fetch || e.onLine === false) return null;
   try {

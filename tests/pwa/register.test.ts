@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { registerServiceWorker, type WorkboxLike } from '../../src/pwa/register.js';
+import { registerServiceWorker, watchInstallFailures, OfflineCopyError, type WorkboxLike } from '../../src/pwa/register.js';
 
 type Listener = (event: { isUpdate?: boolean; wasWaitingBeforeRegister?: boolean }) => void;
 
@@ -34,15 +34,17 @@ class FakeWorkbox implements WorkboxLike {
 function setup(extra: { url?: string; scope?: string; whenActive?: () => Promise<unknown> } = {}) {
   let wb: FakeWorkbox | undefined;
   const reload = vi.fn();
+  const notice = vi.fn();
   const promise = registerServiceWorker({
     enabled: true,
     supported: true,
     reload,
+    notice,
     whenActive: () => new Promise(() => undefined),
     createWorkbox: (url, options) => (wb = new FakeWorkbox(url, options)),
     ...extra,
   });
-  return { promise, reload, wb: () => wb! };
+  return { promise, reload, notice, wb: () => wb! };
 }
 
 describe('registerServiceWorker', () => {
@@ -111,15 +113,102 @@ describe('registerServiceWorker', () => {
     expect(seen).toHaveBeenCalledTimes(1);
   });
 
-  it('does not reload when the first install takes control, nor without applyUpdate', async () => {
+  it('does not reload when the first install takes control', async () => {
     const { promise, reload, wb } = setup();
     await promise;
     wb().fire('controlling', { isUpdate: false });
-    wb().fire('waiting', { isUpdate: true });
-    wb().fire('controlling', { isUpdate: true });
+    wb().fire('controlling', {});
     expect(reload).not.toHaveBeenCalled();
   });
 
+  it('follows an update accepted in another tab: reloads once, with the notice saying so', async () => {
+    const { promise, reload, notice, wb } = setup();
+    const updater = (await promise)!;
+    wb().fire('waiting', { isUpdate: true });
+    // this tab's user did nothing; another tab's "Update available — reload" activated the new version
+    wb().fire('controlling', { isUpdate: true });
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(notice).toHaveBeenCalledWith('updated-elsewhere');
+    // a click on this tab's (now stale) button does not send a second skip-waiting or reload
+    await updater.applyUpdate();
+    wb().fire('controlling', { isUpdate: true });
+    expect(wb().skipWaitingMessages).toBe(0);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('a stale button whose version already took over reloads instead of doing nothing', async () => {
+    const reload = vi.fn();
+    const wb = new FakeWorkbox('/sw.js', {});
+    wb.register = async () => ({ scope: '/', waiting: null, active: {} }) as unknown as ServiceWorkerRegistration;
+    const updater = (await registerServiceWorker({ enabled: true, supported: true, reload, notice: () => undefined, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb }))!;
+    wb.fire('waiting', { isUpdate: true });
+    await updater.applyUpdate();
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(wb.skipWaitingMessages).toBe(0);
+  });
+
+  it('rejects offlineReady when the installing worker becomes redundant (the precache failed, e.g. the quota)', async () => {
+    const workers: FakeSW[] = [];
+    const reg = new FakeRegistration();
+    reg.installing = new FakeSW('installing');
+    workers.push(reg.installing);
+    const wb = new FakeWorkbox('/sw.js', {});
+    wb.register = async () => reg as unknown as ServiceWorkerRegistration;
+    const updater = (await registerServiceWorker({ enabled: true, supported: true, reload: () => undefined, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb }))!;
+    const outcome = updater.offlineReady.then(
+      () => 'ready',
+      (e: unknown) => (e instanceof OfflineCopyError ? 'failed' : 'other'),
+    );
+    workers[0]!.set('redundant');
+    expect(await outcome).toBe('failed');
+  });
+});
+
+class FakeSW {
+  private listeners: (() => void)[] = [];
+  constructor(public state: string) {}
+  addEventListener(_t: 'statechange', l: () => void) {
+    this.listeners.push(l);
+  }
+  set(state: string) {
+    this.state = state;
+    for (const l of this.listeners) l();
+  }
+}
+class FakeRegistration {
+  installing: FakeSW | null = null;
+  waiting: FakeSW | null = null;
+  active: FakeSW | null = null;
+  private listeners: (() => void)[] = [];
+  addEventListener(_t: 'updatefound', l: () => void) {
+    this.listeners.push(l);
+  }
+  found(sw: FakeSW) {
+    this.installing = sw;
+    for (const l of this.listeners) l();
+  }
+}
+
+describe('watchInstallFailures', () => {
+  it('reports an install that failed, not a worker replaced after it installed', () => {
+    const reg = new FakeRegistration();
+    const onFail = vi.fn();
+    watchInstallFailures(reg, onFail);
+    const ok = new FakeSW('installing');
+    reg.found(ok);
+    ok.set('installed');
+    ok.set('activating');
+    ok.set('activated');
+    ok.set('redundant'); // replaced by a later version: not a failure
+    expect(onFail).not.toHaveBeenCalled();
+    const bad = new FakeSW('installing');
+    reg.found(bad);
+    bad.set('redundant');
+    expect(onFail).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('registerServiceWorker, a version waiting before registration', () => {
   it('treats a version already waiting before registration as an update', async () => {
     const { promise, wb } = setup();
     const updater = (await promise)!;
