@@ -6,13 +6,10 @@ import {
   DEVELOPER_PROMPT,
   NO_ANSWER_TEXT,
   NO_CONTEXT_MARKER,
-  queryGenerationSystemPrompt,
-  queryGenerationUserPrompt,
   SECTION_LABELS,
   SYSTEM_PROMPT,
 } from '../../src/core/answer/prompts.js';
-import { buildQueryGenerationMessages, generateQueries, parseGeneratedQueries } from '../../src/core/answer/query-generation.js';
-import { delta, engineDouble, makeChunk, retrievalOf } from './helpers.js';
+import { makeChunk, retrievalOf } from './helpers.js';
 
 const context = retrievalOf([makeChunk('skysafe-sora-curated/17', 'iGRC table', 'The iGRC is read from Table 2.')]).context;
 
@@ -35,15 +32,6 @@ describe('prompts adapt the SKYSAFE system and developer prompts', () => {
   it('wrap the context, or the [NO CONTEXT] marker when it is empty', () => {
     expect(contextMessage(context)).toContain('[skysafe-sora-curated/17] iGRC table — skysafe-sora-curated, page 12');
     expect(contextMessage('  ')).toContain(`<context>\n${NO_CONTEXT_MARKER}\n</context>`);
-  });
-
-  it('query generation prompt limits the number of queries and fixes the JSON format', () => {
-    const p = queryGenerationSystemPrompt(3);
-    expect(p).toContain('Return at most 3 queries');
-    expect(p).toContain('reasoning_level as one of none, low, medium, high');
-    expect(p).toContain('one key named queries');
-    expect(queryGenerationUserPrompt('What is SAIL?')).toContain('"""What is SAIL?"""');
-    expect(buildQueryGenerationMessages('x', 2).map((m) => m.role)).toEqual(['system', 'user']);
   });
 });
 
@@ -85,23 +73,5 @@ describe('buildChatMessages follows the SKYSAFE interaction order', () => {
     expect(trimHistory(history, { maxTurns: 10, maxChars: 50 })).toEqual([]);
     const m = buildChatMessages({ question: 'now', history, context, config: answerConfig({ history: { maxTurns: 1 } }) });
     expect(m.filter((x) => x.role === 'assistant')).toHaveLength(2); // one history answer + the acknowledgement
-  });
-});
-
-describe('query decomposition output', () => {
-  it('parses at most N queries, drops duplicates and unknown levels become none', () => {
-    const raw = '<think>split it</think>```json\n{"queries":[{"query":"iGRC for 3 m UA","reasoning_level":"low"},{"query":"iGRC for 3 m UA","reasoning_level":"high"},{"query":"ARC in class G","reasoning_level":"extreme"},{"query":"third","reasoning_level":"none"}]}\n```';
-    expect(parseGeneratedQueries(raw, 2)).toEqual([
-      { query: 'iGRC for 3 m UA', reasoning_level: 'low' },
-      { query: 'ARC in class G', reasoning_level: 'none' },
-    ]);
-    expect(parseGeneratedQueries('not json', 3)).toBeNull();
-  });
-
-  it('generateQueries falls back to the question itself on unusable output', async () => {
-    const engine = engineDouble({ streams: [[delta('Sure! Here are queries:', 'stop')]] });
-    const r = await generateQueries('What is the SAIL?', engine);
-    expect(r).toMatchObject({ parsed: false, queries: [{ query: 'What is the SAIL?', reasoning_level: 'none' }] });
-    expect(engine.requests[0]!.messages[0]!.content).toContain('Return at most 3 queries');
   });
 });

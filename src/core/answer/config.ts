@@ -1,7 +1,6 @@
 /**
  * The one answer-stage configuration: generation parameters, message assembly,
- * retry policy, grounding thresholds, evidence-only composition and query
- * decomposition. Defaults follow the SKYSAFE paper (§2.7) where it gives a
+ * retry policy, grounding thresholds and evidence-only composition. Defaults follow the SKYSAFE paper (§2.7) where it gives a
  * value; the rest are ours and each default says why it was chosen.
  */
 import { type DeepPartial, deepMerge } from '../config/merge.js';
@@ -128,10 +127,6 @@ export interface AnswerConfig {
     /** With an embedder: a sentence is highlighted only at or above this cosine to the question. Ours: 0.2 (MiniLM's unrelated-text floor). */
     minHighlightSimilarity: number;
   };
-  decomposition: {
-    /** At most N sub-queries (SKYSAFE §2.7.1 "at most n"; ours: 3). */
-    maxQueries: number;
-  };
 }
 
 export const DEFAULT_ANSWER_CONFIG: AnswerConfig = {
@@ -160,7 +155,6 @@ export const DEFAULT_ANSWER_CONFIG: AnswerConfig = {
     minClaimTokens: 3,
   },
   evidenceOnly: { maxPassages: 5, highlightsPerPassage: 2, minHighlightSimilarity: 0.2 },
-  decomposition: { maxQueries: 3 },
 };
 
 export type AnswerConfigOverrides = DeepPartial<AnswerConfig>;

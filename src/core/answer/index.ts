@@ -9,6 +9,5 @@ export * from './grounding.js';
 export * from './messages.js';
 export { hasNoContext } from './no-context.js';
 export * from './prompts.js';
-export * from './query-generation.js';
 export * from './reasoning.js';
 export * from './wording.js';

@@ -1,7 +1,6 @@
 /**
- * Prompts. The answer-generation system and developer prompts and the
- * query-generation prompts are the SKYSAFE paper's (Appendix A.2.1–A.2.4),
- * reused with these adaptations for SkyCite:
+ * Prompts. The answer-generation system and developer prompts are the SKYSAFE
+ * paper's (Appendix A.2.3–A.2.4), reused with these adaptations for SkyCite:
  * - citations: the model cites `[chunk-id]` markers exactly as they appear in
  *   the context block (SKYSAFE §2.7 keeps identifiers inline for traceability);
  * - output: four labelled sections, "Answer", "Facts from the sources",
@@ -185,31 +184,4 @@ Answer the question above using only the context section.
 - Use the sections "Answer", "Facts from the sources", "Interpretation" and "Missing information", each once, and do not repeat a sentence in several sections.
 - Be brief: about 150 words in all.
 - If the context does not answer the question, say so under "Answer" and list what is missing.`;
-}
-
-/** Query generation system prompt (SKYSAFE Appendix A.2.1), N = `maxQueries`. */
-export function queryGenerationSystemPrompt(maxQueries: number): string {
-  return `You generate queries from a provided query.
-
-First decide if the query can be answered as a single focused question.
-If yes, return exactly one query.
-Split into multiple queries only if the query clearly contains independent questions.
-Avoid semantically similar queries and use the minimum number needed to cover the intent.
-
-Return at most ${maxQueries} queries, ordered by usefulness.
-Each query object must include query as a string and reasoning_level as one of none, low, medium, high.
-
-Output a single valid JSON object with one key named queries containing the list of query objects, for example:
-{"queries":[{"query":"...","reasoning_level":"low"}]}
-Do not include any text before or after the JSON.`;
-}
-
-/** Query generation user prompt (SKYSAFE Appendix A.2.2). */
-export function queryGenerationUserPrompt(question: string): string {
-  return `Generate targeted queries that help understand, verify, or expand on the following query.
-
-Query text:
-"""${question}"""
-
-Return only the JSON object described above.`;
 }
