@@ -1,7 +1,8 @@
 /**
- * `npm run ask -- "question" [--trace] [--corpus id] [--json]`: top evidence from
- * the static index (id, title, document, pages, score) through the hybrid
- * retrieval engine; --trace prints every stage's candidates and timing.
+ * `npm run ask -- "question" [--trace] [--corpus id] [--json]`: the app's Ask turn without a
+ * model (src/core/ask/turn.ts: route, calculator, retrieval, evidence-only answer) over the
+ * static index; prints the top evidence (id, title, document, pages, score); --trace prints
+ * every retrieval stage's candidates and timing.
  */
 import { parseArgs } from 'node:util';
 
@@ -44,19 +45,23 @@ if (!question) {
 }
 try {
   // loaded after the arguments are read, so --help and usage errors answer at once
-  const [{ formatPages }, { nodeEngine }, { questionFilters }] = await Promise.all([
+  const [{ formatPages }, { nodeEngine, nodeRetrieval }, { runTurn }, { createDocumentAgents }] = await Promise.all([
     import('../../src/core/retrieval/context.js'),
     import('../node/engine.js'),
-    import('../node/question-filters.js'),
+    import('../../src/core/ask/turn.js'),
+    import('../../src/core/retrieval/agents.js'),
   ]);
-  const { engine, index } = await nodeEngine();
-  const r = await engine.retrieve(question, {
-    filters: questionFilters(question, values.corpus),
-  });
+  const loaded = await nodeEngine();
+  const { engine, index } = loaded;
+  const turn = await runTurn(
+    { question, settings: values.corpus ? { filters: { docIds: [values.corpus] } } : {}, index: { manifestSha: '' } },
+    { retrieval: nodeRetrieval(loaded, createDocumentAgents(index, engine)), model: null },
+  );
+  const r = turn.ask!.retrieval;
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(r)}\n`);
+    process.stdout.write(`${JSON.stringify({ route: turn.route, calculator: turn.calc, retrieval: r, evidenceOnly: turn.evidence })}\n`);
   } else {
-    if (r.noEvidence) console.log(`No evidence in the corpus for this question.${r.gate ? ` (${r.gate.note})` : ''}`);
+    if (turn.noEvidence) console.log(`${turn.noEvidence.why}${turn.noEvidence.detail ? ` (${turn.noEvidence.detail})` : ''}`);
     r.evidence.forEach((e, i) => {
       const c = index.chunks[e.row]!;
       console.log(`${String(i + 1).padStart(2)}. ${e.score.toFixed(3)}  ${c.title}\n    ${c.id}\n    ${c.docId}, ${formatPages(c)}`);

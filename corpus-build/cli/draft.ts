@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { checkGrounding } from '../../src/core/answer/grounding.js';
-import { draftFromAgents, draftToCsv, draftToJson, draftToMarkdown } from '../../src/core/answer/requirements.js';
+import { draftToCsv, draftToJson, draftToMarkdown } from '../../src/core/answer/requirements.js';
+import { draftRequirementsLocal } from '../../src/core/ask/retrieve.js';
 import { draftFromCitedPassages, modelDraftToMarkdown } from '../../src/core/answer/requirements-model.js';
 import { createDocumentAgents } from '../../src/core/retrieval/agents.js';
 import { nodeEngine } from '../node/engine.js';
@@ -63,12 +64,8 @@ if (!query || !['md', 'json', 'csv'].includes(format) || !Number.isInteger(perDo
 try {
   const { engine, index, embedder } = await nodeEngine();
   const agents = createDocumentAgents(index, engine);
-  const [qv] = await embedder.embed([query], 'query');
-  const options = { filters: questionFilters(query, values.corpus) };
-  const alt = await embedder.embed(engine.alternativesOf(query, options), 'query');
-  const r = await agents.run(query, qv!, options, alt);
-  const verbatim = new Map(index.manifest.sources.map((src) => [src.id, src.verbatim]));
-  const draft = draftFromAgents(r, index.chunks, (id) => verbatim.get(id) ?? false, perDoc);
+  // the app's drafting (the runtime calls the same core function)
+  const draft = await draftRequirementsLocal({ index, engine, agents, queryEmbedder: embedder }, query, { filters: questionFilters(query, values.corpus), perDocument: perDoc });
   let text = format === 'json' ? draftToJson(draft) : format === 'csv' ? draftToCsv(draft) : draftToMarkdown(draft);
   if (values.model) {
     if (format !== 'md') throw new Error('--model writes Markdown only: leave out --format.');

@@ -21,14 +21,13 @@ import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { answerConfig, contextCharsFor, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { CONDENSE_SCHEMA, CONDENSE_SYSTEM_PROMPT, condensePrompt } from '../../src/core/answer/condense.js';
-import { checkGrounding } from '../../src/core/answer/grounding.js';
 import { contextMessage, developerPrompt, systemPrompt } from '../../src/core/answer/prompts.js';
 import { QUERY_ASSIST_SCHEMA, QUERY_ASSIST_SYSTEM_PROMPT } from '../../src/core/answer/query-assist.js';
 import { summariseAnswers, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
 import { agentConfigForEmbedder, createDocumentAgents } from '../../src/core/retrieval/agents.js';
 import type { RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import { answerOne, outcomeOf, type AnswerRecord } from '../node/answer-eval.js';
-import { nodeEngine } from '../node/engine.js';
+import { nodeEngine, nodeRetrieval } from '../node/engine.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
 
 export const DEFAULT_GGUF = '.cache/models/_sources/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf';
@@ -154,12 +153,10 @@ try {
 } catch (e) {
   fail((e as Error).message);
 }
-const { engine, index, embedder, baseEmbedder } = loaded;
-const agents = values.agents ? createDocumentAgents(index, engine, agentConfigForEmbedder((values.embedder as string | undefined) ?? null)) : null;
+const { engine, index, baseEmbedder } = loaded;
+// the document agents run on every question, as in the app; with --agents their contexts are the answer's
+const retrieval = nodeRetrieval(loaded, createDocumentAgents(index, engine, agentConfigForEmbedder((values.embedder as string | undefined) ?? null)));
 const todo = questions.filter((q) => !kept.has(q.id));
-/** The source check a condensed note must pass: the grounding check against the passages it was written from. */
-const condenseCheck = (text: string, ids: string[]) =>
-  checkGrounding({ answer: text, chunks: ids.map((id) => index.chunks[index.rowOf.get(id)!]!).filter(Boolean), embedder: baseEmbedder, config: config.grounding });
 if (todo.length && values.rescore) fail(`--rescore: ${todo.length} of ${questions.length} questions have no kept reply in ${outFile}.`);
 
 if (todo.length) {
@@ -169,7 +166,7 @@ if (todo.length) {
   let n = 0;
   try {
     for (const q of todo) {
-      const r = await answerOne(q, { engine, index, chat, modelId: modelLabel, contextChars, assist: Boolean(values.assist), ...(corpus ? { corpus } : {}), config, ...(agents ? { agents: { agents, embedder } } : {}), ...(values.condense ? { condense: { check: condenseCheck } } : {}) });
+      const r = await answerOne(q, { retrieval, chat, modelId: modelLabel, contextWindow: window, assist: Boolean(values.assist), ...(corpus ? { corpus } : {}), config, answerContext: values.condense ? 'condensed' : values.agents ? 'documents' : 'passages' });
       kept.set(q.id, r);
       appendFileSync(outFile, `${JSON.stringify(r)}\n`);
       n++;

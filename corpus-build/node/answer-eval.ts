@@ -1,29 +1,25 @@
 /**
- * The answer-evaluation harness behind `npm run eval:answers`: for each question,
- * the app's pipeline without the UI — (optional) model-assisted retrieval, the
- * retrieval engine with the context budget of the model's window, the answer stage
- * (`answerQuestion`: prompts, `[chunk-id]` citations filtered to the context, the
- * no-evidence rule) over a `ChatEngine` — node-llama-cpp in Node, WebLLM in a
- * browser — and afterwards the grounding check with the current thresholds.
+ * The answer-evaluation harness behind `npm run eval:answers`: for each question, the app's own
+ * Ask turn (src/core/ask/turn.ts: route, model-assisted retrieval, retrieval with the context budget
+ * of the model's window, the answer stage, the grounding check and attribution) over an in-process
+ * index (core/ask/retrieve.ts) and a `ChatEngine` — node-llama-cpp in Node, WebLLM in a browser.
  *
- * Records are plain JSON (one per question) so a long run can be resumed and the
- * grounding measures recomputed with other thresholds without generating again.
+ * Records are plain JSON (one per question) so a long run can be resumed and the grounding
+ * measures recomputed with other thresholds without generating again (`outcomeOf`).
  */
 import type { AnswerConfig } from '../../src/core/answer/config.js';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
-import { answerQuestion, type ChatEngine } from '../../src/core/answer/generation.js';
-import { attributeCitations } from '../../src/core/answer/attribution.js';
+import type { AnswerResult, ChatEngine } from '../../src/core/answer/generation.js';
+import { attributeAnswer } from '../../src/core/answer/attribution.js';
 import { checkGrounding, type GroundingReport } from '../../src/core/answer/grounding.js';
-import { alternativesFrom, assistQuery, type QueryAssistance } from '../../src/core/answer/query-assist.js';
+import type { QueryAssistance } from '../../src/core/answer/query-assist.js';
+import { runTurn, type AnswerContextSource, type TurnEvent } from '../../src/core/ask/turn.js';
+import type { AskRetrieval } from '../../src/core/ask/types.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
 import type { AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
 import { isHit, type RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
-import type { DocumentAgents } from '../../src/core/retrieval/agents.js';
-import { condenseConsulted, type CondenseDeps } from '../../src/core/answer/condense.js';
-import type { RetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { questionFilters } from './question-filters.js';
 
 export interface AnswerRecord {
   id: string;
@@ -51,62 +47,56 @@ export interface AnswerRecord {
 }
 
 export interface AnswerEvalDeps {
-  engine: RetrievalEngine;
-  index: Pick<LoadedIndex, 'chunks' | 'rowOf'>;
+  /** The turn's retrieval port over the loaded index (core/ask/retrieve.ts createLocalRetrieval). */
+  retrieval: AskRetrieval;
   chat: ChatEngine;
   modelId: string;
-  /** Context budget in characters (contextCharsFor(window)). */
-  contextChars: number;
+  /** The model's context window in tokens (the turn sizes the context budget to it). */
+  contextWindow: number;
   /** Model-assisted retrieval, as the app does with a model loaded. */
   assist: boolean;
+  /** Only this document's passages (the question file's corpus). */
   corpus?: string;
   config?: AnswerConfig;
   /**
-   * The agent-based RAG paper's context instead of the flat one: the top-3 documents' refined
-   * contexts (their best passage windows, with a header naming document and edition). Needs the
-   * embedder for the question's vector.
+   * The context the answer is written from: the flat retrieval's passages (the app's default), the
+   * kept documents' condensed contexts (the app's "Answer from the consulted documents"), or their
+   * extractive refined contexts (an evaluation variant).
    */
-  agents?: { agents: DocumentAgents; embedder: Pick<Embedder, 'embed'> };
-  /**
-   * With `agents`: each kept document's refined context is condensed by the same model
-   * (src/core/answer/condense.ts), each note held to its passages by this source check.
-   */
-  condense?: { check: CondenseDeps['check'] };
+  answerContext?: AnswerContextSource;
+  /** Every turn event, for --verbose. */
+  onEvent?: (e: TurnEvent) => void;
 }
 
-/** Run the pipeline for one question. */
+/** Run the app's Ask turn for one question. */
 export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Promise<AnswerRecord> {
   const t0 = performance.now();
-  const assistance = deps.assist ? await assistQuery(q.question, deps.chat, deps.config) : null;
-  const options = {
-    filters: questionFilters(q.question, deps.corpus),
-    config: { contextChars: deps.contextChars },
-    ...(assistance ? { alternatives: alternativesFrom(assistance) } : {}),
-  };
-  let retrieval = await deps.engine.retrieve(q.question, options);
-  let condensed: AnswerRecord['condensed'];
-  if (deps.agents) {
-    const [qv] = await deps.agents.embedder.embed([q.question], 'query');
-    const alt = options.alternatives?.length ? await deps.agents.embedder.embed(deps.engine.alternativesOf(q.question, options), 'query') : [];
-    const a = await deps.agents.agents.run(q.question, qv!, options, alt);
-    let context = a.context;
-    if (deps.condense && !a.noEvidence) {
-      const chunkOf = (id: string) => {
-        const row = deps.index.rowOf.get(id);
-        return row === undefined ? undefined : deps.index.chunks[row];
-      };
-      const consulted = a.consulted.map((c) => ({ ...c, evidenceIds: c.evidence.map((e) => e.id) }));
-      const c = await condenseConsulted(q.question, consulted, chunkOf, deps.contextChars, { engine: deps.chat, check: deps.condense.check });
-      context = c.context;
-      condensed = c.documents.map((d) => ({ documentId: d.documentId, mode: d.mode, kept: d.statements.length, dropped: d.dropped.length, reason: d.reason }));
-    }
-    // the refined contexts, cut to the same budget
-    retrieval = { ...a.flat, evidence: a.evidence, noEvidence: a.noEvidence, context: context.slice(0, deps.contextChars) };
-  }
-  const result = await answerQuestion({ question: q.question, retrieval, engine: deps.chat, modelId: deps.modelId, ...(deps.config ? { config: deps.config } : {}) });
-  const u = result.usage;
+  // the record keeps the model's answer as written (before the grounding check's attribution): outcomeOf checks and attributes it again
+  let raw: AnswerResult | null = null;
+  const turn = await runTurn(
+    {
+      question: q.question,
+      settings: {
+        ...(deps.config ? { answerConfig: deps.config } : {}),
+        assist: deps.assist,
+        // the router's model only settles the calculator's part of ambiguous messages; the answer measured here does not depend on it
+        routerModel: false,
+        answerContext: deps.answerContext ?? 'passages',
+        ...(deps.corpus ? { filters: { docIds: [deps.corpus] } } : {}),
+      },
+      index: { manifestSha: '' },
+    },
+    { retrieval: deps.retrieval, model: { engine: deps.chat, contextWindow: deps.contextWindow, modelId: deps.modelId } },
+    (e) => {
+      if (e.type === 'answer') raw = e.answer;
+      deps.onEvent?.(e);
+    },
+  );
+  const result = raw as AnswerResult | null;
+  const u = result?.usage ?? null;
   const ttft = u?.extra?.time_to_first_token_s ?? 0;
   const e2e = u?.extra?.e2e_latency_s ?? 0;
+  const assistance = turn.assistance;
   return {
     id: q.id,
     corpus: q.corpus,
@@ -114,16 +104,16 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
     answerable: q.answerable,
     question: q.question,
     assistance: assistance ? { parsed: assistance.parsed, rewritten: assistance.rewritten, hypothetical: assistance.hypothetical, subQuestions: assistance.subQuestions } : null,
-    noEvidence: result.status === 'no-context',
-    evidenceIds: retrieval.evidence.map((e) => e.id),
-    contextIds: result.contextIds,
-    modelCalled: result.attempts > 0,
-    status: result.status,
-    answer: result.answer,
-    citations: result.citations,
-    removedCitations: result.removedCitations.map((r) => r.id),
-    finishReason: result.finishReason,
-    attempts: result.attempts,
+    noEvidence: turn.noEvidence !== null || result?.status === 'no-context',
+    evidenceIds: turn.ask?.retrieval.evidence.map((e) => e.id) ?? [],
+    contextIds: result?.contextIds ?? [],
+    modelCalled: (result?.attempts ?? 0) > 0,
+    status: result?.status ?? 'no-context',
+    answer: result?.answer ?? '',
+    citations: result?.citations ?? [],
+    removedCitations: result?.removedCitations.map((r) => r.id) ?? [],
+    finishReason: result?.finishReason ?? null,
+    attempts: result?.attempts ?? 0,
     usage: u
       ? {
           promptTokens: u.prompt_tokens ?? 0,
@@ -134,7 +124,7 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
         }
       : null,
     seconds: (performance.now() - t0) / 1000,
-    ...(condensed ? { condensed } : {}),
+    ...(turn.condensed ? { condensed: turn.condensed.map((d) => ({ documentId: d.documentId, mode: d.mode, kept: d.statements.length, dropped: d.dropped.length, reason: d.reason })) } : {}),
   };
 }
 
@@ -155,17 +145,16 @@ export async function outcomeOf(
     record.modelCalled && record.answer.trim()
       ? await checkGrounding({ answer: record.answer, chunks: contextChunks, embedder, config: config.grounding, incomplete: record.status !== 'complete' })
       : null;
-  // as the app does: supported claims the model left uncited get the supporting chunk's marker, recorded as attributed
-  const attribution = checked && config.attribution ? attributeCitations(record.answer, checked, { incomplete: record.status !== 'complete' }) : null;
-  const report = attribution ? attribution.report : checked;
-  const attributedIds = [...new Set((attribution?.attributed ?? []).map((a) => a.id))].filter((id) => !record.citations.includes(id));
-  const citations = [...record.citations, ...attributedIds];
+  // as the app does (the turn's attribution): supported claims the model left uncited get the supporting chunk's marker
+  const attributed = checked && config.attribution ? attributeAnswer({ answer: record.answer, status: record.status, citations: record.citations }, checked) : null;
+  const report = attributed ? attributed.report : checked;
+  const citations = attributed ? attributed.citations : record.citations;
   return {
     answerable: record.answerable,
     modelCalled: record.modelCalled,
-    answer: attribution ? attribution.answer : record.answer,
+    answer: attributed ? attributed.answer : record.answer,
     citations,
-    citationAttributed: citations.map((_, i) => i >= record.citations.length),
+    citationAttributed: citations.map((id) => !record.citations.includes(id)),
     citationHits: citations.map((id) => {
       const c = chunkOf(id);
       return c ? isHit(q, c) : false;

@@ -11,6 +11,9 @@ import type { Embedder } from '../../src/core/embedding/embedder.js';
 import { loadIndexFromDir, loadVectorSetFromDir } from './index-fs.js';
 import { MODELS_DIR, nodeEmbedder } from './model.js';
 import { loadVoyInNode } from './voy.js';
+import { createLocalRetrieval } from '../../src/core/ask/retrieve.js';
+import type { AskRetrieval } from '../../src/core/ask/types.js';
+import type { DocumentAgents } from '../../src/core/retrieval/agents.js';
 
 export interface NodeEngine {
   engine: RetrievalEngine;
@@ -21,6 +24,17 @@ export interface NodeEngine {
   baseEmbedder: Embedder;
   /** The cross-encoder, when its model folder is present (public/models/skycite/…). */
   reranker: Reranker | null;
+  /** The index as built (with the built-in model's vectors): the highlights' and the source check's, as in the app. */
+  baseIndex: LoadedIndex;
+}
+
+/**
+ * The Ask turn's retrieval port over a Node engine, as the runtime worker serves it in the app:
+ * queries embedded with the retrieval model, highlights and the source check on the built-in model.
+ */
+export function nodeRetrieval(loaded: NodeEngine, agents: DocumentAgents | null): AskRetrieval {
+  const deps = { index: loaded.baseIndex, engine: loaded.engine, agents, queryEmbedder: loaded.embedder, embedder: loaded.baseEmbedder };
+  return createLocalRetrieval(() => deps);
 }
 
 /** The trained cross-encoder from public/models, or null (with the reason on stderr) when it is missing or broken. */
@@ -76,5 +90,5 @@ export async function nodeEngine(
     backends: voy ? { voy } : {},
     ...(reranker ? { reranker } : {}),
   });
-  return { engine, index, embedder, baseEmbedder, reranker };
+  return { engine, index, embedder, baseEmbedder, reranker, baseIndex: base };
 }

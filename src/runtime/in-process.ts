@@ -4,7 +4,7 @@
  * device-choice.ts picks: WASM on a software adapter or when WebGPU is slower) and serves retrieval, evidence-only answers,
  * grounding checks and the library. The Web Worker hosts exactly this.
  */
-import { createLocalRetrieval, retrieveLocal, windowBackedEmbedder, type LocalRetrievalDeps } from '../core/ask/retrieve.js';
+import { createLocalRetrieval, draftRequirementsLocal, windowBackedEmbedder, type LocalRetrievalDeps } from '../core/ask/retrieve.js';
 import type { Embedder } from '../core/embedding/embedder.js';
 import { createTransformersEmbedder } from '../core/embedding/transformers-embedder.js';
 import { loadIndexFromBytes, type LoadedIndex } from '../core/index/load.js';
@@ -14,7 +14,6 @@ import type { Chunk } from '../core/model/chunk.js';
 import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../core/retrieval/config.js';
 import { voyBackend, type DenseBackend, type VoyConstructor } from '../core/retrieval/dense.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
-import { draftFromAgents } from '../core/answer/requirements.js';
 import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents, type AgentResult, type DocumentAgents } from '../core/retrieval/agents.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../core/retrieval/cross-encoder.js';
 import type { Reranker } from '../core/retrieval/rerank.js';
@@ -352,10 +351,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     async draftRequirements(description, options = {}) {
       const deps = current();
       if (!deps.agents) throw new RuntimeNotReadyError();
-      const { agentResult: r } = await retrieveLocal(deps, description, options.filters ? { filters: options.filters } : {});
-      const idx = deps.index;
-      const verbatim = new Map(idx.manifest.sources.map((s) => [s.id, s.verbatim]));
-      return draftFromAgents(r!, idx.chunks, (id) => verbatim.get(id) ?? false, options.perDocument ?? 5);
+      return draftRequirementsLocal({ ...deps, agents: deps.agents }, description, options);
     },
 
     async getChunk(id) {

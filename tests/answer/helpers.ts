@@ -41,6 +41,8 @@ export function retrievalOf(chunks: Chunk[], query = 'q'): RetrievalResult {
       // score components are irrelevant here (and their shape belongs to retrieval)
       parts: { dense: 0, summary: 0, fused: 0, keywordHits: 0, rerank: null } as unknown as Evidence['parts'],
     })),
+    ranked: chunks.map((c, i) => ({ id: c.id, row: i, score: 1 - i * 0.1, kept: true })),
+    gates: [],
     noEvidence: chunks.length === 0,
     context: block.context,
     filters: {},

@@ -272,3 +272,22 @@ describe('document selection metric', () => {
     expect(goldDocuments(q, index.chunks)).toEqual(['batt']);
   });
 });
+
+describe('document agents and the editions filter', () => {
+  it('does not consult a document of an edition the filters exclude (it would take a place and be dropped at the gate)', async () => {
+    const ed = (c: ReturnType<typeof mk>, edition: string) => ({ ...c, edition });
+    const chunks = [
+      ed(mk('old/1', 'Battery charging', 'Charge the battery before every flight and record the charge in the battery log.', 'EU', 'old'), 'SORA 2.0'),
+      ed(mk('old/2', 'Battery storage', 'Store the battery at half charge in a fireproof bag.', 'EU', 'old'), 'SORA 2.0'),
+      ed(mk('new/1', 'Battery records', 'Record every battery charge in the log.', 'EU', 'new'), 'SORA 2.5'),
+      ed(mk('wx/1', 'Wind limits', 'Do not fly when the wind exceeds the limit printed in the manual.', 'EU', 'wx'), 'SORA 2.5'),
+    ];
+    const index = await tinyIndex(chunks, emb, { editions: { old: 'SORA 2.0', new: 'SORA 2.5', wx: 'SORA 2.5' } });
+    const engine = createRetrievalEngine({ index, embedder: emb });
+    const agents = createDocumentAgents(index, engine);
+    const q = 'battery charge log';
+    const r = await agents.run(q, await vec(q), { filters: { editions: ['2.5'] } });
+    expect(r.consulted.map((c) => c.id)).not.toContain('old');
+    expect(r.consulted.length).toBeGreaterThan(0);
+  });
+});

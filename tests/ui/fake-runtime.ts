@@ -125,6 +125,12 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
       filters: {},
       broadened: false,
       trace: [{ stage: 'shared words', ms: 0, candidates: scored.map((x) => ({ id: x.c.id, score: x.score })), note: scored.length ? 'ok' : 'best dense cosine 0.100 < 0.35: no evidence' }],
+      ranked: scored.map((s) => ({ id: s.c.id, row: s.row, score: s.score / 10, kept: true })),
+      gates: [
+        scored.length
+          ? { passed: true, source: 'dense', score: 0.5, threshold: 0.35, note: 'best dense cosine 0.500 ≥ 0.35' }
+          : { passed: false, source: 'dense', score: 0.1, threshold: 0.35, note: 'best dense cosine 0.100 < 0.35' },
+      ],
       totalMs: 0,
     };
     const result: AskResult = { retrieval, config: withConfig(DEFAULT_RETRIEVAL_CONFIG, options?.config), chunks: scored.map((s) => s.c) };

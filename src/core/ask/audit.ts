@@ -151,10 +151,10 @@ export function noEvidenceReason(r: Pick<RetrievalResult, 'trace' | 'broadened' 
   return parts.join(' ');
 }
 
-/** The retrieval's own notes on why nothing was kept (thresholds and scores), for the technical detail and the audit record. */
-export function noEvidenceDetail(r: Pick<RetrievalResult, 'trace'>): string {
-  return r.trace
-    .map((t) => t.note)
-    .filter((n): n is string => !!n && /no evidence/.test(n))
+/** The retrieval's own figures on why nothing was kept (each attempt's gate), for the technical detail and the audit record. */
+export function noEvidenceDetail(r: Pick<RetrievalResult, 'gates'>): string {
+  return r.gates
+    .filter((g) => !g.passed)
+    .map((g) => `gate ${g.note}: no evidence`)
     .join('; ');
 }

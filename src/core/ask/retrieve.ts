@@ -14,6 +14,8 @@ import { withConfig } from '../retrieval/config.js';
 import type { RetrievalEngine } from '../retrieval/engine.js';
 import type { RetrievalResult } from '../retrieval/types.js';
 import { splitSentenceSpans } from '../text/sentences.js';
+import { draftFromAgents, type RequirementDraft } from '../answer/requirements.js';
+import type { Filters } from '../retrieval/types.js';
 import type { AskResult, AskRetrieval, RetrieveRequest } from './types.js';
 
 export interface LocalRetrievalDeps {
@@ -87,12 +89,27 @@ export async function retrieveLocal(deps: Omit<LocalRetrievalDeps, 'embedder'>, 
   };
 }
 
+/**
+ * Evidence-only candidate safety requirements for a hazard, function or operation: the document
+ * agents on one embedding of the description, then each kept document's verbatim normative
+ * statements (the app's Requirements view and `npm run draft` alike).
+ */
+export async function draftRequirementsLocal(
+  deps: Omit<LocalRetrievalDeps, 'embedder'> & { agents: DocumentAgents },
+  description: string,
+  options: { filters?: Filters; perDocument?: number } = {},
+): Promise<RequirementDraft> {
+  const { agentResult } = await retrieveLocal(deps, description, options.filters ? { filters: options.filters } : {});
+  const verbatim = new Map(deps.index.manifest.sources.map((s) => [s.id, s.verbatim]));
+  return draftFromAgents(agentResult!, deps.index.chunks, (id) => verbatim.get(id) ?? false, options.perDocument ?? 5);
+}
+
 /** The AskRetrieval port over a loaded index (the runtime's current engine is read on every call). */
 export function createLocalRetrieval(current: () => LocalRetrievalDeps): AskRetrieval {
   return {
     async retrieve(query, request) {
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      const { agentResult, ...result } = await retrieveLocal(current(), query, request);
+      const result: AskResult & { agentResult?: AgentResult | null } = await retrieveLocal(current(), query, request);
+      delete result.agentResult; // the port returns plain data (it crosses the worker boundary)
       return result;
     },
     async evidenceOnly(question, result) {

@@ -264,11 +264,9 @@ export interface DocumentAgents {
   run(query: string, queryVector: Float32Array, options?: RetrieveOptions, alternativeVectors?: Float32Array[]): Promise<AgentResult>;
 }
 
-/** The candidates of the flat run in ranked order (the reranked / fused list, not only what passed the gate). */
-function flatOrder(r: RetrievalResult, rowOf: Map<string, number>): number[] {
-  const stage = [...r.trace].reverse().find((s) => s.stage === 'rerank' || s.stage === 'post-score');
-  const ids = stage ? stage.candidates.map((c) => c.id) : r.evidence.map((e) => e.id);
-  return ids.map((id) => rowOf.get(id)).filter((x): x is number => x !== undefined);
+/** The candidates of the flat run in ranked order (the reranked / post-scored list, not only what passed the gate). */
+function flatOrder(r: Pick<RetrievalResult, 'ranked'>): number[] {
+  return r.ranked.map((c) => c.row);
 }
 
 export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine, cfg: AgentConfig = DEFAULT_AGENT_CONFIG): DocumentAgents {
@@ -310,8 +308,9 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
       // a document is a candidate when the question's filters allow at least one of its chunks
       const allowedDoc = (d: DocumentUnit) =>
         (!f.docIds?.length || f.docIds.includes(d.sourceId)) &&
-        (!f.jurisdictions?.length || f.jurisdictions.includes(d.jurisdiction));
-      const order = flatOrder(flat, index.rowOf);
+        (!f.jurisdictions?.length || f.jurisdictions.includes(d.jurisdiction)) &&
+        (!f.editions?.length || f.editions.some((e) => d.edition.includes(e)));
+      const order = flatOrder(flat);
       const scores = scoreDocuments(docs, dim, qv, order, cfg, allowedDoc, query);
       const chosen = chooseDocuments(scores, order.length && !flat.noEvidence ? docs.docOfRow[order[0]!] : undefined, cfg);
       const consulted: ConsultedDocument[] = [];
@@ -358,7 +357,7 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
           if (!prev || prev.merged < m) merged.set(e.row, { ...e, merged: m });
         });
       }
-      const flatPos = new Map(flatOrder(flat, index.rowOf).map((row, i) => [row, i] as const));
+      const flatPos = new Map(flatOrder(flat).map((row, i) => [row, i] as const));
       const pos = (row: number) => (cfg.merge === 'global' ? (flatPos.get(row) ?? Infinity) : 0);
       const evidence = [...merged.values()]
         .sort((a, b) => pos(a.row) - pos(b.row) || b.merged - a.merged || a.row - b.row)

@@ -203,6 +203,8 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const trace: StageTrace[] = [];
     let broadened = false;
     let gate: GateVerdict | null = null;
+    const gates: GateVerdict[] = [];
+    let lastRanked: { row: number; final: number }[] = [];
     const status: { rerank: RerankStatus } = { rerank: { state: cfg.rerank.enabled ? 'on' : 'off', note: cfg.rerank.enabled ? '' : 'off' } };
 
     const attempt = async (f: Filters, factor: number) => {
@@ -211,6 +213,8 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       const t = now();
       const verdict = evidenceGate(ranked, cfg, status.rerank.state === 'on');
       gate = verdict;
+      gates.push(verdict);
+      lastRanked = ranked;
       let kept = verdict.passed ? ranked : [];
       if (kept.length && cfg.elbow.enabled) {
         const top = kept[0]!.final || 1;
@@ -252,6 +256,8 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       filters,
       broadened,
       ...(gate ? { gate } : {}),
+      ranked: lastRanked.map((p) => ({ id: ids[p.row]!, row: p.row, score: p.final, kept: kept.some((k) => k.row === p.row) })),
+      gates,
       rerank: status.rerank,
       trace,
       totalMs: now() - t0,

@@ -55,6 +55,15 @@ export interface RerankStatus {
   note: string;
 }
 
+/** A candidate in the final ranking, with what happened to it at the gate. */
+export interface RankedCandidate {
+  id: string;
+  row: number;
+  score: number;
+  /** True when it is in the evidence; false when the gate, the elbow or the keep limit left it out. */
+  kept: boolean;
+}
+
 export interface RetrievalResult {
   query: string;
   evidence: Evidence[];
@@ -69,6 +78,13 @@ export interface RetrievalResult {
   broadened: boolean;
   /** The evidence gate's verdict on the last attempt (absent when nothing was retrieved). */
   gate?: GateVerdict;
+  /**
+   * The candidates of the last attempt in their final order (reranked, or post-scored), before the
+   * gate, the elbow and the keep limit cut them: what the document agents read the flat ranking from.
+   */
+  ranked: RankedCandidate[];
+  /** Every attempt's gate verdict, in order: the requested filters, then the broadened ones when that ran. */
+  gates: GateVerdict[];
   /** The reranker's state for this query (the app's status line says when it fell back). */
   rerank?: RerankStatus;
   trace: StageTrace[];
