@@ -10,6 +10,7 @@ import {
   checkCoherence,
   compareGroundAndBand,
   readGround,
+  renderSummary,
   runCalculator,
   type InitialOperationInput,
 } from '../../../src/core/assess/indicators/index.js';
@@ -107,6 +108,7 @@ describe('a band left out is read from the ground environment', () => {
     expect(r.results.initial_ground_risk_orientation?.value).toBe('medium');
     expect(r.results.igrc?.explanation).toMatch(/Population density band read from the ground environment: Table 2 .* p\. 26\)/);
     expect(r.coherence).toEqual([]);
+    expect(renderSummary(r)).toContain('- Population density band: < 500 people/km² (not given; read from the ground environment with Table 2, p. 26)');
   });
 
   it('asks for the band when the environment is "Populated area", saying why', async () => {

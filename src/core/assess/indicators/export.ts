@@ -5,7 +5,8 @@
  */
 import { EASA_DOC_ID, formatTraceStep } from '../types.js';
 import { INDICATOR_CATALOG, formatIndicatorValue } from './catalog.js';
-import { FIELD_SPECS, valueLabel } from './inputs.js';
+import { DENSITY_DESCRIPTORS_TABLE } from '../tables/density-descriptors-table.js';
+import { FIELD_SPECS, POPULATION_BAND_LABELS, valueLabel } from './inputs.js';
 import type { AssessmentResult, IndicatorResult } from './run.js';
 import type { IndicatorSource } from './sources.js';
 
@@ -114,6 +115,9 @@ export function renderSummary(result: AssessmentResult, documents: Readonly<Reco
   for (const f of FIELD_SPECS) {
     const v = valueLabel(f.field, result.input);
     if (v !== null) out.push(`- ${f.label}: ${v}`);
+    else if (f.field === 'population_band' && result.calculator.ground?.band) {
+      out.push(`- ${f.label}: ${POPULATION_BAND_LABELS[result.calculator.ground.band]} (not given; read from the ground environment with Table 2, p. ${DENSITY_DESCRIPTORS_TABLE.source.page})`);
+    }
   }
   out.push('', '## Indicators', '', '| Indicator | Value | Confidence | Consistency |', '|---|---|---|---|');
   for (const n of result.order) {
