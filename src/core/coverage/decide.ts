@@ -1,0 +1,102 @@
+/**
+ * The answerability decision: "not in these documents" (naming where the rule lives)
+ * versus answerable, from the coverage match (coverageMatches) and the retrieval's
+ * evidence. A question that names or is about no absent instrument is never refused
+ * here (the evidence gate still decides "no evidence" for it). For the others a
+ * logistic model (decision-model.json, fitted and cross-validated by
+ * `npm run coverage:eval`, on synthetic data only) weighs the match against how well the
+ * retrieved passages answer.
+ *
+ * Pure: the caller passes the retrieval result (or the signal taken from it).
+ */
+import type { RetrievalResult } from '../retrieval/types.js';
+import { coverageMatches, type CoverageMatches } from './match.js';
+import type { CoverageData, CoverageHit } from './types.js';
+
+/** What the decision reads from a retrieval result. */
+export interface EvidenceSignal {
+  /** The gate found nothing to show. */
+  noEvidence: boolean;
+  /** The gate's score (the reranker's relevance, or the best cosine), null when nothing was retrieved. */
+  gateScore: number | null;
+  /** Best dense cosine of the passages (whole chunk). */
+  topDense: number;
+  /** Best passage-window cosine: a sentence-sized span that matches the question. */
+  topWindow: number;
+  /** Chunk ids of the first passages, best first. */
+  topIds: string[];
+}
+
+export function evidenceSignal(r: Pick<RetrievalResult, 'noEvidence' | 'gate' | 'evidence' | 'ranked'>, top = 3): EvidenceSignal {
+  const parts = r.evidence.map((e) => e.parts);
+  return {
+    noEvidence: r.noEvidence,
+    gateScore: r.gate ? r.gate.score : null,
+    topDense: parts.reduce((m, p) => Math.max(m, p.dense), 0),
+    topWindow: parts.reduce((m, p) => Math.max(m, p.window), 0),
+    topIds: (r.evidence.length ? r.evidence.map((e) => e.id) : r.ranked.map((c) => c.id)).slice(0, top),
+  };
+}
+
+export const DECISION_FEATURES = ['named', 'topic', 'covered', 'noEvidence', 'gateScore', 'topDense', 'topWindow', 'passagesMentionIt'] as const;
+export type DecisionFeature = (typeof DECISION_FEATURES)[number];
+
+export interface DecisionModel {
+  version: number;
+  features: readonly DecisionFeature[];
+  /** Standardisation of each feature (training mean and standard deviation). */
+  mean: number[];
+  std: number[];
+  weights: number[];
+  bias: number;
+  /** P(not in documents) at or above which the decision refuses. */
+  threshold: number;
+  /** How it was fitted: data files and their SHA-256, CV figures, date. */
+  provenance: Record<string, unknown>;
+}
+
+export type Answerability =
+  | { verdict: 'not-in-documents'; hit: CoverageHit; probability: number }
+  | { verdict: 'answerable'; probability: number | null; hit: CoverageHit | null };
+
+/** The candidate instrument: the first named absent instrument, else the best topic match. */
+export function candidateOf(m: CoverageMatches): CoverageHit | null {
+  return m.named[0] ?? m.topic[0] ?? null;
+}
+
+export function decisionFeatures(m: CoverageMatches, e: EvidenceSignal): Record<DecisionFeature, number> {
+  const hit = candidateOf(m);
+  const mentioned = new Set(hit?.instrument.mentions.chunks ?? []);
+  return {
+    named: m.named.length ? 1 : 0,
+    topic: Math.min(m.topic.length, 3) / 3,
+    covered: m.covered.length ? 1 : 0,
+    noEvidence: e.noEvidence ? 1 : 0,
+    gateScore: e.gateScore ?? 0,
+    topDense: e.topDense,
+    topWindow: e.topWindow,
+    passagesMentionIt: e.topIds.some((id) => mentioned.has(id)) ? 1 : 0,
+  };
+}
+
+export function probabilityOf(model: DecisionModel, f: Record<DecisionFeature, number>): number {
+  let z = model.bias;
+  model.features.forEach((name, i) => {
+    z += model.weights[i]! * ((f[name] - model.mean[i]!) / (model.std[i]! || 1));
+  });
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Decide for one question: `not-in-documents` names the instrument; otherwise answerable (the gate may still say "no evidence"). */
+export function decideAnswerability(question: string, coverage: CoverageData, evidence: EvidenceSignal, model: DecisionModel): Answerability {
+  const m = coverageMatches(question, coverage);
+  const hit = candidateOf(m);
+  if (!hit) return { verdict: 'answerable', probability: null, hit: null };
+  const p = probabilityOf(model, decisionFeatures(m, evidence));
+  return p >= model.threshold ? { verdict: 'not-in-documents', hit, probability: p } : { verdict: 'answerable', probability: p, hit };
+}
+
+/** The user-facing line: where the rule is likely to live, said before the closest passages. */
+export function notInDocumentsMessage(hit: CoverageHit): string {
+  return `${hit.instrument.location} — not included in these documents. The passages below are the closest ones they hold.`;
+}
