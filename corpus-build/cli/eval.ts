@@ -12,6 +12,7 @@ import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRan
 import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents } from '../../src/core/retrieval/agents.js';
 import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/core/evaluation/cross-validation.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
+import { retrieveLocal } from '../../src/core/ask/retrieve.js';
 import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
 import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
@@ -133,6 +134,8 @@ async function vectorOf(text: string): Promise<Float32Array> {
   return v!;
 }
 
+const cachedEmbedder = { embed: (texts: string[]) => Promise.all(texts.map(vectorOf)) };
+
 // model-assisted retrieval: one reply per question, cached by model file hash and question
 const assisted = new Map<string, { text: string; label: string }[]>();
 let assistReport: Record<string, unknown> | undefined;
@@ -186,21 +189,17 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
     let r;
     let selected: string[];
     let kept: string[] | undefined;
-    if (docAgents) {
-      const qv = await vectorOf(q.question);
-      const alt: Float32Array[] = [];
-      for (const text of engine.alternativesOf(q.question, options)) alt.push(await vectorOf(text));
-      r = await docAgents.run(q.question, qv, options, alt);
-      // selected: the documents the selection chose (before the evidence gate; a backfilled one is not counted); kept: those whose evidence passed the gate
-      selected = r.consulted.slice(0, baseAgentConfig.topDocuments).filter((c) => !c.backfilled).map((c) => c.id);
-      kept = r.consulted.filter((c) => c.kept).map((c) => c.id);
-    } else if (values.decompose) {
+    if (values.decompose) {
       r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
     } else {
-      const qv = await vectorOf(q.question);
-      const alt: Float32Array[] = [];
-      for (const text of engine.alternativesOf(q.question, options)) alt.push(await vectorOf(text));
-      r = await engine.retrieveWithVector(q.question, qv, options, alt);
+      // the retrieval the app's Ask turn runs (core/ask/retrieve.ts), on cached query vectors
+      const { retrieval, agentResult } = await retrieveLocal({ index, engine, agents: docAgents, queryEmbedder: cachedEmbedder }, q.question, options);
+      r = agentResult ?? retrieval;
+      if (agentResult) {
+        // selected: the documents the selection chose (before the evidence gate; a backfilled one is not counted); kept: those whose evidence passed the gate
+        selected = agentResult.consulted.slice(0, baseAgentConfig.topDocuments).filter((c) => !c.backfilled).map((c) => c.id);
+        kept = agentResult.consulted.filter((c) => c.kept).map((c) => c.id);
+      }
     }
     const ranked = r.evidence.map((e) => index.chunks[e.row]!);
     selected ??= [...new Set(ranked.map((c) => c.documentId ?? c.docId))].slice(0, 3);
