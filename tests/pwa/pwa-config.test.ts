@@ -1,10 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ICONS, NAVY, renderIcon, WHITE } from '../../tools/icons/make-icons.js';
 import { crc32, encodePng, PNG_SIGNATURE } from '../../tools/icons/png.js';
 import { MAX_PRECACHE_FILE_BYTES, precacheGlobPatterns, skyCitePwaOptions, VECTOR_SET_CACHE, WEBLLM_JS_CACHE } from '../../src/pwa/pwa-config.js';
+import { ORT_FILES } from '../../src/runtime/ort-files.js';
+import { ARTIFACTS } from '../../src/core/index/manifest.js';
+import { DEFAULT_EMBEDDER_ID } from '../../src/core/embedding/embedder.js';
+import { embedderSpec } from '../../src/core/embedding/models.js';
 import { repoRoot } from '../support/paths.js';
 
 /** Minimal glob → RegExp for the patterns used (**, *, {a,b}). */
@@ -25,84 +29,104 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 const ignored = (file: string) => (skyCitePwaOptions().workbox?.globIgnores ?? []).some((g) => globToRegExp(g).test(file));
-const precached = (file: string) => !ignored(file) && precacheGlobPatterns().some((g) => globToRegExp(g).test(file));
+const precachedWith = (patterns: string[]) => (file: string) => !ignored(file) && patterns.some((g) => globToRegExp(g).test(file));
+const precached = precachedWith(precacheGlobPatterns());
+/** What vite.config.ts precaches when the built index names the default embedder. */
+const precachedFirstLoad = precachedWith(precacheGlobPatterns({ modelFolders: [DEFAULT_EMBEDDER_ID] }));
+const sizeOf = (file: string) => statSync(file).size;
 
-describe('vite-plugin-pwa options', () => {
+/** Files under `dir`, relative to it, with '/' separators. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+}
+
+describe('the precache holds what the app loads offline', () => {
   const o = skyCitePwaOptions();
 
-  it('generateSW, prompt, registration left to workbox-window', () => {
-    expect(o.strategies).toBe('generateSW');
-    expect(o.registerType).toBe('prompt');
-    expect(o.injectRegister).toBe(false);
-    expect(o.filename).toBe('sw.js');
-    expect(o.workbox?.skipWaiting).toBe(false);
-    expect(o.workbox?.clientsClaim).toBe(false);
-    expect(o.workbox?.navigateFallback).toBe('index.html');
+  it('the navigation fallback is the page the build emits, and is precached', () => {
+    const fallback = o.workbox!.navigateFallback!;
+    expect(existsSync(path.join(repoRoot, fallback)), `${fallback} (Vite's entry page)`).toBe(true);
+    expect(precached(fallback)).toBe(true);
   });
 
   it('lists each file once: the plugin adds the manifest, the icons come from the glob only', () => {
     expect(o.includeManifestIcons).toBe(false);
     expect(precached('manifest.webmanifest')).toBe(false);
-    expect(precached('icons/icon-512.png')).toBe(true);
+    for (const f of readdirSync(path.join(repoRoot, 'public/icons'))) expect(precached(`icons/${f}`), f).toBe(true);
   });
 
-  it('precaches the shell, the static index, the embedding model, ORT and voy', () => {
-    const g = o.workbox!.globPatterns!;
-    expect(g).toEqual(precacheGlobPatterns());
-    expect(g.some((p) => p.startsWith('static-index/') && p.endsWith('.json'))).toBe(true);
-    expect(g.some((p) => p.startsWith('static-index/') && p.endsWith('.f32'))).toBe(true);
-    expect(g.some((p) => p.startsWith('models/'))).toBe(true);
-    expect(g.some((p) => p.startsWith('ort/'))).toBe(true);
-    for (const f of [
-      'index.html',
-      'assets/index-AbCd1234.js',
-      'assets/worker-XyZ98765.js',
-      'assets/index-AbCd1234.css',
-      'icons/icon-192.png',
-      'icons/maskable-512.png',
-      'static-index/manifest.json',
-      'static-index/chunks.json',
-      'static-index/bm25.json',
-      'static-index/vectors.f32',
-      'static-index/summary-vectors.f32',
-      'models/sentence-transformers/all-MiniLM-L6-v2/config.json',
-      'models/sentence-transformers/all-MiniLM-L6-v2/tokenizer.json',
-      'models/sentence-transformers/all-MiniLM-L6-v2/tokenizer_config.json',
-      'models/sentence-transformers/all-MiniLM-L6-v2/special_tokens_map.json',
-      'models/sentence-transformers/all-MiniLM-L6-v2/onnx/model_quantized.onnx',
-      'ort/ort-wasm-simd-threaded.jsep.mjs',
-      'ort/ort-wasm-simd-threaded.jsep.wasm',
-      'ort/ort-wasm-simd-threaded.mjs',
-      'ort/ort-wasm-simd-threaded.wasm',
-      'assets/voy_search_bg-Dk3x9QaZ.wasm',
-    ]) {
+  it('every file the index loader reads (and the vector-set list) is precached under static-index/', () => {
+    for (const name of ['manifest.json', 'vector-sets.json', ...Object.values(ARTIFACTS)]) expect(precached(`static-index/${name}`), name).toBe(true);
+    // not the index's README, nor an optional model's vector set (downloaded on request)
+    expect(precached('static-index/README.md')).toBe(false);
+    expect(precached('static-index/vectors/google--embeddinggemma-300m/vectors.f32')).toBe(false);
+  });
+
+  const manifestPath = path.join(repoRoot, 'static-index/manifest.json');
+  it.skipIf(!existsSync(manifestPath))('every artifact the built index lists exists and is precached within the size limit (skipped: no static index built; npm run index)', () => {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { artifacts: Record<string, unknown>; model?: { id?: string } };
+    const names = Object.keys(manifest.artifacts);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) {
+      const file = path.join(repoRoot, 'static-index', name);
+      expect(existsSync(file), file).toBe(true);
+      expect(precached(`static-index/${name}`), name).toBe(true);
+      expect(sizeOf(file), name).toBeLessThanOrEqual(MAX_PRECACHE_FILE_BYTES);
+    }
+  });
+
+  it('the first load\'s embedding model: every file the embedder fetches is in public/, precached and within the size limit', () => {
+    const spec = embedderSpec(DEFAULT_EMBEDDER_ID);
+    expect(spec.files.length).toBeGreaterThan(0);
+    for (const f of spec.files) {
+      const url = `models/${DEFAULT_EMBEDDER_ID}/${f}`;
+      const file = path.join(repoRoot, 'public', url);
+      expect(existsSync(file), file).toBe(true);
+      expect(precachedFirstLoad(url), url).toBe(true);
+      expect(precached(url), url).toBe(true);
+      expect(sizeOf(file), url).toBeLessThanOrEqual(MAX_PRECACHE_FILE_BYTES);
+    }
+    // the unused fp32 weights (≈ 90 MB) would be left out
+    expect(precached(`models/${DEFAULT_EMBEDDER_ID}/onnx/model.onnx`)).toBe(false);
+  });
+
+  it('ONNX Runtime: every file the runtime loads exists where the build copies it from, is precached under ort/ and within the size limit', () => {
+    expect(ORT_FILES.length).toBeGreaterThan(0);
+    for (const f of ORT_FILES) {
+      const file = path.join(repoRoot, 'node_modules/onnxruntime-web/dist', f);
+      expect(existsSync(file), file).toBe(true);
+      expect(precached(`ort/${f}`), f).toBe(true);
+      // Workbox leaves a larger file out of the precache (a build warning), and the offline app without it
+      expect(sizeOf(file), f).toBeLessThanOrEqual(MAX_PRECACHE_FILE_BYTES);
+    }
+  });
+
+  it('no file of public/ that the first load precaches is over the size limit (Workbox would leave it out)', () => {
+    const publicDir = path.join(repoRoot, 'public');
+    const files = filesUnder(publicDir).filter((f) => !f.startsWith('ort/') && precachedFirstLoad(f));
+    expect(files.length).toBeGreaterThanOrEqual(5); // the icons and the embedder at least
+    const over = files.filter((f) => sizeOf(path.join(publicDir, f)) > MAX_PRECACHE_FILE_BYTES);
+    expect(over).toEqual([]);
+  });
+
+  it('the shell\'s hashed assets (named by the build) match, source maps and the worker script do not', () => {
+    for (const f of ['assets/index-AbCd1234.js', 'assets/worker-XyZ98765.js', 'assets/index-AbCd1234.css', 'assets/voy_search_bg-Dk3x9QaZ.wasm']) {
       expect(precached(f), f).toBe(true);
     }
-    // Not: the unused 90 MB fp32 model, the README of the index, source maps.
-    expect(precached('models/sentence-transformers/all-MiniLM-L6-v2/onnx/model.onnx')).toBe(false);
-    expect(precached('static-index/README.md')).toBe(false);
-    expect(o.workbox!.globIgnores).toContain('**/*.map');
-  });
-
-  it('allows files of at least 30 MB (the ORT jsep wasm is ~28 MB)', () => {
-    expect(o.workbox!.maximumFileSizeToCacheInBytes).toBe(MAX_PRECACHE_FILE_BYTES);
-    expect(MAX_PRECACHE_FILE_BYTES).toBeGreaterThanOrEqual(30 * 1024 * 1024);
-    const ortWasm = path.join(repoRoot, 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.jsep.wasm');
-    if (existsSync(ortWasm)) expect(readFileSync(ortWasm).length).toBeLessThan(MAX_PRECACHE_FILE_BYTES);
+    for (const f of ['assets/index-AbCd1234.js.map', o.filename!]) expect(precached(f), f).toBe(false);
   });
 
   it("leaves WebLLM's bundles out of the precache and caches them on this origin when a model is loaded", () => {
     expect(precached('assets/webllm-CECpFLTr.js')).toBe(false);
     expect(precached('assets/webllm-worker-CxfN5i-m.js')).toBe(false);
     expect(precached('assets/runtime.worker-jZZA3ZNW.js')).toBe(true);
-    const rc = o.workbox!.runtimeCaching ?? [];
-    expect(rc).toHaveLength(2);
-    const route = rc.find((r) => r.options?.cacheName === WEBLLM_JS_CACHE)!;
-    expect(route.handler).toBe('CacheFirst');
-    expect(route.options?.cacheName).toBe(WEBLLM_JS_CACHE);
+    const route = (o.workbox!.runtimeCaching ?? []).find((r) => r.options?.cacheName === WEBLLM_JS_CACHE);
+    expect(route?.handler).toBe('CacheFirst');
     // Settings' "delete models" treats it as model data
     expect(WEBLLM_JS_CACHE.startsWith('webllm/')).toBe(true);
-    const re = route.urlPattern as RegExp;
+    const re = route!.urlPattern as RegExp;
     expect(re).toBeInstanceOf(RegExp);
     for (const u of ['https://skycite.example/assets/webllm-CECpFLTr.js', 'https://skycite.example/app/assets/webllm-worker-CxfN5i-m.js']) expect(re.test(u), u).toBe(true);
     for (const u of ['https://skycite.example/assets/index-ZAe8w4FN.js', 'https://skycite.example/assets/webllm-CECpFLTr.js.map', 'https://skycite.example/models/x/webllm-a.wasm']) expect(re.test(u), u).toBe(false);
@@ -110,12 +134,10 @@ describe('vite-plugin-pwa options', () => {
     expect(re.exec('https://cdn.example/assets/webllm-a.js')!.index).toBeGreaterThan(0);
   });
 
-  it('leaves the vector sets of optional retrieval models out of the precache and caches them network-first when downloaded', () => {
-    expect(precached('static-index/vectors/google--embeddinggemma-300m/vectors.f32')).toBe(false);
-    expect(precached('static-index/vector-sets.json')).toBe(true);
-    const route = (o.workbox!.runtimeCaching ?? []).find((r) => r.options?.cacheName === VECTOR_SET_CACHE)!;
-    expect(route.handler).toBe('NetworkFirst');
-    const re = route.urlPattern as RegExp;
+  it('caches the vector sets of optional retrieval models network-first when downloaded', () => {
+    const route = (o.workbox!.runtimeCaching ?? []).find((r) => r.options?.cacheName === VECTOR_SET_CACHE);
+    expect(route?.handler).toBe('NetworkFirst');
+    const re = route!.urlPattern as RegExp;
     expect(re.test('https://skycite.example/static-index/vectors/google--embeddinggemma-300m/vectorset.json')).toBe(true);
     expect(re.test('https://skycite.example/static-index/vector-sets.json')).toBe(true);
     expect(re.test('https://skycite.example/static-index/vectors.f32')).toBe(false);
@@ -123,15 +145,13 @@ describe('vite-plugin-pwa options', () => {
     expect(VECTOR_SET_CACHE.startsWith('models/')).toBe(true);
   });
 
-  it('has a complete manifest with any and maskable icons that exist in public/icons', () => {
+  it('is installable: names, a standalone display, and any and maskable icons of 192 and 512 px that exist in public/', () => {
     const m = o.manifest;
     expect(m).toBeTruthy();
     if (!m) return;
-    expect(m.name).toBe('SkyCite');
+    expect(m.name).toBeTruthy();
     expect(m.short_name).toBeTruthy();
-    expect(m.description).toBeTruthy();
-    expect(m.display).toBe('standalone');
-    expect(m.start_url).toBe('.');
+    expect(['standalone', 'fullscreen', 'minimal-ui']).toContain(m.display);
     expect(m.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
     expect(m.background_color).toMatch(/^#[0-9a-f]{6}$/i);
     const icons = m.icons ?? [];
@@ -144,6 +164,7 @@ describe('vite-plugin-pwa options', () => {
       expect(existsSync(file), `${file} (run: npx tsx tools/icons/make-icons.ts)`).toBe(true);
       const png = readFileSync(file);
       expect(png.readUInt32BE(16)).toBe(Number(i.sizes!.split('x')[0]));
+      expect(precached(i.src), i.src).toBe(true);
     }
   });
 });
