@@ -14,8 +14,13 @@ import { createSettingsStore } from './settings-store.js';
 
 export interface AuditPage {
   records: AuditRecord[];
-  /** Total matching records (all records for `list`). */
+  /** Total matching records (all valid records for `list`). */
   total: number;
+  /**
+   * Stored records that are damaged (not the shape of an AuditRecord, see `auditRecordProblems`):
+   * never listed, searched or exported, only counted; `removeDamaged` or `clear` deletes them.
+   */
+  damaged: number;
   offset: number;
   limit: number;
   hasMore: boolean;
@@ -60,11 +65,14 @@ export interface AuditStore {
   list(options?: PageOptions): Promise<AuditPage>;
   /** Case-insensitive substring search over question and answer; newest first, paged. */
   search(text: string, options?: PageOptions): Promise<AuditPage>;
+  /** Stored records, damaged ones included. */
   count(): Promise<number>;
   /** True when a record was deleted. */
   delete(id: string): Promise<boolean>;
   clear(): Promise<void>;
-  /** All records with the schema version, as JSON text. */
+  /** Delete the damaged records (those `list` counts in `damaged`); returns how many were deleted. */
+  removeDamaged(): Promise<number>;
+  /** All valid records with the schema version, as JSON text (damaged records are left out). */
   exportJson(): Promise<string>;
   /** The same as a downloadable Blob (application/json). */
   exportBlob(): Promise<Blob>;
@@ -148,7 +156,63 @@ export function auditRecordProblems(value: unknown): string[] {
   objOrNull('assessment');
   objOrNull('requirements');
   if (r['models'] !== undefined && (typeof r['models'] !== 'object' || r['models'] === null)) problems.push('models must be an object when present');
+  problems.push(...nestedProblems(r));
   return problems;
+}
+
+const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isStrArray = (x: unknown): boolean => Array.isArray(x) && x.every((v) => typeof v === 'string');
+const isStrOrNull = (x: unknown): boolean => typeof x === 'string' || x === null;
+
+/**
+ * The parts of a record the audit view and the exports read inside its fields: a record that
+ * passes the top-level checks but holds, say, a route without its jurisdictions would still
+ * break the list when shown, so it is refused (on import) or counted as damaged (on read).
+ */
+function nestedProblems(r: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  if (Array.isArray(r['subQueries']) && !isStrArray(r['subQueries'])) problems.push('subQueries must hold strings');
+  if (Array.isArray(r['citedSources']) && !isStrArray(r['citedSources'])) problems.push('citedSources must hold strings');
+  if (Array.isArray(r['attributedSources']) && !r['attributedSources'].every((a) => isObj(a) && typeof a['id'] === 'string' && typeof a['sentence'] === 'string')) {
+    problems.push('attributedSources entries must be {id: string, sentence: string}');
+  }
+  if (Array.isArray(r['trace']) && !r['trace'].every(isObj)) problems.push('trace entries must be objects');
+  if (Array.isArray(r['retrievalConfig'])) problems.push('retrievalConfig must be an object');
+  if (Array.isArray(r['modelParams'])) problems.push('modelParams must be an object or null');
+  const g = r['grounding'];
+  if (isObj(g) && (typeof g['verdict'] !== 'string' || typeof g['verdictReason'] !== 'string')) problems.push('grounding must have a verdict and its reason');
+  const route = r['route'];
+  if (isObj(route) && (typeof route['path'] !== 'string' || typeof route['reasoning'] !== 'string' || !isStrArray(route['jurisdictions']))) {
+    problems.push('route must have a path, its reasoning and jurisdictions');
+  }
+  const calc = r['calculator'];
+  if (isObj(calc)) {
+    const items = calc['items'];
+    const itemOk = (i: unknown) =>
+      isObj(i) && typeof i['label'] === 'string' && typeof i['status'] === 'string' && isStrOrNull(i['value']) && Array.isArray(i['cells']) && i['cells'].every(isObj);
+    if (!Array.isArray(items) || !items.every(itemOk)) problems.push('calculator items must each have a label, a status, a value and the cells read');
+  }
+  const req = r['requirements'];
+  if (isObj(req) && !(isObj(req['draft']) && Array.isArray(req['draft']['requirements']))) problems.push('requirements must hold a draft with its requirements');
+  const models = r['models'];
+  if (isObj(models)) {
+    const e = models['embedding'];
+    if (e !== undefined && e !== null && !(isObj(e) && typeof e['id'] === 'string' && typeof e['dtype'] === 'string' && typeof e['sha256'] === 'string')) {
+      problems.push('models.embedding must be null or {id, dtype, sha256}');
+    }
+    const gen = models['generation'];
+    if (gen !== undefined && gen !== null && !(isObj(gen) && typeof gen['id'] === 'string')) problems.push('models.generation must be null or have an id');
+  }
+  const ctx = r['answerContext'];
+  if (ctx !== undefined && ctx !== null && !(isObj(ctx) && Array.isArray(ctx['documents']))) problems.push('answerContext must be null or list its documents');
+  const assist = r['assistance'];
+  if (assist !== undefined && assist !== null && !(isObj(assist) && Array.isArray(assist['alternatives']))) problems.push('assistance must be null or list its alternatives');
+  return problems;
+}
+
+/** True when a stored value can be listed, searched and exported as an AuditRecord. */
+export function isAuditRecord(value: unknown): value is AuditRecord {
+  return auditRecordProblems(value).length === 0;
 }
 
 /** Parse and check an export; throws with the first problems found. */
@@ -188,15 +252,35 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
       return settings.keepQuestionsOutOfLog;
     });
 
-  async function readAll(): Promise<AuditRecord[]> {
+  /**
+   * Every valid record, newest first, and how many stored records are damaged. A record whose
+   * time or id is not a string is not in the by-time index at all: counted from the store's total.
+   */
+  async function readAll(): Promise<{ records: AuditRecord[]; damaged: number }> {
     const d = await db.get();
-    const out: AuditRecord[] = [];
-    let cursor = await d.transaction(AUDIT_STORE).store.index(AUDIT_BY_TIME).openCursor(null, 'prev');
+    const tx = d.transaction(AUDIT_STORE);
+    const stored = await tx.store.count();
+    const records: AuditRecord[] = [];
+    let cursor = await tx.store.index(AUDIT_BY_TIME).openCursor(null, 'prev');
     while (cursor) {
-      out.push(cursor.value);
+      const value: unknown = cursor.value;
+      if (isAuditRecord(value)) records.push(value);
       cursor = await cursor.continue();
     }
-    return out;
+    await tx.done;
+    return { records, damaged: stored - records.length };
+  }
+
+  /** The keys of the damaged records (every stored record that is not a valid one). */
+  async function damagedKeys(): Promise<IDBValidKey[]> {
+    const d = await db.get();
+    const keys: IDBValidKey[] = [];
+    let cursor = await d.transaction(AUDIT_STORE).store.openCursor();
+    while (cursor) {
+      if (!isAuditRecord(cursor.value as unknown)) keys.push(cursor.primaryKey);
+      cursor = await cursor.continue();
+    }
+    return keys;
   }
 
   async function putRecords(records: AuditRecord[], mode: 'add' | 'put', what: string): Promise<void> {
@@ -258,28 +342,24 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
     },
 
     async get(id) {
+      let value: unknown;
       try {
-        return await (await db.get()).get(AUDIT_STORE, id);
+        value = await (await db.get()).get(AUDIT_STORE, id);
       } catch (e) {
         throw mapReadError(e, 'read the audit record');
       }
+      // a damaged record is not returned (it is counted by `list` and removed by `removeDamaged`)
+      return isAuditRecord(value) ? value : undefined;
     },
 
     async list(pageOptions) {
       const { offset, limit } = clampPage(pageOptions);
       try {
-        const d = await db.get();
-        const tx = d.transaction(AUDIT_STORE);
-        const total = await tx.store.count();
-        const records: AuditRecord[] = [];
-        let cursor = await tx.store.index(AUDIT_BY_TIME).openCursor(null, 'prev');
-        if (cursor && offset > 0) cursor = await cursor.advance(offset);
-        while (cursor && records.length < limit) {
-          records.push(cursor.value);
-          cursor = await cursor.continue();
-        }
-        await tx.done;
-        return { records, total, offset, limit, hasMore: offset + records.length < total };
+        // every record is read and checked: a damaged one is skipped and counted, so one bad
+        // record never hides the others nor shifts the pages
+        const { records: all, damaged } = await readAll();
+        const records = all.slice(offset, offset + limit);
+        return { records, total: all.length, damaged, offset, limit, hasMore: offset + records.length < all.length };
       } catch (e) {
         throw mapReadError(e, 'list the audit log');
       }
@@ -289,10 +369,10 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
       const { offset, limit } = clampPage(pageOptions);
       const needle = text.trim().toLowerCase();
       try {
-        const all = await readAll();
+        const { records: all, damaged } = await readAll();
         const hits = needle === '' ? all : all.filter((r) => matches(r, needle));
         const records = hits.slice(offset, offset + limit);
-        return { records, total: hits.length, offset, limit, hasMore: offset + records.length < hits.length };
+        return { records, total: hits.length, damaged, offset, limit, hasMore: offset + records.length < hits.length };
       } catch (e) {
         throw mapReadError(e, 'search the audit log');
       }
@@ -327,10 +407,22 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
       }
     },
 
+    async removeDamaged() {
+      try {
+        const keys = await damagedKeys();
+        if (keys.length === 0) return 0;
+        const tx = (await db.get()).transaction(AUDIT_STORE, 'readwrite');
+        await Promise.all([...keys.map((k) => tx.store.delete(k as string)), tx.done]);
+        return keys.length;
+      } catch (e) {
+        throw mapWriteError(e, 'the change', 'remove the damaged audit records');
+      }
+    },
+
     async exportJson() {
       let records: AuditRecord[];
       try {
-        records = await readAll();
+        ({ records } = await readAll());
       } catch (e) {
         throw mapReadError(e, 'export the audit log');
       }
@@ -354,7 +446,9 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
         throw mapReadError(e, 'open the audit log');
       });
       const existing = new Set(await d.getAllKeys(AUDIT_STORE));
-      const fresh = data.records.filter((r) => !existing.has(r.id));
+      // a damaged stored record is replaced by the export's copy of it
+      const damaged = existing.size > 0 ? new Set(await damagedKeys()) : new Set<IDBValidKey>();
+      const fresh = data.records.filter((r) => !existing.has(r.id) || damaged.has(r.id));
       if (fresh.length > 0) await putRecords(fresh, 'put', 'the imported records');
       return { added: fresh.length, skipped: data.records.length - fresh.length };
     },
