@@ -12,9 +12,17 @@ import type { Chunk } from '../core/model/chunk.js';
 import type { DocumentUnit } from '../core/ingest/documents.js';
 import { userDocumentId, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
 import { USER_DOCUMENT_EXPORT_FORMAT, USER_DOCUMENT_EXPORT_VERSION, type UserDocumentInput } from '../core/userdocs/export-file.js';
-import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25 } from '../core/userdocs/user-index.js';
+import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25, type UserDocumentVectors } from '../core/userdocs/user-index.js';
+import { allFinite, shown, userDocumentIdProblem } from '../core/userdocs/validate.js';
 import { StorageUnavailableError } from '../storage/errors.js';
-import { USER_DOC_SCHEMA_VERSION, type StoredUserDocument, type UserDocsStore, type UserDocumentMetaRecord } from '../storage/user-docs-store.js';
+import {
+  damagedDocumentMessage,
+  damagedDocumentName,
+  USER_DOC_SCHEMA_VERSION,
+  type StoredUserDocument,
+  type UserDocsStore,
+  type UserDocumentMetaRecord,
+} from '../storage/user-docs-store.js';
 
 export type { UserDocumentInput };
 
@@ -57,9 +65,22 @@ export interface UserDocumentExport {
 export class UserDocumentNotFoundError extends Error {
   override name = 'UserDocumentNotFoundError';
   constructor(id: string) {
-    super(`There is no document “${id}” among your documents (it may have been removed in another tab). Reload the Library.`);
+    super(`There is no document “${shown(id)}” among your documents (it may have been removed in another tab). Reload the Library.`);
   }
 }
+
+/** The embedding model returned numbers that cannot be searched (NaN, infinity): nothing is added or changed. */
+export class UserDocumentVectorsError extends Error {
+  override name = 'UserDocumentVectorsError';
+  constructor(title: string) {
+    super(
+      `The retrieval model returned invalid numbers for “${shown(title)}”, so it was not added or changed. ` +
+        'Reload the page and try again; if it happens again, switch to the built-in retrieval model in Settings.',
+    );
+  }
+}
+
+const vectorsFinite = (v: UserDocumentVectors): boolean => [v.retrieval, v.summary, v.windows.vectors, v.nodes].every(allFinite);
 
 type Progress = (p: UserDocumentProgress) => void;
 
@@ -101,8 +122,8 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
   const { base, embedder } = deps;
   const now = deps.now ?? (() => new Date());
   const entries = new Map<string, Entry>();
-  /** Ids of the damaged records (only removal is offered for them). */
-  const damaged = new Set<string>();
+  /** The damaged or quarantined records (only removal is offered for them): the name their message shows → their key in the store. */
+  const damaged = new Map<string, IDBValidKey>();
   let loaded: Promise<UserDocumentsLoad> | null = null;
   // one change at a time: each operation starts after the previous one settled
   let queue: Promise<unknown> = Promise.resolve();
@@ -113,6 +134,8 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
   };
 
   const builtInIds = new Set([...base.manifest.sources.map((s) => s.id), ...base.documents.units.map((d) => d.id)]);
+  /** Ids of the damaged records' keys that are strings (never given to a new document). */
+  const damagedIds = () => [...damaged.values()].filter((k): k is string => typeof k === 'string');
   const apply = () => deps.apply(mergeUserDocuments(base, [...entries.values()].map((e) => e.record)));
   const get = (id: string): Entry => {
     const e = entries.get(id);
@@ -126,6 +149,7 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
     const text = meta.format === 'markdown' ? (Array.isArray(pages) ? pages.map(markdownToText) : markdownToText(pages)) : pages;
     const { chunks, document } = ingestUserDocument({ id, title: meta.title, jurisdiction: meta.jurisdiction, edition: meta.edition }, textToDocument(id, text), reserved);
     const vectors = await embedUserDocument(chunks, document, embedder, (p) => onProgress({ stage: 'embedding', title: meta.title, ...p }));
+    if (!vectorsFinite(vectors)) throw new UserDocumentVectorsError(meta.title);
     return { schemaVersion: USER_DOC_SCHEMA_VERSION, id, meta, pages, chunks, document, vectors };
   }
 
@@ -143,6 +167,50 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
     }
   }
 
+  /** Keep a stored record out of the search, with the message the Library shows beside "Remove it". */
+  function quarantine(key: IDBValidKey, problem: string, problems: string[]): void {
+    const name = damagedDocumentName(key);
+    damaged.set(name, key);
+    problems.push(damagedDocumentMessage(name, problem));
+  }
+
+  /**
+   * Why a record that is valid on its own cannot join the search: an id that is a built-in
+   * document's (or another reserved one), or passages whose ids are already in the index.
+   */
+  function conflict(record: StoredUserDocument, chunkIds: ReadonlySet<string>): string | null {
+    const idProblem = userDocumentIdProblem(record.id, builtInIds);
+    if (idProblem) return idProblem;
+    if (record.chunks.some((c) => base.rowOf.has(c.id) || chunkIds.has(c.id))) return 'its passages have the ids of passages already in the library';
+    return null;
+  }
+
+  /**
+   * Merge and apply the index. Each record was checked, so this succeeds; if the merge still
+   * fails, the records it fails on are quarantined one by one and the others applied, so one
+   * document never leaves the search without the rest.
+   */
+  async function applyAll(problems: string[]): Promise<void> {
+    try {
+      apply();
+      return;
+    } catch {
+      // find the records the merge refuses
+    }
+    const good: StoredUserDocument[] = [];
+    for (const [id, e] of [...entries]) {
+      try {
+        mergeUserDocuments(base, [...good, e.record]);
+        good.push(e.record);
+      } catch {
+        entries.delete(id);
+        await removeFromBm25(base.bm25, e.record.chunks.map((c) => c.id));
+        quarantine(id, 'its passages and summary do not fit together', problems);
+      }
+    }
+    apply();
+  }
+
   async function loadOnce(onProgress: Progress): Promise<UserDocumentsLoad> {
     const store = deps.store();
     const problems: string[] = [];
@@ -152,29 +220,43 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
       const r = await store.list();
       records = r.records;
       for (const p of r.problems) {
-        damaged.add(p.id);
+        damaged.set(p.id, p.key);
         problems.push(p.message);
       }
     } catch (e) {
       return { documents: [], problems: [(e as Error).message] };
     }
+    const chunkIds = new Set([...entries.values()].flatMap((e) => e.record.chunks.map((c) => c.id)));
     for (let record of records) {
       if (entries.has(record.id)) continue; // added in this session before the load
+      const why = conflict(record, chunkIds);
+      if (why) {
+        quarantine(record.id, why, problems);
+        continue;
+      }
       if (record.vectors.modelId !== embedder.modelId || record.vectors.dimension !== embedder.dimension) {
         // stored with another embedding model: embed again with this one, then keep the new vectors
         try {
           const vectors = await embedUserDocument(record.chunks, record.document, embedder, (p) => onProgress({ stage: 'embedding', title: record.meta.title, ...p }));
+          if (!vectorsFinite(vectors)) throw new UserDocumentVectorsError(record.meta.title);
           record = { ...record, vectors };
-          await store.put(record).catch((e: unknown) => problems.push(`“${record.meta.title}” was embedded again for ${embedder.modelId} but not saved (${(e as Error).message}); it will be embedded again on the next start.`));
+          await store.put(record).catch((e: unknown) => problems.push(`“${shown(record.meta.title)}” was embedded again for ${embedder.modelId} but not saved (${(e as Error).message}); it will be embedded again on the next start.`));
         } catch (e) {
-          problems.push(`“${record.meta.title}” could not be embedded with ${embedder.modelId} (${(e as Error).message}) and is not searchable; re-index it.`);
+          problems.push(`“${shown(record.meta.title)}” could not be embedded with ${embedder.modelId} (${(e as Error).message}) and is not searchable; re-index it.`);
           continue;
         }
       }
-      addToBm25(base.bm25, record.chunks);
+      try {
+        addToBm25(base.bm25, record.chunks);
+      } catch {
+        await removeFromBm25(base.bm25, record.chunks.map((c) => c.id)).catch(() => undefined);
+        quarantine(record.id, 'its passages cannot be indexed', problems);
+        continue;
+      }
+      for (const c of record.chunks) chunkIds.add(c.id);
       entries.set(record.id, { record, stored: true });
     }
-    apply();
+    await applyAll(problems);
     return { documents: [...entries.values()].map(info), problems };
   }
 
@@ -187,7 +269,7 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
       serial(async () => {
         const form = validateUserDocumentForm({ fileName: input.fileName, fileBytes: 1, title: input.title, jurisdiction: input.jurisdiction, edition: input.edition });
         if (!form.ok) throw new Error(Object.values(form.problems).join(' '));
-        const taken = [...builtInIds, ...entries.keys(), ...damaged];
+        const taken = [...builtInIds, ...entries.keys(), ...damagedIds()];
         const id = userDocumentId(form.value.title, taken);
         const meta = { title: form.value.title, jurisdiction: form.value.jurisdiction, edition: form.value.edition, fileName: input.fileName, format: input.format, addedAt: now().toISOString() };
         const record = await build(id, meta, input.pages, taken, onProgress);
@@ -201,9 +283,11 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
     remove: (id) =>
       serial(async () => {
         const e = entries.get(id);
-        if (!e && !damaged.has(id)) throw new UserDocumentNotFoundError(id);
+        const damagedKey = damaged.get(id);
+        if (!e && damagedKey === undefined) throw new UserDocumentNotFoundError(id);
         // the store first: if that fails the document stays, in the index and on the device
-        if (e?.stored !== false) await deps.store()?.remove(id);
+        if (!e) await deps.store()?.remove(damagedKey!);
+        else if (e.stored !== false) await deps.store()?.remove(id);
         damaged.delete(id);
         if (!e) return;
         entries.delete(id);

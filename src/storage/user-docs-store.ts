@@ -7,10 +7,11 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { DocumentUnit } from '../core/ingest/documents.js';
 import type { Chunk } from '../core/model/chunk.js';
-import type { UserFileFormat } from '../core/userdocs/form.js';
-import { vectorsProblem, type UserDocumentVectors } from '../core/userdocs/user-index.js';
+import { MAX_FILE_NAME_CHARS, USER_FILE_FORMATS, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
+import type { UserDocumentVectors } from '../core/userdocs/user-index.js';
+import { indexedDocumentProblem, MAX_DOCUMENT_ID_CHARS, shown, userDocumentIdProblem } from '../core/userdocs/validate.js';
 import { lazyDb } from './db.js';
-import { isQuotaError, isUnavailableError, mapReadError, mostSpecificError, StorageOperationError, StorageUnavailableError } from './errors.js';
+import { isQuotaError, isUnavailableError, mapReadError, mapWriteError, mostSpecificError, StorageOperationError, StorageUnavailableError } from './errors.js';
 
 export const USER_DOCS_DB_NAME = 'skycite-user-documents';
 export const USER_DOCS_DB_VERSION = 1;
@@ -50,7 +51,7 @@ export class UserDocumentQuotaError extends Error {
   readonly kind = 'quota' as const;
   constructor(title: string, bytes: number, options?: { cause?: unknown }) {
     super(
-      `The browser's storage for SkyCite is full, so “${title}” (about ${(bytes / 1048576).toFixed(1)} MB with its vectors) could not be saved and was not added. ` +
+      `The browser's storage for SkyCite is full, so “${shown(title)}” (about ${(bytes / 1048576).toFixed(1)} MB with its vectors) could not be saved and was not added. ` +
         'Nothing already stored was lost. Free space and add it again: remove one of your documents (Library → Your documents → Remove), ' +
         'export and clear the audit log (Settings → Audit log), or delete a downloaded language model (Settings).',
       options,
@@ -58,17 +59,50 @@ export class UserDocumentQuotaError extends Error {
   }
 }
 
+/** A stored document that is not loaded (damaged, or quarantined by the runtime), and why. */
+export interface UserDocsProblem {
+  /** The record's id as shown in `message` (cut short and cleaned when needed; see `damagedDocumentName`). */
+  id: string;
+  /** The record's key in the store (what `remove` takes). */
+  key: IDBValidKey;
+  message: string;
+}
+
 export interface UserDocsLoad {
   records: StoredUserDocument[];
   /** One entry per stored document that could not be read; the others are loaded. */
-  problems: { id: string; message: string }[];
+  problems: UserDocsProblem[];
 }
 
 export interface UserDocsStore {
   list(): Promise<UserDocsLoad>;
   put(record: StoredUserDocument): Promise<void>;
-  remove(id: string): Promise<void>;
+  /** Delete a stored document by its key (a damaged record's key may be any IndexedDB key). */
+  remove(id: IDBValidKey): Promise<void>;
   close(): void;
+}
+
+/** A short hash (FNV-1a, 32 bits, hex) telling two long ids with the same beginning apart. */
+function shortHash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * How a damaged record is named in its message: its id when it is short, plain text, otherwise its
+ * beginning (cut short, cleaned) with a hash of the whole. The Library reads this name back from the
+ * message for "Remove it", so it never holds the closing quote.
+ */
+export function damagedDocumentName(key: IDBValidKey): string {
+  const s = typeof key === 'string' ? key : JSON.stringify(key) ?? String(key);
+  const plain = s.length > 0 && s.length <= MAX_DOCUMENT_ID_CHARS && !/[\p{Cc}\p{Cf}“”]/u.test(s);
+  return plain && typeof key === 'string' ? s : `${shown(s).replace(/[“”]/g, '"')} #${shortHash(s)}`;
+}
+
+/** The message for a stored document that is not loaded; the Library offers "Remove it" for it. */
+export function damagedDocumentMessage(name: string, problem: string): string {
+  return `Your stored document “${name}” is damaged (${problem}) and was not loaded. Remove it and add the file again.`;
 }
 
 export async function openUserDocsDb(name: string = USER_DOCS_DB_NAME): Promise<UserDocsDb> {
@@ -88,20 +122,37 @@ export async function openUserDocsDb(name: string = USER_DOCS_DB_NAME): Promise<
   }
 }
 
-/** Why a stored value is not a usable document, or null. */
+/**
+ * Why a stored value is not a usable document, or null: the record's version, id, metadata (the
+ * form's rules), text, passages, document summary and vectors (lengths and finite values). Never throws.
+ */
 export function storedDocumentProblem(v: unknown): string | null {
-  if (typeof v !== 'object' || v === null) return 'the record is not an object';
-  const r = v as Partial<StoredUserDocument>;
-  if (r.schemaVersion !== USER_DOC_SCHEMA_VERSION) return `unknown record version ${String(r.schemaVersion)}`;
-  if (typeof r.id !== 'string' || !r.meta || typeof r.meta.title !== 'string') return 'its id or metadata is missing';
-  if (!Array.isArray(r.chunks) || !r.chunks.length || !r.chunks.every((c) => c && typeof c.id === 'string' && typeof c.text === 'string' && c.docId === r.id)) {
-    return 'its passages are missing or damaged';
-  }
-  if (!r.document || r.document.id !== r.id || !Array.isArray(r.document.sections) || !Array.isArray(r.document.chunkIds)) return 'its document summary is missing';
-  if (typeof r.pages !== 'string' && !Array.isArray(r.pages)) return 'its text is missing';
-  if (!r.vectors || typeof r.vectors.modelId !== 'string') return 'its vectors are missing';
-  const vp = vectorsProblem({ chunks: r.chunks, document: r.document }, r.vectors, r.vectors.dimension);
-  return vp;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'the record is not an object';
+  const r = v as Partial<Record<keyof StoredUserDocument, unknown>>;
+  if (r.schemaVersion !== USER_DOC_SCHEMA_VERSION) return `unknown record version ${shown(String(r.schemaVersion), 20)}`;
+  const idProblem = userDocumentIdProblem(r.id);
+  if (idProblem) return idProblem;
+  const id = r.id as string;
+  const meta = r.meta as Partial<Record<keyof UserDocumentMetaRecord, unknown>> | null | undefined;
+  if (typeof meta !== 'object' || meta === null) return 'its metadata is missing';
+  for (const k of ['title', 'jurisdiction', 'edition', 'fileName', 'addedAt'] as const) if (typeof meta[k] !== 'string') return `its ${k} is missing`;
+  if (!USER_FILE_FORMATS.includes(meta.format as UserFileFormat)) return 'its file format is unknown';
+  // the form's rules (the file name's length is not checked here: see `withinLimits`)
+  const form = validateUserDocumentForm({ fileName: 'document.txt', fileBytes: 1, title: meta.title as string, jurisdiction: meta.jurisdiction as string, edition: meta.edition as string });
+  if (!form.ok) return 'its title, edition or jurisdiction is not valid';
+  if ((meta.addedAt as string).length > 40) return 'its date is not valid';
+  const pages = r.pages;
+  if (typeof pages !== 'string' && !(Array.isArray(pages) && pages.every((p) => typeof p === 'string'))) return 'its text is missing';
+  return indexedDocumentProblem(id, r.chunks, r.document, r.vectors);
+}
+
+/**
+ * A valid record with its file name held to the limit: documents stored before the limit existed
+ * keep their text and passages (a too-long file name is not worth losing a document over).
+ */
+function withinLimits(r: StoredUserDocument): StoredUserDocument {
+  if (r.meta.fileName.length <= MAX_FILE_NAME_CHARS) return r;
+  return { ...r, meta: { ...r.meta, fileName: shown(r.meta.fileName, MAX_FILE_NAME_CHARS - 1) } };
 }
 
 /** Rough size of a record, for the quota message. */
@@ -113,20 +164,27 @@ export function createUserDocsStore(options: { open?: () => Promise<UserDocsDb> 
   const db = lazyDb(options.open ?? (() => openUserDocsDb()));
   return {
     async list() {
-      let rows: { key: string; value: unknown }[];
+      let rows: { key: IDBValidKey; value: unknown }[];
       try {
         const d = await db.get();
         const tx = d.transaction(USER_DOCS_STORE, 'readonly');
         const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
-        rows = keys.map((k, i) => ({ key: String(k), value: values[i] }));
+        rows = keys.map((k, i) => ({ key: k as IDBValidKey, value: values[i] }));
       } catch (e) {
         throw mapReadError(e, 'read your documents');
       }
       const out: UserDocsLoad = { records: [], problems: [] };
       for (const { key, value } of rows) {
-        const problem = storedDocumentProblem(value);
-        if (problem) out.problems.push({ id: key, message: `Your stored document “${key}” is damaged (${problem}) and was not loaded. Remove it and add the file again.` });
-        else out.records.push(value as StoredUserDocument);
+        let problem: string | null;
+        try {
+          problem = storedDocumentProblem(value);
+        } catch {
+          problem = 'it cannot be read';
+        }
+        if (!problem && (value as StoredUserDocument).id !== key) problem = 'its id is not the one it is stored under';
+        const name = damagedDocumentName(key);
+        if (problem) out.problems.push({ id: name, key, message: damagedDocumentMessage(name, problem) });
+        else out.records.push(withinLimits(value as StoredUserDocument));
       }
       return out;
     },
@@ -140,14 +198,14 @@ export function createUserDocsStore(options: { open?: () => Promise<UserDocsDb> 
       } catch (e) {
         if (isQuotaError(e)) throw new UserDocumentQuotaError(record.meta.title, recordBytes(record), { cause: e });
         if (e instanceof StorageUnavailableError || e instanceof StorageOperationError) throw e;
-        throw new StorageOperationError(`store “${record.meta.title}”`, { cause: e });
+        throw new StorageOperationError(`store “${shown(record.meta.title)}”`, { cause: e });
       }
     },
     async remove(id) {
       try {
-        await (await db.get()).delete(USER_DOCS_STORE, id);
+        await (await db.get()).delete(USER_DOCS_STORE, id as string);
       } catch (e) {
-        throw mapReadError(e, `remove the document “${id}”`);
+        throw mapWriteError(e, 'the change', `remove the document “${damagedDocumentName(id)}”`);
       }
     },
     close: () => db.close(),

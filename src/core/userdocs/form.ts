@@ -3,6 +3,7 @@
  * jurisdiction and edition the user gives each one, checked field by field with a
  * message that says what to enter. Pure.
  */
+import { shown } from './validate.js';
 
 export type UserFileFormat = 'pdf' | 'text' | 'markdown' | 'html';
 
@@ -10,6 +11,12 @@ export type UserFileFormat = 'pdf' | 'text' | 'markdown' | 'html';
 export const MAX_FILE_BYTES = 30 * 1024 * 1024;
 export const MAX_TITLE_CHARS = 200;
 export const MAX_EDITION_CHARS = 80;
+/** The longest file name most file systems allow; a longer one is refused (it is stored and shown). */
+export const MAX_FILE_NAME_CHARS = 255;
+/** 'EU' or an ISO 3166-1 alpha-2 code: two characters; a longer entry is refused before it is read further. */
+export const MAX_JURISDICTION_CHARS = 16;
+/** The formats a document can be read in. */
+export const USER_FILE_FORMATS: readonly UserFileFormat[] = ['pdf', 'text', 'markdown', 'html'];
 
 const EXTENSIONS: Record<string, UserFileFormat> = {
   pdf: 'pdf',
@@ -57,19 +64,21 @@ export type FormField = 'file' | 'title' | 'jurisdiction' | 'edition';
 /** The cleaned values, or one message per invalid field. */
 export function validateUserDocumentForm(f: UserDocumentForm): { ok: true; value: ValidForm } | { ok: false; problems: Partial<Record<FormField, string>> } {
   const problems: Partial<Record<FormField, string>> = {};
-  const format = f.fileName ? fileFormat(f.fileName, f.mime) : null;
+  const nameTooLong = f.fileName.length > MAX_FILE_NAME_CHARS;
+  const format = f.fileName && !nameTooLong ? fileFormat(f.fileName, f.mime) : null;
   if (!f.fileName) problems.file = 'Choose a file (PDF, plain text, Markdown or HTML).';
-  else if (!format) problems.file = `“${f.fileName}” is not a PDF, plain-text (.txt), Markdown (.md) or HTML (.html) file. Save it in one of these formats first.`;
-  else if (f.fileBytes === 0) problems.file = `“${f.fileName}” is empty.`;
+  else if (nameTooLong) problems.file = `The file name “${shown(f.fileName)}” has ${f.fileName.length} characters; at most ${MAX_FILE_NAME_CHARS}. Rename the file and add it again.`;
+  else if (!format) problems.file = `“${shown(f.fileName)}” is not a PDF, plain-text (.txt), Markdown (.md) or HTML (.html) file. Save it in one of these formats first.`;
+  else if (f.fileBytes === 0) problems.file = `“${shown(f.fileName)}” is empty.`;
   else if (f.fileBytes > MAX_FILE_BYTES) {
-    problems.file = `“${f.fileName}” is ${(f.fileBytes / 1048576).toFixed(0)} MB; files up to ${MAX_FILE_BYTES / 1048576} MB can be added. Split it, or add only the chapters you need.`;
+    problems.file = `“${shown(f.fileName)}” is ${(f.fileBytes / 1048576).toFixed(0)} MB; files up to ${MAX_FILE_BYTES / 1048576} MB can be added. Split it, or add only the chapters you need.`;
   }
   const title = f.title.replace(/\s+/g, ' ').trim();
   if (!title) problems.title = 'Give the document a title (e.g. “LBA guidance on flights near hospitals”).';
   else if (title.length > MAX_TITLE_CHARS) problems.title = `The title has ${title.length} characters; at most ${MAX_TITLE_CHARS}.`;
-  const jurisdiction = f.jurisdiction.trim().toUpperCase();
+  const jurisdiction = f.jurisdiction.length > MAX_JURISDICTION_CHARS ? '' : f.jurisdiction.trim().toUpperCase();
   if (!/^(EU|[A-Z]{2})$/.test(jurisdiction)) {
-    problems.jurisdiction = `“${f.jurisdiction.trim()}” is not a jurisdiction: enter EU, or the two-letter ISO country code (DE for Germany, FR for France).`;
+    problems.jurisdiction = `“${shown(f.jurisdiction.trim())}” is not a jurisdiction: enter EU, or the two-letter ISO country code (DE for Germany, FR for France).`;
   }
   const edition = f.edition.replace(/\s+/g, ' ').trim();
   if (!edition) problems.edition = 'Give the edition or date as printed on the document (e.g. “2024-03” or “Edition 2”).';

@@ -16,6 +16,7 @@ import type { Chunk } from '../model/chunk.js';
 import { dot, type DenseBackend } from '../retrieval/dense.js';
 import type { Scored } from '../retrieval/types.js';
 import { collapseWhitespace } from '../text/sentences.js';
+import { vectorsShapeProblem } from './validate.js';
 import type MiniSearch from 'minisearch';
 
 /** Every vector of one user document, computed by one embedding model. */
@@ -93,19 +94,9 @@ export async function embedUserDocument(
   };
 }
 
-/** Why stored vectors cannot be used with this document and dimension, or null when they fit. */
+/** Why stored vectors cannot be used with this document and dimension, or null when they fit (shape, lengths, finite values: validate.ts). */
 export function vectorsProblem(d: Pick<IndexedUserDocument, 'chunks' | 'document'>, v: UserDocumentVectors, dim: number): string | null {
-  const n = d.chunks.length;
-  const w = v.windows;
-  if (v.dimension !== dim) return `its vectors have ${v.dimension} dimensions, the model ${dim}`;
-  if (!(v.retrieval instanceof Float32Array) || v.retrieval.length !== n * dim) return 'its retrieval vectors do not match its passages';
-  if (!(v.summary instanceof Float32Array) || v.summary.length !== n * dim) return 'its summary vectors do not match its passages';
-  if (!(w.vectors instanceof Float32Array) || w.vectors.length !== w.chunk.length * dim || w.start.length !== w.chunk.length || w.end.length !== w.chunk.length) {
-    return 'its passage windows do not match their vectors';
-  }
-  if (w.chunk.some((c, i) => c < 0 || c >= n || (i > 0 && c < w.chunk[i - 1]!))) return 'its passage windows point outside the document';
-  if (!(v.nodes instanceof Float32Array) || v.nodes.length !== (1 + d.document.sections.length) * dim) return 'its summary-index vectors do not match its sections';
-  return null;
+  return vectorsShapeProblem(d, v, dim);
 }
 
 const concat = (parts: Float32Array[]): Float32Array => {

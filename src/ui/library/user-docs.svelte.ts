@@ -7,6 +7,7 @@ import type { ManifestSource } from '../../core/index/manifest';
 import { validateUserDocumentForm, type FormField } from '../../core/userdocs/form';
 import { duplicateOf, parseUserDocumentExport } from '../../core/userdocs/export-file';
 import { USER_DOCUMENT_NOTICE } from '../../core/userdocs/user-index';
+import { shown } from '../../core/userdocs/validate';
 import { extractText } from '../../runtime/extract-text';
 import type { SkyCiteRuntime } from '../../runtime/types';
 import type { UserDocumentInfo, UserDocumentProgress } from '../../runtime/user-documents';
@@ -77,7 +78,7 @@ export class UserDocsState {
     const ok = await this.run(`Adding ${requests.length === 1 ? `“${requests[0]!.title}”` : `${requests.length} documents`}`, async () => {
       for (const r of requests) {
         const v = validateUserDocumentForm({ fileName: r.file.name, fileBytes: r.file.size, mime: r.file.type, title: r.title, jurisdiction: r.jurisdiction, edition: r.edition });
-        if (!v.ok) throw new Error(`${r.file.name}: ${Object.values(v.problems).join(' ')}`);
+        if (!v.ok) throw new Error(`${shown(r.file.name)}: ${Object.values(v.problems).join(' ')}`);
         this.progress({ stage: 'reading', title: v.value.title, done: 0, total: 1 });
         const pages = await extractText(r.file, v.value.format);
         const info = await this.runtime.addUserDocument({ ...v.value, fileName: r.file.name, pages }, (p) => this.progress(p));
@@ -100,12 +101,12 @@ export class UserDocsState {
    */
   async importExports(files: File[]): Promise<boolean> {
     const imported: string[] = [];
-    const ok = await this.run(`Importing ${files.length === 1 ? `“${files[0]!.name}”` : `${files.length} files`}`, async () => {
+    const ok = await this.run(`Importing ${files.length === 1 ? `“${shown(files[0]!.name)}”` : `${files.length} files`}`, async () => {
       for (const file of files) {
         const parsed = parseUserDocumentExport(file.name, await file.text(), file.size);
         if (!parsed.ok) throw new Error(parsed.message);
         const same = duplicateOf(parsed.value, this.documents);
-        if (same) throw new Error(`${file.name}: “${same.title}” (${same.edition}, ${same.jurisdiction}) is already among your documents. Remove it first to import this copy.`);
+        if (same) throw new Error(`${shown(file.name)}: “${same.title}” (${same.edition}, ${same.jurisdiction}) is already among your documents. Remove it first to import this copy.`);
         const info = await this.runtime.addUserDocument(parsed.value, (p) => this.progress(p));
         this.documents = [...this.documents, info];
         imported.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
