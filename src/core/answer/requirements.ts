@@ -13,6 +13,7 @@ import type { Chunk } from '../model/chunk.js';
 import type { AgentResult } from '../retrieval/agents.js';
 import { formatPages } from '../retrieval/context.js';
 import { collapseWhitespace, splitSentences } from '../text/sentences.js';
+import { csvCell, csvRow } from '../text/csv.js';
 
 export type Modal = 'shall' | 'must' | 'should' | 'is required';
 
@@ -187,14 +188,12 @@ export const draftToJson = (d: RequirementDraft): string => `${JSON.stringify(d,
 
 const CSV_COLUMNS = ['id', 'group', 'modal', 'statement', 'document', 'edition', 'section', 'pages', 'chunk_id', 'source_verbatim', 'rationale'] as const;
 
-/** RFC 4180 field: quoted when it holds a comma, quote or line break; quotes doubled. */
-export function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** One CSV cell: RFC 4180 quoting and OWASP's rule against formula injection (the one escaping of every CSV writer, core/text/csv.ts). */
+export const csvField = csvCell;
 
 export function draftToCsv(d: RequirementDraft): string {
   const rows = d.requirements.map((r) =>
-    [r.id, r.group, r.modal, r.statement, r.source.document, r.source.edition, r.source.section, r.source.pages, r.source.chunkId, String(r.sourceVerbatim), r.rationale].map(csvField).join(','),
+    csvRow([r.id, r.group, r.modal, r.statement, r.source.document, r.source.edition, r.source.section, r.source.pages, r.source.chunkId, String(r.sourceVerbatim), r.rationale]),
   );
-  return `${[CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
+  return `${[csvRow(CSV_COLUMNS), ...rows].join('\r\n')}\r\n`;
 }
