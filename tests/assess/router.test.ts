@@ -1,5 +1,5 @@
 /** Routing of chat messages to rules / database / both. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -14,16 +14,22 @@ import {
 } from '../../src/core/assess/index.js';
 import { EVAL_DIR } from './corpus-text.js';
 
+// The development cases live outside the repository (EVAL_DIR, next to CORPUS_DIR): without them the
+// measurement is skipped, and its name says why.
 const FILE = resolve(EVAL_DIR, 'router-dev.jsonl');
+const DEV_CASES = existsSync(FILE);
 
 describe('router pre-filter', () => {
   // the router is trained on model-written questions only: the dev file is a measurement (0.80 when
   // measured, 16 of 20), and this guards against a regression below it
-  it('reaches path accuracy ≥ 0.8 on router-dev.jsonl (never trained on) without a classifier', () => {
-    const cases = parseJsonl(readFileSync(FILE, 'utf8'), FILE).map((r) => toRouterCase(r, FILE));
-    const report = scoreRouter(cases);
-    expect(report.accuracy, JSON.stringify(report.errors, null, 2)).toBeGreaterThanOrEqual(0.8);
-  });
+  it.skipIf(!DEV_CASES)(
+    `reaches path accuracy ≥ 0.8 on router-dev.jsonl (never trained on) without a classifier${DEV_CASES ? '' : ` (skipped: ${FILE} not found; it lies outside the repository, set CORPUS_DIR so that ../eval beside it holds router-dev.jsonl)`}`,
+    () => {
+      const cases = parseJsonl(readFileSync(FILE, 'utf8'), FILE).map((r) => toRouterCase(r, FILE));
+      const report = scoreRouter(cases);
+      expect(report.accuracy, JSON.stringify(report.errors, null, 2)).toBeGreaterThanOrEqual(0.8);
+    },
+  );
 
   it('keeps a parameter-only follow-up on the path of the turn it follows', async () => {
     const history: ChatTurn[] = [
