@@ -34,6 +34,9 @@ const TEMPLATES: { style: string; make: (subject: string, cite: string, location
   { style: 'public', make: (s) => `Can you explain ${s} in simple terms?` },
 ];
 
+/** Entries that only catch references no other entry claims (corpus-build/coverage/instruments.ts). */
+const CATCH_ALL = new Set(['part-uas', 'r947-articles']);
+
 export interface TemplateQuestion {
   instrument: string;
   style: string;
@@ -43,7 +46,8 @@ export interface TemplateQuestion {
 export function templateQuestions(instruments: readonly CoverageInstrument[]): TemplateQuestion[] {
   const out: TemplateQuestion[] = [];
   for (const ins of instruments) {
-    if (ins.status !== 'absent') continue;
+    // catch-all entries (every other Article, Part-UAS as a whole) have no subject of their own
+    if (ins.status !== 'absent' || CATCH_ALL.has(ins.id)) continue;
     const subject = subjectOf(ins);
     const cite = citationOf(ins);
     const seen = new Set<string>();

@@ -1,0 +1,246 @@
+/**
+ * `npm run coverage:eval [-- --k 5] [--target-refused 0.05] [--answerable 800]`
+ *   Fits and cross-validates the answerability decision (src/core/coverage/decide.ts) on
+ *   synthetic data only: out-of-scope questions (corpus-build/data/coverage-questions.jsonl
+ *   from the LLM, coverage-template-questions.jsonl from templates; group = instrument)
+ *   against answerable ones (corpus-build/data/synthetic-questions.jsonl, one question per
+ *   passage; group = passage). Folds are group-wise, so an instrument's questions are never
+ *   in both the training and the test fold. Writes src/core/coverage/decision-model.json
+ *   (fitted on all of it, threshold chosen the same way as in each fold) and
+ *   corpus-build/data/coverage-decision-report.json.
+ *
+ * `npm run coverage:eval -- --questions <file.jsonl>`
+ *   Applies the shipped model to a question file of the eval format (answerable flag) and
+ *   prints aggregates only: unanswerable → refused ("no evidence" or "not in these
+ *   documents"), answerable refused. Nothing is fitted or chosen on it.
+ *
+ * Retrieval is the app's (core/ask/retrieve.ts, default config, no document agents), as
+ * `npm run eval` runs it; retrieval signals are cached in .tmp/coverage-eval-cache.jsonl
+ * per index manifest and question.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import coverageJson from '../../src/core/coverage/coverage.json';
+import { parseCoverage } from '../../src/core/coverage/load.js';
+import { coverageMatches } from '../../src/core/coverage/match.js';
+import {
+  candidateOf,
+  DECISION_FEATURES,
+  decisionFeatures,
+  evidenceSignal,
+  probabilityOf,
+  type DecisionModel,
+  type EvidenceSignal,
+} from '../../src/core/coverage/decide.js';
+import { foldsOf } from '../../src/core/evaluation/cross-validation.js';
+import { retrieveLocal } from '../../src/core/ask/retrieve.js';
+import { nodeEngine } from '../node/engine.js';
+import { questionFilters } from '../node/question-filters.js';
+import { readRetrievalQuestions } from '../node/read-cases.js';
+
+const { values } = parseArgs({
+  options: {
+    k: { type: 'string', default: '5' },
+    'target-refused': { type: 'string', default: '0.05' },
+    answerable: { type: 'string', default: '800' },
+    questions: { type: 'string' },
+    model: { type: 'string', default: 'src/core/coverage/decision-model.json' },
+  },
+});
+const sha = (b: string | Buffer): string => createHash('sha256').update(b).digest('hex');
+const coverage = parseCoverage(coverageJson);
+
+// ---------------------------------------------------------------- retrieval signals (cached)
+const loaded = await nodeEngine({});
+const { engine, index, embedder } = loaded;
+const manifestSha = sha(JSON.stringify(index.manifest));
+const CACHE = '.tmp/coverage-eval-cache.jsonl';
+mkdirSync('.tmp', { recursive: true });
+const cache = new Map<string, EvidenceSignal>();
+if (existsSync(CACHE)) {
+  for (const l of readFileSync(CACHE, 'utf8').split('\n')) {
+    if (!l.trim()) continue;
+    const r = JSON.parse(l) as { m: string; q: string; s: EvidenceSignal };
+    if (r.m === manifestSha) cache.set(r.q, r.s);
+  }
+}
+let retrieved = 0;
+async function signalOf(q: string): Promise<EvidenceSignal> {
+  let s = cache.get(q);
+  if (!s) {
+    const { retrieval } = await retrieveLocal({ index, engine, agents: null, queryEmbedder: embedder }, q, { filters: questionFilters(q) });
+    s = evidenceSignal(retrieval);
+    cache.set(q, s);
+    appendFileSync(CACHE, `${JSON.stringify({ m: manifestSha, q, s })}\n`);
+    if (++retrieved % 50 === 0) console.error(`  retrieved ${retrieved}`);
+  }
+  return s;
+}
+
+interface Item {
+  q: string;
+  oos: boolean;
+  group: string;
+  source: string;
+}
+interface Row extends Item {
+  x: number[];
+  matched: boolean;
+  noEvidence: boolean;
+  instrument: string | null;
+}
+
+async function rowsOf(items: Item[]): Promise<Row[]> {
+  const out: Row[] = [];
+  for (const it of items) {
+    const s = await signalOf(it.q);
+    const m = coverageMatches(it.q, coverage);
+    const f = decisionFeatures(m, s);
+    const hit = candidateOf(m);
+    out.push({ ...it, x: DECISION_FEATURES.map((n) => f[n]), matched: !!hit, noEvidence: s.noEvidence, instrument: hit?.instrument.id ?? null });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- logistic regression
+function fit(rows: Row[]): Omit<DecisionModel, 'threshold' | 'provenance' | 'version'> {
+  const d = DECISION_FEATURES.length;
+  const train = rows.filter((r) => r.matched);
+  const mean = Array.from({ length: d }, (_, j) => train.reduce((s, r) => s + r.x[j]!, 0) / Math.max(train.length, 1));
+  const std = Array.from({ length: d }, (_, j) => Math.sqrt(train.reduce((s, r) => s + (r.x[j]! - mean[j]!) ** 2, 0) / Math.max(train.length, 1)) || 1);
+  const z = train.map((r) => r.x.map((v, j) => (v - mean[j]!) / std[j]!));
+  const y = train.map((r) => (r.oos ? 1 : 0));
+  const pos = y.filter(Boolean).length;
+  const wPos = train.length / (2 * Math.max(pos, 1));
+  const wNeg = train.length / (2 * Math.max(train.length - pos, 1));
+  const w = new Array<number>(d).fill(0);
+  let b = 0;
+  const lambda = 0.01;
+  const lr = 0.3;
+  for (let it = 0; it < 800; it++) {
+    const g = new Array<number>(d).fill(0);
+    let gb = 0;
+    z.forEach((xi, i) => {
+      const p = 1 / (1 + Math.exp(-(b + xi.reduce((s, v, j) => s + v * w[j]!, 0))));
+      const cw = y[i] ? wPos : wNeg;
+      const e = cw * (p - y[i]!);
+      xi.forEach((v, j) => (g[j]! += e * v));
+      gb += e;
+    });
+    for (let j = 0; j < d; j++) w[j] = w[j]! - lr * (g[j]! / z.length + lambda * w[j]!);
+    b -= (lr * gb) / z.length;
+  }
+  return { features: DECISION_FEATURES, mean, std, weights: w, bias: b };
+}
+
+const asModel = (m: ReturnType<typeof fit>, threshold: number): DecisionModel => ({ version: 1, ...m, threshold, provenance: {} });
+const refuses = (m: DecisionModel, r: Row): boolean => r.matched && probabilityOf(m, Object.fromEntries(DECISION_FEATURES.map((n, j) => [n, r.x[j]!])) as never) >= m.threshold;
+
+/** The lowest threshold whose refusals of answerable training questions stay within the target (most out-of-scope caught). */
+function chooseThreshold(m: ReturnType<typeof fit>, rows: Row[], target: number): number {
+  const ans = rows.filter((r) => !r.oos);
+  const probs = rows.filter((r) => r.matched).map((r) => probabilityOf(asModel(m, 0), Object.fromEntries(DECISION_FEATURES.map((n, j) => [n, r.x[j]!])) as never));
+  const candidates = [...new Set([...probs, ...Array.from({ length: 19 }, (_, i) => (i + 1) / 20)])].sort((a, b) => a - b);
+  for (const t of candidates) {
+    const mm = asModel(m, t);
+    if (ans.filter((r) => refuses(mm, r)).length / Math.max(ans.length, 1) <= target) return t;
+  }
+  return 1;
+}
+
+interface Figures {
+  oos: number;
+  oosNotInDocuments: number;
+  oosRightInstrument: number;
+  oosRefusedWithGate: number;
+  answerable: number;
+  answerableRefusedByDecision: number;
+  answerableRefusedWithGate: number;
+}
+function figures(rows: Row[], decide: (r: Row) => boolean): Figures {
+  const oos = rows.filter((r) => r.oos);
+  const ans = rows.filter((r) => !r.oos);
+  const rate = (xs: Row[], f: (r: Row) => boolean) => Number((xs.filter(f).length / Math.max(xs.length, 1)).toFixed(3));
+  return {
+    oos: oos.length,
+    oosNotInDocuments: rate(oos, decide),
+    oosRightInstrument: rate(oos, (r) => decide(r) && r.instrument === r.group),
+    oosRefusedWithGate: rate(oos, (r) => decide(r) || r.noEvidence),
+    answerable: ans.length,
+    answerableRefusedByDecision: rate(ans, decide),
+    answerableRefusedWithGate: rate(ans, (r) => decide(r) || r.noEvidence),
+  };
+}
+
+// ---------------------------------------------------------------- apply to an eval-format file (aggregates only)
+if (values.questions) {
+  const model = JSON.parse(readFileSync(values.model!, 'utf8')) as DecisionModel;
+  const qs = readRetrievalQuestions(values.questions);
+  const rows = await rowsOf(qs.map((q) => ({ q: q.question, oos: !q.answerable, group: q.group ?? q.id, source: q.corpus })));
+  const f = figures(rows, (r) => refuses(model, r));
+  const unans = rows.filter((r) => r.oos);
+  console.log(JSON.stringify({ file: values.questions, model: values.model, ...f, unanswerableNoEvidenceByGateAlone: Number((unans.filter((r) => r.noEvidence).length / Math.max(unans.length, 1)).toFixed(3)), unanswerableMatched: Number((unans.filter((r) => r.matched).length / Math.max(unans.length, 1)).toFixed(3)) }, null, 2));
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------- synthetic data
+const readJsonl = <T>(p: string): T[] => (existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T) : []);
+const llmFile = 'corpus-build/data/coverage-questions.jsonl';
+const tplFile = 'corpus-build/data/coverage-template-questions.jsonl';
+const synFile = 'corpus-build/data/synthetic-questions.jsonl';
+const llm = readJsonl<{ instrument: string; questions: { q: string }[] }>(llmFile).flatMap((r) => r.questions.map((x) => ({ q: x.q, oos: true, group: r.instrument, source: 'llm' })));
+const tpl = readJsonl<{ instrument: string; q: string }>(tplFile).map((r) => ({ q: r.q, oos: true, group: r.instrument, source: 'template' }));
+// one answerable question per passage, the style rotating with the passage's position (deterministic)
+const syn = readJsonl<{ chunk: string; questions: { q: string }[] }>(synFile)
+  .filter((r) => r.questions.length)
+  .map((r, i) => ({ q: r.questions[i % r.questions.length]!.q, oos: false, group: r.chunk, source: 'synthetic-answerable' }))
+  .slice(0, Number(values.answerable));
+const items: Item[] = [...llm, ...tpl, ...syn];
+console.error(`${llm.length} LLM and ${tpl.length} template out-of-scope questions, ${syn.length} answerable; retrieving (cached ${cache.size})…`);
+const rows = await rowsOf(items);
+const k = Number(values.k);
+const target = Number(values['target-refused']);
+const folds = foldsOf(rows.map((r) => r.group), k, 7);
+
+const cv: Row[] = [];
+const cvDecision = new Map<Row, boolean>();
+for (let f = 0; f < k; f++) {
+  const train = rows.filter((r) => folds.get(r.group) !== f);
+  const test = rows.filter((r) => folds.get(r.group) === f);
+  const m = fit(train);
+  const model = asModel(m, chooseThreshold(m, train, target));
+  for (const r of test) {
+    cv.push(r);
+    cvDecision.set(r, refuses(model, r));
+  }
+}
+const bySource = (decide: (r: Row) => boolean) => ({
+  all: figures(rows, decide),
+  llm: figures(rows.filter((r) => r.source !== 'template'), decide),
+  template: figures(rows.filter((r) => r.source !== 'llm'), decide),
+});
+const report = {
+  generated: new Date().toISOString(),
+  command: `npm run coverage:eval -- --k ${k} --target-refused ${target} --answerable ${values.answerable}`,
+  data: Object.fromEntries([llmFile, tplFile, synFile].filter(existsSync).map((p) => [p, sha(readFileSync(p))])),
+  coverage: { indexManifestSha256: coverage.index.manifestSha256 },
+  retrieval: 'core/ask/retrieve.ts retrieveLocal, default config, no document agents (as npm run eval)',
+  folds: { k, groupWise: 'instrument (out-of-scope) / passage (answerable)', thresholdRule: `lowest threshold with answerable refused ≤ ${target} on the training folds` },
+  counts: { llm: llm.length, template: tpl.length, answerable: syn.length, matchedOutOfScope: rows.filter((r) => r.oos && r.matched).length, matchedAnswerable: rows.filter((r) => !r.oos && r.matched).length },
+  crossValidated: bySource((r) => cvDecision.get(r) ?? false),
+  baselines: {
+    gateOnly: bySource(() => false),
+    anyCoverageMatch: bySource((r) => r.matched),
+    namedOnly: bySource((r) => r.matched && r.x[0] === 1),
+  },
+};
+const full = fit(rows);
+const shipped: DecisionModel = {
+  ...asModel(full, chooseThreshold(full, rows, target)),
+  provenance: { fittedOn: report.data, crossValidated: report.crossValidated.all, command: report.command, date: report.generated, note: 'synthetic data only; no evaluation question was used to fit or choose anything' },
+};
+writeFileSync(values.model!, `${JSON.stringify(shipped, null, 1)}\n`);
+writeFileSync('corpus-build/data/coverage-decision-report.json', `${JSON.stringify(report, null, 2)}\n`);
+console.log(JSON.stringify({ counts: report.counts, crossValidated: report.crossValidated, baselines: report.baselines }, null, 1));
+console.log(`weights: ${DECISION_FEATURES.map((n, j) => `${n} ${full.weights[j]!.toFixed(2)}`).join(', ')}; threshold ${shipped.threshold.toFixed(3)}`);
