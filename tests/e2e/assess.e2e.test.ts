@@ -69,3 +69,67 @@ describe('Assess an operation (offline, no model)', () => {
     await context.close();
   });
 });
+
+const LANDSCAPE = { width: 1024, height: 768 };
+const PORTRAIT = { width: 768, height: 1024 };
+
+describe('Assess: one reading of the ground, no stale result left unmarked', () => {
+  for (const viewport of [PORTRAIT, LANDSCAPE]) {
+    it(`at ${viewport.width}×${viewport.height}: "Sparsely populated area" with "< 500" raises nothing; the band is read from the environment; an invalid entry marks the results out of date`, async () => {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await page.goto(`${server.url}?device=wasm#/assess`);
+      await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+      const card = (name: string) => page.locator(`[data-testid="assess-card"][data-indicator="${name}"]`);
+
+      await page.getByTestId('assess-field-mtom_category').selectOption('below_25kg');
+      await page.getByTestId('assess-field-visual_mode').selectOption('VLOS');
+      await page.getByTestId('assess-field-ground_environment').selectOption('sparsely_populated');
+      await page.getByTestId('assess-field-airspace_type').selectOption('uncontrolled');
+      await page.getByTestId('assess-field-max_altitude_category').selectOption('up_to_120m');
+      await page.getByTestId('assess-field-characteristic_dimension_m').fill('2 m');
+      await page.getByTestId('assess-field-max_speed_ms').fill('108 km/h');
+
+      // before the run: what each result needs, the band read from the environment (Table 2), the residual ARC needed for SAIL
+      await expect(page.getByTestId('assess-conversion-max_speed_ms').textContent()).resolves.toContain('108 km/h = 30 m/s');
+      await expect(page.getByTestId('assess-needs-sail').textContent()).resolves.toMatch(/Still needed: Residual ARC/);
+      await expect(page.getByTestId('assess-needs-igrc').getAttribute('data-ready')).resolves.toBe('true');
+      await expect(page.getByTestId('assess-ground-reading').textContent()).resolves.toMatch(/Table 2 .*p\. 26\) puts "Sparsely populated" on the "< 500" row/);
+      await expect(page.locator('label[for="f-residual_arc"]').textContent()).resolves.toMatch(/needed for SAIL/);
+
+      // no band: iGRC and final GRC computed from the Table 2 band, and they say so
+      await page.getByTestId('assess-run').click();
+      await card('igrc').waitFor({ timeout: 240_000 });
+      await expect(card('igrc').getByTestId('assess-card-value').textContent()).resolves.toMatch(/\b5\b/); // Table 1: 3 m / 35 m/s column, < 500 → 5
+      await expect(card('igrc').textContent()).resolves.toMatch(/read from the ground environment/);
+
+      // the band Table 2 gives, stated: no disagreement raised
+      await page.getByTestId('assess-field-population_band').selectOption('<500');
+      await page.getByTestId('assess-field-residual_arc').selectOption('b');
+      await page.getByTestId('assess-run').click();
+      await card('sail').waitFor({ timeout: 240_000 });
+      await expect(card('sail').getByTestId('assess-card-value').textContent()).resolves.toMatch(/\bIV\b/);
+      const coherence = await page.getByTestId('assess-coherence').textContent();
+      expect(coherence).not.toMatch(/different grounds|sparsely_populated|"<500"/);
+      await expect(page.getByTestId('assess-results').getAttribute('data-stale')).resolves.toBe('false');
+
+      // an invalid entry: the field error, and the previous results marked out of date at once
+      await page.getByTestId('assess-field-max_speed_ms').fill('0');
+      await page.getByTestId('assess-stale').waitFor();
+      await expect(page.getByTestId('assess-results').getAttribute('data-stale')).resolves.toBe('true');
+      await expect(page.getByTestId('assess-stale').textContent()).resolves.toMatch(/Out of date: .*Maximum speed.*Correct the fields marked/);
+      await expect(page.getByTestId('assess-error-max_speed_ms').textContent()).resolves.toMatch(/greater than 0/);
+      const notice = await page.getByTestId('assess-stale').boundingBox();
+      const sail = await card('sail').boundingBox();
+      expect(notice && sail && notice.y < sail.y).toBe(true); // said above the old values
+
+      // a wrong-dimension unit: a precise error; the same value with its unit: current again
+      await page.getByTestId('assess-field-max_speed_ms').fill('30 m');
+      await expect(page.getByTestId('assess-error-max_speed_ms').textContent()).resolves.toMatch(/"30 m" is a length, not a speed/);
+      await page.getByTestId('assess-field-max_speed_ms').fill('30 m/s');
+      await expect(page.getByTestId('assess-results').getAttribute('data-stale')).resolves.toBe('false');
+      expect(await page.getByTestId('assess-stale').count()).toBe(0);
+      await context.close();
+    });
+  }
+});

@@ -16,7 +16,8 @@ describe('what each result needs', () => {
     expect(r.igrc?.ready).toBe(true);
     expect(r.final_grc?.ready).toBe(true);
     expect(r.sail?.ready).toBe(false);
-    expect(r.sail?.text).toMatch(/^SAIL \(the final GRC and Table 3, p\. 38\) needs .*Residual ARC\. Still needed: Residual ARC\./);
+    expect(r.sail?.text).toBe('SAIL (Table 3, p. 38) needs the final GRC and Residual ARC. Still needed: Residual ARC.');
+    expect(r.igrc?.text).toBe('iGRC (Table 1, p. 24) needs Maximum characteristic dimension, Maximum speed and Population density band (< 500 people/km², read from the ground environment with Table 2). Ready.');
     expect(req.fields.residual_arc).toBe('needed for SAIL');
     expect(Object.values(req.fields).join(' ')).not.toMatch(/^optional$/);
   });

@@ -52,8 +52,8 @@ const where = (s: SourceRef): string => `${s.caption.split(' — ')[0]}, p. ${s.
 
 const RESULT_TABLES: Readonly<Record<CalculatedResult, string>> = {
   igrc: where(IGRC_TABLE.source),
-  final_grc: `${where(IGRC_TABLE.source)} and ${where(GRC_MITIGATIONS_TABLE.source)}`,
-  sail: `the final GRC and ${where(SAIL_TABLE.source)}`,
+  final_grc: where(GRC_MITIGATIONS_TABLE.source),
+  sail: where(SAIL_TABLE.source),
 };
 
 const STEP_INPUTS: Readonly<Record<CalculatedResult, readonly OptionalField[]>> = {
@@ -100,11 +100,16 @@ export function describeRequirements(raw: Readonly<Record<string, unknown>>): Re
     const needs = STEP_INPUTS[result].map(need);
     const ready = needs.every((n) => n.state === 'given' || n.state === 'derived');
     const lacking = needs.filter((n) => n.state === 'missing' || n.state === 'invalid');
-    const mitigations = result === 'igrc' ? '' : ` Claimed mitigations are optional (none claimed: no reduction).`;
+    // each result names what it adds to the step before it; what is still missing is listed in full
+    const what =
+      result === 'igrc'
+        ? list(needs.map((n) => (n.state === 'derived' ? `${n.label} (${n.detail})` : n.label)))
+        : result === 'final_grc'
+          ? 'the iGRC; claimed mitigations are optional (none claimed: no reduction)'
+          : `the final GRC and ${fieldLabel('residual_arc')}`;
     const text =
-      `${RESULT_LABELS[result]} (${RESULT_TABLES[result]}) needs ${list(needs.map((n) => (n.state === 'derived' ? `${n.label} (${n.detail})` : n.label)))}. ` +
-      (ready ? 'Ready.' : `Still needed: ${list(lacking.map((n) => `${n.label}${n.state === 'invalid' ? ' (correct the value)' : n.detail ? ` (${n.detail})` : ''}`))}.`) +
-      mitigations;
+      `${RESULT_LABELS[result]} (${RESULT_TABLES[result]}) needs ${what}. ` +
+      (ready ? 'Ready.' : `Still needed: ${list(lacking.map((n) => `${n.label}${n.state === 'invalid' ? ' (correct the value)' : n.detail ? ` (${n.detail})` : ''}`))}.`);
     return { result, label: RESULT_LABELS[result], table: RESULT_TABLES[result], needs, ready, text };
   });
 
