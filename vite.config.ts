@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { createHash } from 'node:crypto';
+import { BOOT_GUARD_SOURCE } from './src/pwa/boot-guard.js';
 import { isAssetPath, SECURITY_HEADERS } from './src/pwa/csp.js';
 import { skyCitePwaOptions } from './src/pwa/pwa-config.js';
 import { ORT_FILES } from './src/runtime/ort-files.js';
@@ -62,6 +64,29 @@ function securityHeaders(): Plugin {
         }
         next();
       });
+    },
+  };
+}
+
+/**
+ * The boot guard (src/pwa/boot-guard.ts): a classic script without imports, first in index.html's
+ * head, that repairs the stored copy when the app's own code is damaged. Build only (the dev
+ * server has no service worker); precached with the other assets.
+ */
+function bootGuard(): Plugin {
+  const fileName = `assets/boot-guard-${createHash('sha256').update(BOOT_GUARD_SOURCE).digest('hex').slice(0, 8)}.js`;
+  let base = '/';
+  return {
+    name: 'skycite-boot-guard',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName, source: BOOT_GUARD_SOURCE });
+    },
+    transformIndexHtml() {
+      return [{ tag: 'script', attrs: { src: `${base}${fileName}` }, injectTo: 'head-prepend' }];
     },
   };
 }
@@ -233,7 +258,7 @@ const distIO = {
 const isWebLlm = (id: string) => id.includes('/node_modules/@mlc-ai/web-llm/');
 
 export default defineConfig({
-  plugins: [securityHeaders(), ortAssets(), svelte(), staticIndex(), selfHostedModels(), VitePWA(skyCitePwaOptions({ modelFolders: modelFolders(), integrityIO: distIO })), precompressed()],
+  plugins: [securityHeaders(), bootGuard(), ortAssets(), svelte(), staticIndex(), selfHostedModels(), VitePWA(skyCitePwaOptions({ modelFolders: modelFolders(), integrityIO: distIO })), precompressed()],
   build: {
     target: 'es2022',
     sourcemap: false,

@@ -43,7 +43,9 @@ const { values } = parseArgs({
   options: {
     k: { type: 'string', default: '5' },
     'target-refused': { type: 'string', default: '0.05' },
-    answerable: { type: 'string', default: '800' },
+    answerable: { type: 'string', default: '100000' },
+    'per-passage': { type: 'string', default: '5' },
+    targets: { type: 'string', default: '0.01,0.02,0.03,0.05' },
     questions: { type: 'string' },
     model: { type: 'string', default: 'src/core/coverage/decision-model.json' },
   },
@@ -191,11 +193,12 @@ const tplFile = 'corpus-build/data/coverage-template-questions.jsonl';
 const synFile = 'corpus-build/data/synthetic-questions.jsonl';
 const llm = readJsonl<{ instrument: string; questions: { q: string }[] }>(llmFile).flatMap((r) => r.questions.map((x) => ({ q: x.q, oos: true, group: r.instrument, source: 'llm' })));
 const tpl = readJsonl<{ instrument: string; q: string }>(tplFile).map((r) => ({ q: r.q, oos: true, group: r.instrument, source: 'template' }));
-// one answerable question per passage, the style rotating with the passage's position (deterministic)
+// up to --per-passage answerable questions per passage, in file order (deterministic); group = passage
+const perPassage = Number(values['per-passage']);
 const syn = readJsonl<{ chunk: string; questions: { q: string }[] }>(synFile)
-  .filter((r) => r.questions.length)
-  .map((r, i) => ({ q: r.questions[i % r.questions.length]!.q, oos: false, group: r.chunk, source: 'synthetic-answerable' }))
+  .flatMap((r) => r.questions.slice(0, perPassage).map((x) => ({ q: x.q, oos: false, group: r.chunk, source: 'synthetic-answerable' })))
   .slice(0, Number(values.answerable));
+const offtopic = readJsonl<{ topic: string; questions: string[] }>('corpus-build/data/offtopic-questions.jsonl').flatMap((r) => r.questions.map((q) => ({ q, oos: true, group: `offtopic:${r.topic}`, source: 'offtopic' })));
 const items: Item[] = [...llm, ...tpl, ...syn];
 console.error(`${llm.length} LLM and ${tpl.length} template out-of-scope questions, ${syn.length} answerable; retrieving (cached ${cache.size})…`);
 const rows = await rowsOf(items);
@@ -203,32 +206,44 @@ const k = Number(values.k);
 const target = Number(values['target-refused']);
 const folds = foldsOf(rows.map((r) => r.group), k, 7);
 
-const cv: Row[] = [];
-const cvDecision = new Map<Row, boolean>();
-for (let f = 0; f < k; f++) {
-  const train = rows.filter((r) => folds.get(r.group) !== f);
-  const test = rows.filter((r) => folds.get(r.group) === f);
-  const m = fit(train);
-  const model = asModel(m, chooseThreshold(m, train, target));
-  for (const r of test) {
-    cv.push(r);
-    cvDecision.set(r, refuses(model, r));
+function crossValidate(target: number): Map<Row, boolean> {
+  const decided = new Map<Row, boolean>();
+  for (let f = 0; f < k; f++) {
+    const train = rows.filter((r) => folds.get(r.group) !== f);
+    const test = rows.filter((r) => folds.get(r.group) === f);
+    const m = fit(train);
+    const model = asModel(m, chooseThreshold(m, train, target));
+    for (const r of test) decided.set(r, refuses(model, r));
   }
+  return decided;
 }
 const bySource = (decide: (r: Row) => boolean) => ({
   all: figures(rows, decide),
   llm: figures(rows.filter((r) => r.source !== 'template'), decide),
   template: figures(rows.filter((r) => r.source !== 'llm'), decide),
 });
+const cvDecision = crossValidate(target);
+const curve = Object.fromEntries(
+  String(values.targets)
+    .split(',')
+    .map(Number)
+    .map((t) => {
+      const d = crossValidate(t);
+      return [String(t), bySource((r) => d.get(r) ?? false)] as const;
+    }),
+);
+// off-topic questions (not drone rules at all): how often the shipped-style decision would name an instrument
+const offRows = await rowsOf(offtopic);
 const report = {
   generated: new Date().toISOString(),
-  command: `npm run coverage:eval -- --k ${k} --target-refused ${target} --answerable ${values.answerable}`,
+  command: `npm run coverage:eval -- --k ${k} --target-refused ${target} --per-passage ${values['per-passage']}`,
   data: Object.fromEntries([llmFile, tplFile, synFile].filter(existsSync).map((p) => [p, sha(readFileSync(p))])),
   coverage: { indexManifestSha256: coverage.index.manifestSha256 },
   retrieval: 'core/ask/retrieve.ts retrieveLocal, default config, no document agents (as npm run eval)',
   folds: { k, groupWise: 'instrument (out-of-scope) / passage (answerable)', thresholdRule: `lowest threshold with answerable refused ≤ ${target} on the training folds` },
-  counts: { llm: llm.length, template: tpl.length, answerable: syn.length, matchedOutOfScope: rows.filter((r) => r.oos && r.matched).length, matchedAnswerable: rows.filter((r) => !r.oos && r.matched).length },
+  counts: { llm: llm.length, template: tpl.length, answerable: syn.length, perPassage, offtopic: offtopic.length, matchedOutOfScope: rows.filter((r) => r.oos && r.matched).length, matchedAnswerable: rows.filter((r) => !r.oos && r.matched).length },
   crossValidated: bySource((r) => cvDecision.get(r) ?? false),
+  crossValidatedByTarget: curve,
   baselines: {
     gateOnly: bySource(() => false),
     anyCoverageMatch: bySource((r) => r.matched),
@@ -240,7 +255,12 @@ const shipped: DecisionModel = {
   ...asModel(full, chooseThreshold(full, rows, target)),
   provenance: { fittedOn: report.data, crossValidated: report.crossValidated.all, command: report.command, date: report.generated, note: 'synthetic data only; no evaluation question was used to fit or choose anything' },
 };
+(report as Record<string, unknown>).offtopic = { n: offRows.length, namedAnInstrument: Number((offRows.filter((r) => refuses(shipped, r)).length / Math.max(offRows.length, 1)).toFixed(3)), noEvidence: Number((offRows.filter((r) => r.noEvidence).length / Math.max(offRows.length, 1)).toFixed(3)) };
 writeFileSync(values.model!, `${JSON.stringify(shipped, null, 1)}\n`);
 writeFileSync('corpus-build/data/coverage-decision-report.json', `${JSON.stringify(report, null, 2)}\n`);
-console.log(JSON.stringify({ counts: report.counts, crossValidated: report.crossValidated, baselines: report.baselines }, null, 1));
+const line = (name: string, f: Figures) => `${name.padEnd(34)} out-of-scope ${f.oos}: not-in-docs ${f.oosNotInDocuments.toFixed(3)} (right instrument ${f.oosRightInstrument.toFixed(3)}), refused incl. gate ${f.oosRefusedWithGate.toFixed(3)} | answerable ${f.answerable}: refused by decision ${f.answerableRefusedByDecision.toFixed(3)}, incl. gate ${f.answerableRefusedWithGate.toFixed(3)}`;
+console.log(JSON.stringify(report.counts));
+for (const [t, b] of Object.entries(curve)) for (const src of ['llm', 'template'] as const) console.log(line(`CV target ${t} [${src}]`, b[src]));
+for (const [n, b] of Object.entries(report.baselines)) for (const src of ['llm', 'template'] as const) console.log(line(`${n} [${src}]`, b[src]));
+console.log(`off-topic: ${JSON.stringify((report as Record<string, unknown>).offtopic)}`);
 console.log(`weights: ${DECISION_FEATURES.map((n, j) => `${n} ${full.weights[j]!.toFixed(2)}`).join(', ')}; threshold ${shipped.threshold.toFixed(3)}`);

@@ -9,7 +9,8 @@
  */
 import type { AnswerConfig } from '../../src/core/answer/config.js';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
-import type { AnswerResult, ChatEngine } from '../../src/core/answer/generation.js';
+import type { AnswerResult } from '../../src/core/answer/generation.js';
+import type { ChatEngine } from '../../src/core/llm/engine.js';
 import { attributeAnswer } from '../../src/core/answer/attribution.js';
 import { checkGrounding, type GroundingReport } from '../../src/core/answer/grounding.js';
 import type { QueryAssistance } from '../../src/core/answer/query-assist.js';

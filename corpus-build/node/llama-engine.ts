@@ -12,7 +12,7 @@
  * request's prefill and decode speeds in WebLLM's field names.
  */
 import { basename } from 'node:path';
-import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '../../src/core/answer/generation.js';
+import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '../../src/core/llm/engine.js';
 
 export interface LlamaEngineOptions {
   /** CPU threads (default 2; more threads than cores is much slower). */

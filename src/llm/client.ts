@@ -11,8 +11,8 @@
  * so the app can fall back to evidence-only mode.
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
-import { mapEngineError, WorkerCrashedError, type AnswerError } from '../core/answer/errors.js';
-import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '../core/answer/generation.js';
+import { mapEngineError, WorkerCrashedError, type AnswerError } from '../core/llm/errors.js';
+import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '../core/llm/engine.js';
 import type { LlmReply, LlmRequest, WireError } from './protocol.js';
 
 export interface WorkerLike {

@@ -15,7 +15,7 @@
  *   QuotaExceededError while writing) → StorageQuotaError;
  * - an incomplete or unmatched set of import files → ModelImportError listing what is missing.
  */
-import { ModelDownloadError, ModelFilesCorruptError, ModelImportError, StorageQuotaError, type AnswerError } from '../core/answer/errors.js';
+import { ModelDownloadError, ModelFilesCorruptError, ModelImportError, StorageQuotaError, type AnswerError } from '../core/llm/errors.js';
 import { browserCaches, cacheTargets, type CacheStorageLike, type CacheTarget } from './cache.js';
 import type { CuratedModel } from './models.js';
 

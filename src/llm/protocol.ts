@@ -4,7 +4,7 @@
  * answer stage the one engine interface (ChatEngine).
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
-import type { ChatCompletionChunkLike, StreamingChatRequest } from '../core/answer/generation.js';
+import type { ChatCompletionChunkLike, StreamingChatRequest } from '../core/llm/engine.js';
 
 export interface WireError {
   name: string;

@@ -5,7 +5,7 @@
  * arrival except `interrupt` and `stream-return`, which act at once.
  */
 import type { AppConfig, InitProgressReport } from '@mlc-ai/web-llm';
-import type { ChatCompletionChunkLike, StreamingChatRequest } from '../core/answer/generation.js';
+import type { ChatCompletionChunkLike, StreamingChatRequest } from '../core/llm/engine.js';
 import { toWireError, type LlmReply, type LlmRequest } from './protocol.js';
 
 /** The parts of web-llm's MLCEngine the worker uses. */

@@ -6,9 +6,10 @@
  */
 import { untrack } from 'svelte';
 import type { PwaUpdater } from './register';
-import { describeAssets, healOfflineCopy, type HealResult, type RepairEnv } from './repair';
+import { INTEGRITY_FILE } from './pwa-config';
+import { describeAssets, healOfflineCopy, type CachesLike, type HealResult, type RepairEnv } from './repair';
 import { takeReloadNotice } from './reload-notice';
-import { estimateStorage, WORKBOX_PRECACHE_PREFIX } from './storage';
+import { estimateStorage, hasRoomFor, WORKBOX_PRECACHE_PREFIX } from './storage';
 
 export type CopyState = 'none' | 'saving' | 'ready' | 'failed' | 'lost';
 export type RepairPhase = 'idle' | 'checking' | 'repairing' | 'waiting-online' | 'done' | 'failed';
@@ -82,21 +83,30 @@ export class OfflineCopyStatus {
       async () => {
         this.state = 'failed';
         const est = await estimateStorage().catch(() => null);
-        const full = est && est.quota !== null && (est.quota < OFFLINE_COPY_BYTES * 1.2 || (est.usage !== null && est.quota - est.usage < OFFLINE_COPY_BYTES));
-        this.problem = full ? COPY_MESSAGES.quota(est.quota) : COPY_MESSAGES.installFailed;
+        const small = est !== null && est.quota !== null && (est.quota < OFFLINE_COPY_BYTES * 1.2 || (est.usage !== null && est.quota - est.usage < OFFLINE_COPY_BYTES));
+        // the estimate does not always show an enforced quota: try the space for real
+        const full = small || (await hasRoomFor(OFFLINE_COPY_BYTES).catch(() => null)) === false;
+        this.problem = full ? COPY_MESSAGES.quota(small ? (est?.quota ?? null) : null) : COPY_MESSAGES.installFailed;
       },
     );
   }
 
-  /** Whether the service worker and its precache are still there (false once site data was cleared). */
+  /**
+   * Whether the service worker and its precache are still there: false once site data was cleared
+   * (the registration gone, or the precache gone or without its list of files — a running service
+   * worker re-creates an empty cache of the same name on its next request).
+   */
   async stillStored(): Promise<boolean> {
-    const g = globalThis as { navigator?: { serviceWorker?: { getRegistration(): Promise<unknown> } }; caches?: { keys(): Promise<string[]> } };
+    const g = globalThis as { navigator?: { serviceWorker?: { getRegistration(): Promise<unknown> } }; caches?: CachesLike };
     const getReg = this.env.getRegistration ?? (g.navigator?.serviceWorker ? () => g.navigator!.serviceWorker!.getRegistration() : null);
     const caches = 'caches' in this.env ? this.env.caches : g.caches;
     try {
       if (getReg && !(await getReg())) return false;
-      if (caches && !(await caches.keys()).some((n) => n.startsWith(WORKBOX_PRECACHE_PREFIX))) return false;
-      return true;
+      if (!caches) return true;
+      const name = (await caches.keys()).find((n) => n.startsWith(WORKBOX_PRECACHE_PREFIX));
+      if (!name) return false;
+      const keys = await (await caches.open(name)).keys();
+      return keys.some((k) => k.url.includes(`/${INTEGRITY_FILE}`));
     } catch {
       return true; // unknown: claim nothing
     }

@@ -165,3 +165,23 @@ export function describeEstimate(est: StorageEstimate): string {
     est.persisted === true ? 'protected from automatic clean-up' : est.persisted === false ? 'may be cleared by the browser when space runs low' : 'persistence unknown';
   return `${fmt(est.usage)} of ${fmt(est.quota)} used; ${persistence}.`;
 }
+
+/**
+ * Whether `bytes` more fit into this origin's storage, tried for real: a cache entry of that size is
+ * written and deleted at once (the browser's estimate does not always show a quota it enforces).
+ * true: it fits; false: the quota refused it; null: unknown (no Cache Storage, another error).
+ */
+export async function hasRoomFor(bytes: number, e?: { caches?: { open(name: string): Promise<{ put(k: string, r: Response): Promise<void> }>; delete(name: string): Promise<boolean> } }): Promise<boolean | null> {
+  const c = e?.caches ?? (globalThis as { caches?: NonNullable<typeof e>['caches'] }).caches;
+  if (!c) return null;
+  const name = 'skycite-space-probe';
+  try {
+    const cache = await c.open(name);
+    await cache.put('https://skycite.invalid/space-probe', new Response(new Uint8Array(bytes)));
+    return true;
+  } catch (err) {
+    return (err as Error)?.name === 'QuotaExceededError' ? false : null;
+  } finally {
+    await c.delete(name).catch(() => false);
+  }
+}

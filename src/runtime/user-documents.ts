@@ -12,7 +12,8 @@ import type { Chunk } from '../core/model/chunk.js';
 import type { DocumentUnit } from '../core/ingest/documents.js';
 import { userDocumentId, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
 import { USER_DOCUMENT_EXPORT_FORMAT, USER_DOCUMENT_EXPORT_VERSION, type UserDocumentInput } from '../core/userdocs/export-file.js';
-import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25, type UserDocumentVectors } from '../core/userdocs/user-index.js';
+import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25 } from '../core/userdocs/user-index.js';
+import { type UserDocumentVectors } from '../core/userdocs/vectors.js';
 import { allFinite, shown, userDocumentIdProblem } from '../core/userdocs/validate.js';
 import { StorageUnavailableError } from '../storage/errors.js';
 import {

@@ -3,7 +3,7 @@
  * Nothing here leaves the device.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { AuditRecord } from './audit-store.js';
+import type { AuditRecord } from '../core/ask/audit-record.js';
 import { isQuotaError, isUnavailableError, StorageOperationError, StorageQuotaError, StorageUnavailableError } from './errors.js';
 
 export const USER_DB_NAME = 'skycite-user';

@@ -8,7 +8,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { DocumentUnit } from '../core/ingest/documents.js';
 import type { Chunk } from '../core/model/chunk.js';
 import { MAX_FILE_NAME_CHARS, USER_FILE_FORMATS, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
-import type { UserDocumentVectors } from '../core/userdocs/user-index.js';
+import type { UserDocumentVectors } from '../core/userdocs/vectors.js';
 import { indexedDocumentProblem, MAX_DOCUMENT_ID_CHARS, shown, userDocumentIdProblem } from '../core/userdocs/validate.js';
 import { lazyDb } from './db.js';
 import { isQuotaError, isUnavailableError, mapReadError, mapWriteError, mostSpecificError, StorageOperationError, StorageUnavailableError } from './errors.js';

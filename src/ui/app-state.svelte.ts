@@ -6,7 +6,7 @@
 import type { Chunk } from '../core/model/chunk';
 import { sha256Hex, type ManifestSource } from '../core/index/manifest';
 import { DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG, type AnswerConfig } from '../core/answer/config';
-import { AnswerError, mapEngineError, ModelImportError, ModelUnknownError, type AnswerErrorCode } from '../core/answer/errors';
+import { AnswerError, mapEngineError, ModelImportError, ModelUnknownError, type AnswerErrorCode } from '../core/llm/errors';
 import { deleteModelFromCache, isModelCached } from '../llm/cache';
 import { loadCatalog, rememberManifest, type Catalog } from '../llm/catalog';
 import { createLlmClient, startLlmWorker, type LlmClient, type LoadProgress } from '../llm/client';

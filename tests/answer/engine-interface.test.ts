@@ -7,7 +7,8 @@
 import { WebWorkerMLCEngine, WebWorkerMLCEngineHandler, type MLCEngineInterface } from '@mlc-ai/web-llm';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { answerConfig } from '../../src/core/answer/config.js';
-import { answerQuestion, type ChatEngine, type StreamingChatRequest } from '../../src/core/answer/generation.js';
+import { answerQuestion } from '../../src/core/answer/generation.js';
+import { type ChatEngine, type StreamingChatRequest } from '../../src/core/llm/engine.js';
 import { delta, engineDouble, makeChunk, retrievalOf } from './helpers.js';
 
 const C1 = makeChunk('skysafe-sora-curated/17', 'Intrinsic ground risk', 'The iGRC is determined from the UA characteristic dimension and the population density.');

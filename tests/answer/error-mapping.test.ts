@@ -17,7 +17,7 @@ import {
   OfflineModelError,
   StorageQuotaError,
   WebGpuUnavailableError,
-} from '../../src/core/answer/errors.js';
+} from '../../src/core/llm/errors.js';
 
 /** An Error with a name, as WebLLM's classes construct them. */
 const named = (name: string, message: string): Error => Object.assign(new Error(message), { name });

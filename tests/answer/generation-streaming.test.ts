@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerConfig } from '../../src/core/answer/config.js';
-import { ContextTooLongError, GenerationError, GpuMemoryError } from '../../src/core/answer/errors.js';
+import { ContextTooLongError, GenerationError, GpuMemoryError } from '../../src/core/llm/errors.js';
 import { answerQuestion } from '../../src/core/answer/generation.js';
 import { delta, engineDouble, makeChunk, retrievalOf } from './helpers.js';
 

@@ -2,7 +2,7 @@
  * Test helpers for the answer stage: chunk and retrieval fixtures, a
  * deterministic fake embedder and a WebLLM-like chat engine double.
  */
-import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '../../src/core/answer/generation.js';
+import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '../../src/core/llm/engine.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import { assembleContext } from '../../src/core/retrieval/context.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alternativesFrom, assistQuery, parseQueryAssistance, QUERY_ASSIST_SCHEMA } from '../../src/core/answer/query-assist.js';
-import type { ChatEngine, StreamingChatRequest } from '../../src/core/answer/generation.js';
+import type { ChatEngine, StreamingChatRequest } from '../../src/core/llm/engine.js';
 
 const engineReplying = (reply: string, seen: StreamingChatRequest[] = []): ChatEngine => ({
   chat: {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { prefilterRoute, routeMessage } from '../../src/core/assess/router.js';
 import { createLlmRouterClassifier, parseRouterVerdict, routerMessages } from '../../src/core/assess/router-classifier.js';
-import type { IndicatorModel } from '../../src/core/assess/indicators/model.js';
+import type { CompletionModel } from '../../src/core/llm/complete.js';
 
-const scripted = (reply: string | Error): IndicatorModel & { calls: number } => {
+const scripted = (reply: string | Error): CompletionModel & { calls: number } => {
   const m = {
     calls: 0,
     async complete() {

@@ -35,12 +35,23 @@ export interface StaticServer {
  * `mounts`: URL prefix → folder served there besides dist/ (the self-hosted models at
  * /llm/, as `vite preview` serves them).
  */
-export async function serveDist(dir = resolve('dist'), mounts: Record<string, string> = {}): Promise<StaticServer> {
+export async function serveDist(
+  dir = resolve('dist'),
+  mounts: Record<string, string> = {},
+  /** Tests: a path's body replaced (a Buffer) or gone (null: 404), as a new deployment would have it. */
+  overrides: Map<string, Buffer | null> = new Map(),
+): Promise<StaticServer> {
   const root = resolve(dir);
   const served = new Map<string, number>();
   const sizes = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+    if (overrides.has(path)) {
+      const body = overrides.get(path);
+      if (!body) return void res.writeHead(404).end('not found');
+      res.writeHead(200, { 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream', 'Content-Length': body.length, 'Cache-Control': 'no-cache' });
+      return void res.end(body);
+    }
     const mount = Object.keys(mounts).find((m) => path.startsWith(m));
     const base = mount ? resolve(mounts[mount]!) : root;
     let file = resolve(join(base, mount ? path.slice(mount.length) : path));

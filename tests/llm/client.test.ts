@@ -6,9 +6,10 @@
  */
 import type { AppConfig, InitProgressReport } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { completeText } from '../../src/core/answer/complete.js';
-import { AnswerError, GpuMemoryError, WorkerCrashedError } from '../../src/core/answer/errors.js';
-import { answerQuestion, type ChatCompletionChunkLike, type StreamingChatRequest } from '../../src/core/answer/generation.js';
+import { completeText } from '../../src/core/llm/complete.js';
+import { AnswerError, GpuMemoryError, WorkerCrashedError } from '../../src/core/llm/errors.js';
+import { answerQuestion } from '../../src/core/answer/generation.js';
+import { type ChatCompletionChunkLike, type StreamingChatRequest } from '../../src/core/llm/engine.js';
 import { createLlmClient, type WorkerLike } from '../../src/llm/client.js';
 import type { LlmReply, LlmRequest } from '../../src/llm/protocol.js';
 import { createWorkerHost, type HostedEngine } from '../../src/llm/worker-host.js';

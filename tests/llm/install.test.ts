@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ModelFilesCorruptError, ModelImportError, StorageQuotaError } from '../../src/core/answer/errors.js';
+import { ModelFilesCorruptError, ModelImportError, StorageQuotaError } from '../../src/core/llm/errors.js';
 import { cacheTargets, deleteModelFromCache, isModelCached, WEBLLM_CACHE, type CacheLike, type CacheStorageLike } from '../../src/llm/cache.js';
 import { downloadModel, importModel, pickImport, type ChosenFile } from '../../src/llm/install.js';
 import { parseModelsManifest, type CuratedModel } from '../../src/llm/models.js';

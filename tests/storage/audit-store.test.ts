@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { GenerationParams } from '../../src/core/answer/config.js';
+import type { GenerationParams } from '../../src/core/llm/engine.js';
 import type { GroundingReport } from '../../src/core/answer/grounding.js';
 import { DEFAULT_RETRIEVAL_CONFIG } from '../../src/core/retrieval/config.js';
 import {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { CONDENSE_SYSTEM_PROMPT } from '../../src/core/answer/condense';
-import type { StreamingChatRequest } from '../../src/core/answer/generation';
+import type { StreamingChatRequest } from '../../src/core/llm/engine';
 import { AskSession } from '../../src/ui/ask/session.svelte';
 import { delta } from '../answer/helpers';
 import { CHUNKS, createFakeRuntime } from './fake-runtime';

@@ -7,8 +7,8 @@
  * runs) are answered from a script.
  */
 import 'fake-indexeddb/auto';
-import type { ChatMessage } from '../../src/core/answer/messages';
-import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '../../src/core/answer/generation';
+import type { ChatMessage } from '../../src/core/llm/engine';
+import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '../../src/core/llm/engine';
 import { createAuditStore, type AuditStore } from '../../src/storage/audit-store';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/storage/settings-store';
 import type { AskApp, AskChat } from '../../src/ui/ask/session.svelte';

@@ -11,7 +11,6 @@
  * Pure: the grounding report in, the answer text and an updated report out.
  */
 import { citedIds, numberCitations } from './citations.js';
-import type { AnswerResult } from './generation.js';
 import type { GroundingReport, SentenceGrounding } from './grounding.js';
 
 export interface AttributedCitation {
@@ -77,8 +76,17 @@ export function attributeAnswer(
   return { answer: r.answer, citations: citedIds(r.answer), attributed: r.attributed.map((a) => ({ ...a, modelAlsoCites: own.has(a.id) })), report: r.report };
 }
 
-/** {@link attributeAnswer} on a whole AnswerResult (its display numbering follows the new text). */
-export function applyAttribution(result: AnswerResult, report: GroundingReport): { result: AnswerResult; report: GroundingReport } {
+/** What attribution changes in an answer result (generation.ts AnswerResult). */
+interface Attributable {
+  answer: string;
+  status: string;
+  citations: string[];
+  display: ReturnType<typeof numberCitations>;
+  attributed: AttributedCitation[];
+}
+
+/** {@link attributeAnswer} on a whole answer result (its display numbering follows the new text). */
+export function applyAttribution<R extends Attributable>(result: R, report: GroundingReport): { result: R; report: GroundingReport } {
   const a = attributeAnswer(result, report);
   if (!a.attributed.length) return { result, report };
   return { result: { ...result, answer: a.answer, citations: a.citations, display: numberCitations(a.answer), attributed: a.attributed }, report: a.report };

@@ -10,44 +10,9 @@
  * the number → chunk id mapping is kept for the sources panel.
  */
 
-/** One id segment: letters, digits, ".", "_", "-" (ids in the index use lower case, digits, "-", "." and "/"). */
-const ID = String.raw`[A-Za-z0-9][A-Za-z0-9._-]*(?:/[A-Za-z0-9._-]+)+`;
-const MARKER = new RegExp(String.raw`\[\s*(${ID}(?:\s*[,;]\s*${ID})*)\s*\]`, 'g');
+import { CHUNK_ID, citedIds, cleanId, MARKER, parseCitations, stripCitations, type CitationMarker } from '../text/citation-markers.js';
 
-/** A chunk id as cited: trailing dots (sentence punctuation caught inside the bracket) removed. */
-const cleanId = (raw: string): string => raw.trim().replace(/\.+$/, '');
-
-export interface CitationMarker {
-  /** The marker as written, e.g. "[a/b, c/d]". */
-  raw: string;
-  /** Offsets of the marker in the text. */
-  start: number;
-  end: number;
-  /** Chunk ids in the marker, in order. */
-  ids: string[];
-}
-
-/** All citation markers in `text`, in order. */
-export function parseCitations(text: string): CitationMarker[] {
-  const out: CitationMarker[] = [];
-  for (const m of text.matchAll(MARKER)) {
-    const ids = m[1]!.split(/[,;]/).map(cleanId).filter(Boolean);
-    out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, ids });
-  }
-  return out;
-}
-
-/** Distinct chunk ids cited in `text`, in order of first appearance. */
-export function citedIds(text: string): string[] {
-  const seen = new Set<string>();
-  for (const m of parseCitations(text)) for (const id of m.ids) seen.add(id);
-  return [...seen];
-}
-
-/** Remove all citation markers (for comparing claim text with sources). */
-export function stripCitations(text: string): string {
-  return text.replace(MARKER, '').replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').trim();
-}
+export { citedIds, parseCitations, stripCitations, type CitationMarker };
 
 export interface RemovedCitation {
   /** The id as the model wrote it. */
@@ -133,7 +98,7 @@ export function numberCitations(text: string): NumberedCitations {
  */
 export function contextChunkIds(context: string): string[] {
   const ids: string[] = [];
-  const re = new RegExp(String.raw`^\[(${ID})\] `, 'gm');
+  const re = new RegExp(String.raw`^\[(${CHUNK_ID})\] `, 'gm');
   for (const m of context.matchAll(re)) if (!ids.includes(m[1]!)) ids.push(m[1]!);
   return ids;
 }
@@ -157,7 +122,7 @@ export interface NumberedContext {
 /** Number the passages of a context block assembled by `assembleContext`. */
 export function numberContextMarkers(context: string): NumberedContext {
   const ids: string[] = [];
-  const re = new RegExp(String.raw`^\[(${ID})\] `, 'gm');
+  const re = new RegExp(String.raw`^\[(${CHUNK_ID})\] `, 'gm');
   const out = context.replace(re, (_whole, id: string) => {
     let n = ids.indexOf(id) + 1;
     if (!n) n = ids.push(id);

@@ -15,8 +15,8 @@
  * checkGrounding with an embedder in Node).
  */
 import { numberContextMarkers, stripCitations } from './citations.js';
-import { completeText } from './complete.js';
-import type { ChatEngine } from './generation.js';
+import { completeText } from '../llm/complete.js';
+import type { ChatEngine } from '../llm/engine.js';
 import type { GroundingReport } from './grounding.js';
 import { statementSentences, type DraftPassageText } from './requirements-model.js';
 import { DEFAULT_AGENT_CONFIG, documentHeader } from '../retrieval/agents.js';

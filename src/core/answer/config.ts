@@ -3,33 +3,10 @@
  * retry policy, grounding thresholds and evidence-only composition. Defaults follow the SKYSAFE paper (§2.7) where it gives a
  * value; the rest are ours and each default says why it was chosen.
  */
+import { DEFAULT_GENERATION, type GenerationParams } from '../llm/engine.js';
 import { type DeepPartial, deepMerge } from '../config/merge.js';
 import type { CitationMarkers } from './prompts.js';
 
-/** Generation parameters passed to the chat engine (recorded in the audit record). */
-export interface GenerationParams {
-  /** Sampling temperature (SKYSAFE §2.7.2: 0.2). */
-  temperature: number;
-  /** Nucleus sampling (SKYSAFE §2.7.2: 0.9). */
-  top_p: number;
-  /**
-   * Maximum generated tokens. SKYSAFE uses ~56,000 with a 20B server model; the
-   * in-browser models have 4,096-token windows, shared with ~1,300 tokens of
-   * instructions and the context. The prompt asks for about 150 words (a marker
-   * alone is ~20 tokens), so 512 leaves room for a sectioned, cited answer and
-   * 7,994 characters of context (`contextCharsFor`).
-   */
-  max_tokens: number;
-  /** Presence penalty (SKYSAFE §2.7.2: 0). */
-  presence_penalty: number;
-  /** Frequency penalty (SKYSAFE §2.7.2: 0). */
-  frequency_penalty: number;
-  /**
-   * WebLLM `extra_body.enable_thinking` (Qwen3 models): null = not sent (model
-   * default); false prepends an empty think block so the model answers directly.
-   */
-  enable_thinking: boolean | null;
-}
 
 /**
  * How the SKYSAFE developer prompt is delivered.
@@ -130,14 +107,7 @@ export interface AnswerConfig {
 }
 
 export const DEFAULT_ANSWER_CONFIG: AnswerConfig = {
-  generation: {
-    temperature: 0.2,
-    top_p: 0.9,
-    max_tokens: 512,
-    presence_penalty: 0,
-    frequency_penalty: 0,
-    enable_thinking: null,
-  },
+  generation: { ...DEFAULT_GENERATION },
   developerMessageMode: 'merge',
   instructions: 'full',
   citationMarkers: 'number',

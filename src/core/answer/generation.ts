@@ -26,74 +26,20 @@
  * - with the grounding check: supported claims the model left uncited get the
  *   supporting chunk's marker, listed in `attributed` (attribution.ts).
  */
+import { buildRequest, type ChatCompletionChunkLike, type ChatEngine, type StreamingChatRequest } from '../llm/engine.js';
 import type { RetrievalResult } from '../retrieval/types.js';
 import { applyAttribution, type AttributedCitation } from './attribution.js';
 import { citedIds, contextChunkIds, filterCitations, NumberMarkerStream, numberCitations, numberContextMarkers, resolveNumberMarkers, type NumberedCitations, type RemovedCitation } from './citations.js';
-import { type AnswerConfig, DEFAULT_ANSWER_CONFIG, type GenerationParams } from './config.js';
-import { type AnswerError, ContextTooLongError, type EngineErrorContext, mapEngineError } from './errors.js';
+import { type AnswerConfig, DEFAULT_ANSWER_CONFIG } from './config.js';
+import { type GenerationParams } from '../llm/engine.js';
+import { type AnswerError, ContextTooLongError, type EngineErrorContext, mapEngineError } from '../llm/errors.js';
 import { checkGrounding, type GroundingChunk, type GroundingInput, type GroundingReport } from './grounding.js';
-import { buildChatMessages, type ChatMessage, type ConversationTurn } from './messages.js';
+import { buildChatMessages, type ConversationTurn } from './messages.js';
+import { type ChatMessage } from '../llm/engine.js';
 import { hasNoContext } from './no-context.js';
 import { NO_ANSWER_TEXT } from './prompts.js';
 import { splitReasoning, ThinkSplitter } from './reasoning.js';
 import { findApprovalWording } from './wording.js';
-
-// ---------------------------------------------------------------------------
-// the engine interface (subset of MLCEngineInterface)
-
-/** A streaming chat completion request, as WebLLM's `chat.completions.create` takes it. */
-export interface StreamingChatRequest {
-  messages: ChatMessage[];
-  stream: true;
-  stream_options?: { include_usage: boolean };
-  temperature: number;
-  top_p: number;
-  max_tokens: number;
-  presence_penalty: number;
-  frequency_penalty: number;
-  extra_body?: { enable_thinking?: boolean | null };
-  /**
-   * Constrained output (WebLLM's `response_format`): a JSON object, optionally
-   * matching a JSON schema given as a string. The node-llama-cpp engine turns the
-   * schema into a grammar; the output is still validated by the caller.
-   */
-  response_format?: { type: 'json_object'; schema?: string };
-}
-
-export interface ChatCompletionDelta {
-  content?: string | null;
-  /** Reasoning trace delta of OpenAI-compatible servers (WebLLM puts `<think>` blocks in `content` instead). */
-  reasoning_content?: string | null;
-}
-
-/** One streamed chunk (`ChatCompletionChunk` in WebLLM). */
-export interface ChatCompletionChunkLike {
-  choices: Array<{ delta: ChatCompletionDelta; finish_reason: string | null }>;
-  model?: string;
-  usage?: ChatUsage | null;
-}
-
-/**
- * Token counts of a request. `extra` carries WebLLM's speed figures (WebLLM fills
- * it; the node-llama-cpp engine fills the same fields), used by the evaluation.
- */
-export interface ChatUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  total_tokens?: number;
-  extra?: { prefill_tokens_per_s?: number; decode_tokens_per_s?: number; time_to_first_token_s?: number; e2e_latency_s?: number };
-}
-
-/** What the answer stage needs of a chat engine. */
-export interface ChatEngine {
-  chat: {
-    completions: {
-      create(request: StreamingChatRequest): Promise<AsyncIterable<ChatCompletionChunkLike>>;
-    };
-  };
-  /** Stop the current generation (WebLLM ends the stream with finish_reason "abort"). */
-  interruptGenerate(): void;
-}
 
 // ---------------------------------------------------------------------------
 // inputs and outputs
@@ -157,23 +103,6 @@ export interface AnswerResult {
 }
 
 // ---------------------------------------------------------------------------
-
-/** The request sent to the engine. */
-export function buildRequest(messages: ChatMessage[], params: GenerationParams, schema?: object): StreamingChatRequest {
-  const req: StreamingChatRequest = {
-    messages,
-    stream: true,
-    stream_options: { include_usage: true },
-    temperature: params.temperature,
-    top_p: params.top_p,
-    max_tokens: params.max_tokens,
-    presence_penalty: params.presence_penalty,
-    frequency_penalty: params.frequency_penalty,
-  };
-  if (params.enable_thinking !== null) req.extra_body = { enable_thinking: params.enable_thinking };
-  if (schema) req.response_format = { type: 'json_object', schema: JSON.stringify(schema) };
-  return req;
-}
 
 interface StreamOutcome {
   raw: string;

@@ -1,8 +1,8 @@
 /** The answer stage: prompts, messages, generation, grounding, evidence-only mode, citations, errors. */
 export * from './citations.js';
-export * from './complete.js';
+export * from '../llm/complete.js';
 export * from './config.js';
-export * from './errors.js';
+export * from '../llm/errors.js';
 export * from './evidence-only.js';
 export * from './generation.js';
 export * from './grounding.js';

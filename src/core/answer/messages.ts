@@ -16,17 +16,12 @@
  * History carries only the previous questions and final answers, never their
  * contexts or reasoning traces.
  */
+import type { ChatMessage } from '../llm/engine.js';
 import type { AnswerConfig } from './config.js';
 import { DEFAULT_ANSWER_CONFIG } from './config.js';
 import { stripCitations } from './citations.js';
 import { contextMessage, DEVELOPER_HEADING, developerPrompt, NO_CONTEXT_MARKER, systemPrompt } from './prompts.js';
 
-export type ChatRole = 'system' | 'user' | 'assistant';
-
-export interface ChatMessage {
-  role: ChatRole;
-  content: string;
-}
 
 /** One previous exchange of the conversation. */
 export interface ConversationTurn {

@@ -13,9 +13,9 @@
  */
 import type { AnswerConfig } from './config.js';
 import { DEFAULT_ANSWER_CONFIG } from './config.js';
-import { completeText } from './complete.js';
-import type { ChatEngine } from './generation.js';
-import type { ChatMessage } from './messages.js';
+import { completeText } from '../llm/complete.js';
+import type { ChatEngine } from '../llm/engine.js';
+import type { ChatMessage } from '../llm/engine.js';
 import { splitReasoning } from './reasoning.js';
 
 export const QUERY_ASSIST_SYSTEM_PROMPT = `You help search the EU drone rules: Regulation (EU) 2019/947 on unmanned aircraft operations, its acceptable means of compliance and guidance material (AMC & GM) published by EASA, including the SORA specific operations risk assessment and its annexes.

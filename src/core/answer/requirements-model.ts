@@ -8,9 +8,9 @@
  * checkGrounding with an embedder in Node).
  */
 import { numberContextMarkers, parseCitations, resolveNumberMarkers, stripCitations } from './citations.js';
-import { completeText } from './complete.js';
+import { completeText } from '../llm/complete.js';
 import { contextCharsFor, DEFAULT_ANSWER_CONFIG } from './config.js';
-import type { ChatEngine } from './generation.js';
+import type { ChatEngine } from '../llm/engine.js';
 import type { GroundingReport } from './grounding.js';
 import type { Chunk } from '../model/chunk.js';
 import { collapseWhitespace } from '../text/sentences.js';

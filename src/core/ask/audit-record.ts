@@ -3,7 +3,7 @@
  * routed and retrieved, what the model was given and answered. Data only (the Ask turn builds it,
  * src/storage/audit-store.ts keeps it); fields added after the first exports are optional.
  */
-import type { GenerationParams } from '../answer/config.js';
+import type { GenerationParams } from '../llm/engine.js';
 import type { GroundingReport } from '../answer/grounding.js';
 import type { RequirementDraft } from '../answer/requirements.js';
 import type { ModelDraft } from '../answer/requirements-model.js';

@@ -8,12 +8,13 @@
  * Pure orchestration: no DOM, no storage. The caller saves the audit record it returns.
  */
 import { applyAttribution } from '../answer/attribution.js';
-import { chatModel } from '../answer/complete.js';
+import { chatModel } from '../llm/complete.js';
 import { condenseConsulted, type CondensedContext } from '../answer/condense.js';
 import { contextCharsFor, DEFAULT_ANSWER_CONFIG, type AnswerConfig } from '../answer/config.js';
-import { AnswerError, mapEngineError, type EngineErrorContext } from '../answer/errors.js';
+import { AnswerError, mapEngineError, type EngineErrorContext } from '../llm/errors.js';
 import type { EvidenceOnlyAnswer } from '../answer/evidence-only.js';
-import { answerQuestion, type AnswerResult, type ChatEngine } from '../answer/generation.js';
+import { answerQuestion, type AnswerResult } from '../answer/generation.js';
+import { type ChatEngine } from '../llm/engine.js';
 import type { GroundingReport } from '../answer/grounding.js';
 import type { ConversationTurn } from '../answer/messages.js';
 import { hasNoContext } from '../answer/no-context.js';

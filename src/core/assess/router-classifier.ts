@@ -4,7 +4,7 @@
  * malformed JSON, a path outside the three — falls back to the pre-filter's
  * choice with low confidence, so routing never blocks an answer.
  */
-import type { IndicatorModel } from './indicators/model.js';
+import type { CompletionModel } from '../llm/complete.js';
 import type { ClassifierRequest, ClassifierVerdict, RouterClassifier, RoutePath } from './router.js';
 
 const PATHS: readonly RoutePath[] = ['rules', 'database', 'both'];
@@ -63,7 +63,7 @@ export function parseRouterVerdict(text: string): ClassifierVerdict | null {
   return { path: v.path as RoutePath, confidence, reasoning };
 }
 
-export function createLlmRouterClassifier(model: IndicatorModel, options: { signal?: AbortSignal } = {}): RouterClassifier {
+export function createLlmRouterClassifier(model: CompletionModel, options: { signal?: AbortSignal } = {}): RouterClassifier {
   return {
     async classify(req) {
       const fallback = (why: string): ClassifierVerdict => ({

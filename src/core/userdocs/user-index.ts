@@ -17,21 +17,8 @@ import { dot, type DenseBackend } from '../retrieval/dense.js';
 import type { Scored } from '../retrieval/types.js';
 import { collapseWhitespace } from '../text/sentences.js';
 import { vectorsShapeProblem } from './validate.js';
+import type { UserDocumentVectors } from './vectors.js';
 import type MiniSearch from 'minisearch';
-
-/** Every vector of one user document, computed by one embedding model. */
-export interface UserDocumentVectors {
-  modelId: string;
-  dimension: number;
-  /** chunks × dimension: the retrieval strings. */
-  retrieval: Float32Array;
-  /** chunks × dimension: the chunk summaries (post-scoring). */
-  summary: Float32Array;
-  /** Passage windows: the chunk (index within the document), the character span, and windows × dimension vectors. */
-  windows: { chunk: number[]; start: number[]; end: number[]; vectors: Float32Array };
-  /** (1 + sections) × dimension: the document's summary-index nodes. */
-  nodes: Float32Array;
-}
 
 /** A user document ready for the index: its chunks, its logical document and its vectors. */
 export interface IndexedUserDocument {

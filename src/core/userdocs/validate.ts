@@ -8,7 +8,7 @@
  */
 import type { DocumentUnit } from '../ingest/documents.js';
 import type { Chunk } from '../model/chunk.js';
-import type { UserDocumentVectors } from './user-index.js';
+import type { UserDocumentVectors } from './vectors.js';
 
 /** Every user document id starts with this (core/userdocs/form.ts userDocumentId); other ids are reserved. */
 export const USER_DOCUMENT_ID_PREFIX = 'user/';

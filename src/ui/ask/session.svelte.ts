@@ -4,9 +4,10 @@
  * events and saves the audit record it returns.
  */
 import type { AnswerConfig } from '../../core/answer/config';
-import { AnswerError } from '../../core/answer/errors';
+import { AnswerError } from '../../core/llm/errors';
 import type { EvidenceOnlyAnswer } from '../../core/answer/evidence-only';
-import type { AnswerResult, ChatEngine } from '../../core/answer/generation';
+import type { AnswerResult } from '../../core/answer/generation';
+import type { ChatEngine } from '../../core/llm/engine';
 import type { GroundingReport } from '../../core/answer/grounding';
 import type { QueryAssistance } from '../../core/answer/query-assist';
 import type { CondensedContext } from '../../core/answer/condense';

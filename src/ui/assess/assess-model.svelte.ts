@@ -2,10 +2,10 @@
  * State of the Assess view, kept across navigation: the form values, the last result and
  * the run in progress.
  */
-import { chatModel } from '../../core/answer/complete';
+import { chatModel } from '../../core/llm/complete';
 import { assessIndicators, type AssessmentResult, type ProgressEvent } from '../../core/assess/indicators/run';
 import { OperationInputError } from '../../core/assess/indicators/inputs';
-import type { IndicatorModel } from '../../core/assess/indicators/model';
+import type { CompletionModel } from '../../core/llm/complete';
 import type { Chunk } from '../../core/model/chunk';
 import type { AskApp } from '../ask/session.svelte';
 import { buildAssessAuditRecord } from './audit';
@@ -79,7 +79,7 @@ export class AssessModel {
     this.controller?.abort();
   }
 
-  private model(): IndicatorModel | undefined {
+  private model(): CompletionModel | undefined {
     const engine = this.app.generative && this.useModel ? (this.app.chatEngine()?.engine ?? null) : null;
     if (!engine) return undefined;
     const id = this.app.llm.loadedId ?? undefined;

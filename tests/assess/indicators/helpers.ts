@@ -2,7 +2,8 @@
 import type { Chunk } from '../../../src/core/model/chunk.js';
 import { assembleContext } from '../../../src/core/retrieval/context.js';
 import type { IndicatorRetrieval, RetrievedEvidence } from '../../../src/core/assess/indicators/sources.js';
-import type { ChatMessage, CompletionOptions, IndicatorModel } from '../../../src/core/assess/indicators/model.js';
+import type { ChatMessage } from '../../../src/core/llm/engine.js';
+import type { CompletionOptions, CompletionModel } from '../../../src/core/llm/complete.js';
 
 export function chunk(id: string, title: string, text: string, page: number | null = 24, docId = id.split('/')[0] ?? 'doc'): Chunk {
   return {
@@ -61,7 +62,7 @@ export function fakeRetrieval(chunks: readonly Chunk[] | ((query: string) => rea
 
 export type Script = string | Error | ((messages: readonly ChatMessage[], call: number) => string);
 
-export interface ScriptedModel extends IndicatorModel {
+export interface ScriptedModel extends CompletionModel {
   readonly calls: { messages: readonly ChatMessage[]; options: CompletionOptions }[];
 }
 

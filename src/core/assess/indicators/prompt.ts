@@ -9,7 +9,7 @@
 import { formatTraceStep, type TraceStep } from '../types.js';
 import { allowedModelValues, INDICATOR_CATALOG, type IndicatorName, type IndicatorValue } from './catalog.js';
 import { valueLabel, type InitialOperationInput } from './inputs.js';
-import type { ChatMessage } from './model.js';
+import type { ChatMessage } from '../../llm/engine.js';
 
 export const NO_CONTEXT = '[NO CONTEXT]';
 

@@ -28,7 +28,8 @@ import {
 import { checkCoherence, type CoherenceFlag } from './coherence.js';
 import { deriveIndicator, runCalculator, type CalculatorOutcome, type Derivation } from './deterministic.js';
 import { fieldLabel, OperationInputError, validateOperationInput, type InitialOperationInput, type OptionalField } from './inputs.js';
-import { DEFAULT_SAMPLING, type IndicatorModel } from './model.js';
+import { DEFAULT_SAMPLING } from './model.js';
+import { type CompletionModel } from '../../llm/complete.js';
 import { buildIndicatorMessages, type PromptOptions } from './prompt.js';
 import { buildIndicatorQuery } from './query.js';
 import { indicatorGenerationSchema } from './output-schema.js';
@@ -110,7 +111,7 @@ export type ProgressEvent =
 
 export interface AssessOptions {
   readonly retrieval: IndicatorRetrieval;
-  readonly model?: IndicatorModel;
+  readonly model?: CompletionModel;
   /** Model runs per indicator (majority vote). Default 5. */
   readonly runs?: number;
   readonly signal?: AbortSignal;
@@ -178,7 +179,7 @@ interface ModelCall {
 
 /** One run: an attempt and, if it fails (throws or invalid output), one retry. */
 async function callWithRetry(
-  model: IndicatorModel,
+  model: CompletionModel,
   name: IndicatorName,
   messages: ReturnType<typeof buildIndicatorMessages>,
   sampling: { temperature: number; top_p: number },

@@ -6,14 +6,35 @@
  * checks): a grammar constrains the form, not the meaning, and an engine that ignores
  * `response_format` must not slip through.
  *
- * `chatModel()` adapts a ChatEngine to the indicator workflow's `IndicatorModel`, so
- * every model call of the app goes through the one engine interface.
+ * `CompletionModel` is the one JSON-completion interface of everything that is not the
+ * streamed answer: the router classifier, the indicator workflow, condensation, query
+ * assistance and drafting. `chatModel()` adapts a ChatEngine to it, so every model call of
+ * the app goes through the one engine interface; a Node endpoint or a test double adapts in a
+ * few lines.
  */
-import type { IndicatorModel } from '../assess/indicators/model.js';
-import { DEFAULT_ANSWER_CONFIG, type GenerationParams } from './config.js';
+import { buildRequest, DEFAULT_GENERATION, type ChatEngine, type ChatMessage, type GenerationParams } from './engine.js';
 import { mapEngineError } from './errors.js';
-import { buildRequest, type ChatEngine } from './generation.js';
-import type { ChatMessage } from './messages.js';
+
+export interface CompletionOptions {
+  readonly temperature: number;
+  readonly top_p: number;
+  /** Token limit of the reply (the adapter's default when absent). */
+  readonly max_tokens?: number;
+  /**
+   * A JSON schema the reply must follow: engines with constrained decoding (WebLLM's
+   * `response_format`, a node-llama-cpp grammar) enforce it; the caller still validates.
+   */
+  readonly schema?: object;
+  readonly signal?: AbortSignal;
+}
+
+/** One completion for a list of messages: the reply text. */
+export interface CompletionModel {
+  /** Model identifier, recorded in the results (audit). */
+  readonly id?: string;
+  /** One completion for the messages; rejects on endpoint failure or timeout. */
+  complete(messages: readonly Readonly<ChatMessage>[], options: CompletionOptions): Promise<string>;
+}
 
 export interface CompletionRequest {
   messages: readonly ChatMessage[];
@@ -34,7 +55,7 @@ export interface CompletionResult {
 
 /** Run one completion and collect its text. Engine failures throw typed errors (mapEngineError). */
 export async function completeText(engine: ChatEngine, req: CompletionRequest): Promise<CompletionResult> {
-  const params: GenerationParams = { ...DEFAULT_ANSWER_CONFIG.generation, temperature: req.temperature, top_p: req.top_p, max_tokens: req.max_tokens };
+  const params: GenerationParams = { ...DEFAULT_GENERATION, temperature: req.temperature, top_p: req.top_p, max_tokens: req.max_tokens };
   const { signal } = req;
   if (signal?.aborted) return { text: '', finishReason: 'abort', aborted: true };
   const onAbort = (): void => {
@@ -65,8 +86,8 @@ export async function completeText(engine: ChatEngine, req: CompletionRequest): 
   return { text, finishReason: aborted ? 'abort' : finishReason, aborted };
 }
 
-/** The indicator workflow's and the router's model interface, over a ChatEngine. */
-export function chatModel(engine: ChatEngine, options: { id?: string; maxTokens?: number } = {}): IndicatorModel {
+/** The completion interface over a ChatEngine. */
+export function chatModel(engine: ChatEngine, options: { id?: string; maxTokens?: number } = {}): CompletionModel {
   return {
     ...(options.id ? { id: options.id } : {}),
     async complete(messages, o) {
