@@ -14,6 +14,7 @@
  * Pure over the one ChatEngine interface and an injected source check (the runtime's in the app,
  * checkGrounding with an embedder in Node).
  */
+import { parseReplyJson } from '../llm/json.js';
 import { numberContextMarkers, stripCitations } from './citations.js';
 import { completeText } from '../llm/complete.js';
 import type { ChatEngine } from '../llm/engine.js';
@@ -48,27 +49,20 @@ export const CONDENSE_SCHEMA = {
   required: ['notes'],
 } as const;
 
-/** One complete `{"passage": n, "text": "…"}` item, for a reply cut off by the token limit. */
-const NOTE_ITEM = /\{\s*"passage"\s*:\s*(\d+)\s*,\s*"text"\s*:\s*("(?:[^"\\]|\\.)*")\s*\}/g;
-
 /**
  * The notes of a reply: `{passage, text}` items with a text. A reply cut off by the token limit keeps
  * its complete items; null when the reply holds no such JSON at all.
  */
 export function parseNotes(reply: string): { passage: number; text: string }[] | null {
-  let notes: unknown;
-  try {
-    notes = (JSON.parse(reply) as { notes?: unknown } | null)?.notes;
-  } catch {
-    if (!/^\s*\{\s*"notes"\s*:/.test(reply)) return null;
-    notes = [...reply.matchAll(NOTE_ITEM)].map((m) => ({ passage: Number(m[1]), text: JSON.parse(m[2]!) as string }));
-    if (!(notes as unknown[]).length) return null;
-  }
+  const json = parseReplyJson(reply);
+  const notes = json?.value.notes;
   if (!Array.isArray(notes)) return null;
-  return notes
+  const complete = notes
     .filter((n): n is { passage: number; text: string } => !!n && typeof n === 'object' && Number.isInteger((n as { passage?: unknown }).passage) && typeof (n as { text?: unknown }).text === 'string')
     .map((n) => ({ passage: n.passage, text: collapseWhitespace(n.text).trim() }))
     .filter((n) => n.text.length > 0);
+  // a cut-off reply without one complete note is not "nothing relevant": it is no list at all
+  return json!.complete || complete.length ? complete : null;
 }
 
 export interface CondenseDocument {

@@ -11,6 +11,7 @@
  * One call with constrained JSON output (`response_format`), validated here: an
  * unusable reply gives no alternatives (retrieval proceeds with the question alone).
  */
+import { parseReplyJson } from '../llm/json.js';
 import type { AnswerConfig } from './config.js';
 import { DEFAULT_ANSWER_CONFIG } from './config.js';
 import { completeText } from '../llm/complete.js';
@@ -58,22 +59,8 @@ const clean = (s: unknown, max: number): string => (typeof s === 'string' ? s.re
  * off by the token limit keeps the string fields that were complete.
  */
 export function parseQueryAssistance(text: string): Omit<QueryAssistance, 'raw' | 'parsed'> | null {
-  const body = splitReasoning(text).answer;
-  const start = body.indexOf('{');
-  if (start < 0) return null;
-  let obj: Record<string, unknown> = {};
-  try {
-    obj = JSON.parse(body.slice(start, body.lastIndexOf('}') + 1)) as Record<string, unknown>;
-  } catch {
-    // truncated: take the complete "key": "value" strings
-    for (const m of body.slice(start).matchAll(/"(rewritten|hypothetical_answer)"\s*:\s*("(?:[^"\\]|\\.)*")/g)) {
-      try {
-        obj[m[1]!] = JSON.parse(m[2]!);
-      } catch {
-        /* an unterminated escape: skip the field */
-      }
-    }
-  }
+  const obj = parseReplyJson(splitReasoning(text).answer)?.value;
+  if (!obj) return null;
   const rewritten = clean(obj.rewritten, 400);
   const hypothetical = clean(obj.hypothetical_answer, 800);
   const subs = Array.isArray(obj.sub_questions) ? obj.sub_questions.map((q) => clean(q, 300)).filter((q) => q.length >= 8) : [];

@@ -4,6 +4,7 @@
  * malformed JSON, a path outside the three — falls back to the pre-filter's
  * choice with low confidence, so routing never blocks an answer.
  */
+import { parseReplyJson } from '../llm/json.js';
 import type { CompletionModel } from '../llm/complete.js';
 import type { ClassifierRequest, ClassifierVerdict, RouterClassifier, RoutePath } from './router.js';
 
@@ -47,17 +48,8 @@ export function routerMessages(req: ClassifierRequest): { role: 'system' | 'user
 
 /** Parse the model's JSON verdict; null when it is not a valid verdict. */
 export function parseRouterVerdict(text: string): ClassifierVerdict | null {
-  const cleaned = text.replace(/<think>[\s\S]*?<\/think>/g, '').replace(/```(?:json)?/g, '');
-  const start = cleaned.indexOf('{');
-  const end = cleaned.indexOf('}', start);
-  if (start < 0 || end < 0) return null;
-  let v: { path?: unknown; confidence?: unknown; reasoning?: unknown };
-  try {
-    v = JSON.parse(cleaned.slice(start, end + 1)) as typeof v;
-  } catch {
-    return null;
-  }
-  if (typeof v.path !== 'string' || !PATHS.includes(v.path as RoutePath)) return null;
+  const v = parseReplyJson(text)?.value;
+  if (!v || typeof v.path !== 'string' || !PATHS.includes(v.path as RoutePath)) return null;
   const confidence = typeof v.confidence === 'number' && v.confidence >= 0 && v.confidence <= 1 ? v.confidence : 0.6;
   const reasoning = typeof v.reasoning === 'string' ? v.reasoning.slice(0, 300) : '';
   return { path: v.path as RoutePath, confidence, reasoning };

@@ -8,6 +8,7 @@
  * `new Function`, which the app's Content-Security-Policy (no 'unsafe-eval') forbids in the browser.
  * A test checks that the generated file matches these schemas.
  */
+import { extractFirstJsonObject } from '../../llm/json.js';
 import { allowedModelValues, INDICATOR_CATALOG, type IndicatorName, type IndicatorValue } from './catalog.js';
 import type { IndicatorOutput } from './output-schema.js';
 import * as generated from './validators.generated.js';
@@ -30,6 +31,8 @@ export interface GeneratedValidator {
 
 const INDICATOR_VALIDATORS = generated as unknown as Readonly<Record<IndicatorName, GeneratedValidator>>;
 
+export { extractFirstJsonObject };
+
 /** One schema violation, in words. */
 export interface SchemaIssue {
   readonly path: string;
@@ -42,58 +45,6 @@ export type ParseFailureReason = 'no-json' | 'malformed-json' | 'schema' | 'valu
 export type ParseOutcome =
   | { readonly ok: true; readonly output: IndicatorOutput; readonly normalized: boolean }
   | { readonly ok: false; readonly reason: ParseFailureReason; readonly message: string; readonly issues: readonly SchemaIssue[] };
-
-/** Removes reasoning blocks and code-fence markers that models wrap around JSON. */
-function stripWrappers(raw: string): string {
-  return raw
-    .replace(/<think>[\s\S]*?<\/think>/gi, ' ')
-    .replace(/<\|channel\|>analysis[\s\S]*?<\|end\|>/g, ' ')
-    .replace(/```[a-zA-Z]*\s*/g, ' ');
-}
-
-/** End index (inclusive) of the balanced `{…}` starting at `start`, honouring JSON strings; -1 if none. */
-function balancedEnd(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '{') depth++;
-    else if (ch === '}') {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  return -1;
-}
-
-/**
- * The first JSON object in a model's output (prose, code fences and reasoning blocks around it are
- * ignored). `found: false` when there is no `{`, `parsed: false` when no balanced candidate parses.
- */
-export function extractFirstJsonObject(raw: string): { found: false } | { found: true; parsed: false; text: string } | { found: true; parsed: true; value: unknown; text: string } {
-  const text = stripWrappers(raw);
-  let start = text.indexOf('{');
-  if (start < 0) return { found: false };
-  let firstCandidate: string | null = null;
-  while (start >= 0) {
-    const end = balancedEnd(text, start);
-    if (end < 0) break;
-    const candidate = text.slice(start, end + 1);
-    firstCandidate ??= candidate;
-    try {
-      return { found: true, parsed: true, value: JSON.parse(candidate) as unknown, text: candidate };
-    } catch {
-      start = text.indexOf('{', start + 1);
-    }
-  }
-  return { found: true, parsed: false, text: firstCandidate ?? text.slice(text.indexOf('{')) };
-}
 
 /** Maps "Specific SORA", "Very low", "FULL-SORA" onto allowed values; numbers and exact values untouched. */
 function normalizeValue(name: IndicatorName, value: unknown): { value: unknown; changed: boolean } {
