@@ -89,7 +89,10 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     location: `${R947}, Article 6`,
     description: "When an operation belongs to the 'certified' category (for example carrying people, transporting dangerous goods with high risk, or large UAS over assemblies of people) and what certification it then needs.",
     keys: ['reg:2019/947:art:6', 'concept:certified-category'],
-    cues: [...named(String.raw`\barticle\s+6\b(?!\d)`, String.raw`\bcertified[’'"]?\s+category\b`), ...topic(String.raw`\b(?:air\s+taxis?|passenger\s+drones?|carry(?:ing)?\s+passengers)\b`)],
+    cues: [
+      ...named(String.raw`\barticle\s+6\b(?!\d)`, String.raw`\bcertified[’'"]?\s+category\b`),
+      ...topic(String.raw`\b(?:air\s+taxis?|passenger\s+drones?)\b|\b(?:carry|carrying|transport|transporting)\s+(?:people|persons|passengers)\b`, String.raw`\b(?:operations?|flights?)\b.{0,40}\bmust\s+be\s+certified\b|\bwithout\s+certification\b`),
+    ],
   },
   {
     id: 'r947-competence',
@@ -103,7 +106,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
         String.raw`\bremote\s+pilot\s+certificate\b|\bcertificate\s+of\s+(?:remote\s+pilot\s+)?competen`,
         String.raw`\bA[12]\s+(?:certificate|CofC|exam|test|training)\b|\b(?:A1\/A3|A1-A3)\b`,
         String.raw`\bonline\s+(?:training|test|exam|course|theory)\b|\btheor(?:y|etical)\s+(?:exam|test)\b`,
-        String.raw`\b(?:drone|pilot)\s+(?:licen[cs]e|licen[cs]ing)\b|\b(?:licen[cs]e|certificate)\s+to\s+fly\b`,
+        String.raw`\b(?:drone|pilot)\s+(?:licen[cs]e|licen[cs]ing)\b|\b(?:licen[cs]e|certificate)\s+to\s+fly\b|\bwithout\s+(?:a\s+|any\s+)?(?:licen[cs]e|certificate)\b`,
+        String.raw`\bremote\s+pilots?\b.{0,60}\b(?:training|trained|exam|test|age|certificate)\b`,
         String.raw`\bminimum\s+age\b|\bhow\s+old\b|\bchildren\b|\bunder\s+1[2-8]\b`,
       ),
     ],

@@ -55,6 +55,10 @@ describe('evidenceSignal', () => {
     });
     expect(s).toEqual({ noEvidence: false, gateScore: 1.5, topDense: 0.6, topWindow: 0.7, topIds: ['p1', 'p2'] });
   });
+  it('treats a gate score of −Infinity (nothing scored) as no score, so a model never sees a non-finite feature', () => {
+    const s = evidenceSignal({ noEvidence: true, gate: { passed: false, source: 'dense', score: -Infinity, threshold: 0.3, note: '' }, evidence: [], ranked: [] });
+    expect(s.gateScore).toBeNull();
+  });
   it('falls back to the ranked candidates when the gate kept nothing', () => {
     const s = evidenceSignal({ noEvidence: true, evidence: [], ranked: [{ id: 'r1', row: 0, score: 0.1, kept: false }] });
     expect(s).toMatchObject({ noEvidence: true, gateScore: null, topDense: 0, topIds: ['r1'] });

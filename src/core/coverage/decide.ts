@@ -29,11 +29,13 @@ export interface EvidenceSignal {
 
 export function evidenceSignal(r: Pick<RetrievalResult, 'noEvidence' | 'gate' | 'evidence' | 'ranked'>, top = 3): EvidenceSignal {
   const parts = r.evidence.map((e) => e.parts);
+  const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
   return {
     noEvidence: r.noEvidence,
-    gateScore: r.gate ? r.gate.score : null,
-    topDense: parts.reduce((m, p) => Math.max(m, p.dense), 0),
-    topWindow: parts.reduce((m, p) => Math.max(m, p.window), 0),
+    // a gate that scored nothing (−Infinity) is "no score", like no gate at all
+    gateScore: r.gate && Number.isFinite(r.gate.score) ? r.gate.score : null,
+    topDense: parts.reduce((m, p) => Math.max(m, finite(p.dense)), 0),
+    topWindow: parts.reduce((m, p) => Math.max(m, finite(p.window)), 0),
     topIds: (r.evidence.length ? r.evidence.map((e) => e.id) : r.ranked.map((c) => c.id)).slice(0, top),
   };
 }
