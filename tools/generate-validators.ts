@@ -11,10 +11,10 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { INDICATOR_NAMES } from '../src/core/assess/indicators/catalog.js';
-import { INDICATOR_OUTPUT_SCHEMAS } from '../src/core/assess/indicators/output-schema.js';
+import { INDICATOR_NAMES } from '../src/core/indicators/catalog.js';
+import { INDICATOR_OUTPUT_SCHEMAS } from '../src/core/indicators/output-schema.js';
 
-export const GENERATED_VALIDATORS_PATH = fileURLToPath(new URL('../src/core/assess/indicators/validators.generated.ts', import.meta.url));
+export const GENERATED_VALIDATORS_PATH = fileURLToPath(new URL('../src/core/indicators/validators.generated.ts', import.meta.url));
 
 /** An ajv instance configured as the generated code is (for tests comparing the two). */
 export function createAjv(source: boolean): Ajv {

@@ -49,7 +49,7 @@ try {
     import('../../src/core/retrieval/context.js'),
     import('../node/engine.js'),
     import('../../src/core/ask/turn.js'),
-    import('../../src/core/retrieval/agents.js'),
+    import('../../src/core/agents/agents.js'),
   ]);
   const loaded = await nodeEngine();
   const { engine, index } = loaded;

@@ -22,12 +22,15 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import coverageJson from '../../src/core/coverage/coverage.json';
-import { parseCoverage } from '../../src/core/coverage/load.js';
+import { absentInstruments, parseCoverage } from '../../src/core/coverage/load.js';
 import { coverageMatches } from '../../src/core/coverage/match.js';
 import {
   candidateOf,
   DECISION_FEATURES,
   decisionFeatures,
+  instrumentText,
+  nearestInstrument,
+  type DecisionFeature,
   evidenceSignal,
   probabilityOf,
   type DecisionModel,
@@ -48,8 +51,13 @@ const { values } = parseArgs({
     targets: { type: 'string', default: '0.01,0.02,0.03,0.05' },
     questions: { type: 'string' },
     model: { type: 'string', default: 'src/core/coverage/decision-model.json' },
+    similarity: { type: 'boolean', default: false },
+    report: { type: 'string' },
   },
 });
+/** --similarity: the nearest absent instrument by embedding is a candidate too, and its cosine a feature. */
+const SIM = values.similarity!;
+const FEATS: readonly DecisionFeature[] = SIM ? DECISION_FEATURES : DECISION_FEATURES.filter((f) => f !== 'instrumentSim' && f !== 'similarOnly');
 const sha = (b: string | Buffer): string => createHash('sha256').update(b).digest('hex');
 const coverage = parseCoverage(coverageJson);
 
@@ -93,21 +101,25 @@ interface Row extends Item {
   instrument: string | null;
 }
 
+const absent = absentInstruments(coverage);
+const instrumentVectors = SIM ? (await embedder.embed(absent.map(instrumentText), 'document')).map((vector, i) => ({ id: absent[i]!.id, vector })) : [];
+
 async function rowsOf(items: Item[]): Promise<Row[]> {
   const out: Row[] = [];
   for (const it of items) {
     const s = await signalOf(it.q);
     const m = coverageMatches(it.q, coverage);
-    const f = decisionFeatures(m, s);
-    const hit = candidateOf(m);
-    out.push({ ...it, x: DECISION_FEATURES.map((n) => f[n]), matched: !!hit, noEvidence: s.noEvidence, instrument: hit?.instrument.id ?? null });
+    const near = SIM ? nearestInstrument((await embedder.embed([it.q], 'query'))[0]!, instrumentVectors) : null;
+    const f = decisionFeatures(m, s, near, coverage);
+    const hit = candidateOf(m, near, coverage);
+    out.push({ ...it, x: FEATS.map((n) => f[n]), matched: !!hit, noEvidence: s.noEvidence, instrument: hit?.instrument.id ?? null });
   }
   return out;
 }
 
 // ---------------------------------------------------------------- logistic regression
 function fit(rows: Row[]): Omit<DecisionModel, 'threshold' | 'provenance' | 'version'> {
-  const d = DECISION_FEATURES.length;
+  const d = FEATS.length;
   const train = rows.filter((r) => r.matched);
   const mean = Array.from({ length: d }, (_, j) => train.reduce((s, r) => s + r.x[j]!, 0) / Math.max(train.length, 1));
   const std = Array.from({ length: d }, (_, j) => Math.sqrt(train.reduce((s, r) => s + (r.x[j]! - mean[j]!) ** 2, 0) / Math.max(train.length, 1)) || 1);
@@ -133,16 +145,17 @@ function fit(rows: Row[]): Omit<DecisionModel, 'threshold' | 'provenance' | 'ver
     for (let j = 0; j < d; j++) w[j] = w[j]! - lr * (g[j]! / z.length + lambda * w[j]!);
     b -= (lr * gb) / z.length;
   }
-  return { features: DECISION_FEATURES, mean, std, weights: w, bias: b };
+  return { features: FEATS, mean, std, weights: w, bias: b, ...(SIM ? { similarity: true } : {}) };
 }
 
 const asModel = (m: ReturnType<typeof fit>, threshold: number): DecisionModel => ({ version: 1, ...m, threshold, provenance: {} });
-const refuses = (m: DecisionModel, r: Row): boolean => r.matched && probabilityOf(m, Object.fromEntries(DECISION_FEATURES.map((n, j) => [n, r.x[j]!])) as never) >= m.threshold;
+const featuresOf = (r: Row) => Object.fromEntries(FEATS.map((n, j) => [n, r.x[j]!])) as Record<DecisionFeature, number>;
+const refuses = (m: DecisionModel, r: Row): boolean => r.matched && probabilityOf(m, featuresOf(r)) >= m.threshold;
 
 /** The lowest threshold whose refusals of answerable training questions stay within the target (most out-of-scope caught). */
 function chooseThreshold(m: ReturnType<typeof fit>, rows: Row[], target: number): number {
   const ans = rows.filter((r) => !r.oos);
-  const probs = rows.filter((r) => r.matched).map((r) => probabilityOf(asModel(m, 0), Object.fromEntries(DECISION_FEATURES.map((n, j) => [n, r.x[j]!])) as never));
+  const probs = rows.filter((r) => r.matched).map((r) => probabilityOf(asModel(m, 0), featuresOf(r)));
   const candidates = [...new Set([...probs, ...Array.from({ length: 19 }, (_, i) => (i + 1) / 20)])].sort((a, b) => a - b);
   for (const t of candidates) {
     const mm = asModel(m, t);
@@ -238,7 +251,8 @@ const curve = Object.fromEntries(
 const offRows = await rowsOf(offtopic);
 const report = {
   generated: new Date().toISOString(),
-  command: `npm run coverage:eval -- --k ${k} --target-refused ${target} --per-passage ${values['per-passage']}`,
+  command: `npm run coverage:eval -- --k ${k} --target-refused ${target} --per-passage ${values['per-passage']}${SIM ? ' --similarity' : ''}`,
+  features: FEATS,
   data: Object.fromEntries([llmFile, tplFile, synFile].filter(existsSync).map((p) => [p, sha(readFileSync(p))])),
   coverage: { indexManifestSha256: coverage.index.manifestSha256 },
   retrieval: 'core/ask/retrieve.ts retrieveLocal, default config, no document agents (as npm run eval)',
@@ -259,11 +273,11 @@ const shipped: DecisionModel = {
 };
 (report as Record<string, unknown>).offtopic = { n: offRows.length, namedAnInstrument: Number((offRows.filter((r) => refuses(shipped, r)).length / Math.max(offRows.length, 1)).toFixed(3)), noEvidence: Number((offRows.filter((r) => r.noEvidence).length / Math.max(offRows.length, 1)).toFixed(3)) };
 writeFileSync(values.model!, `${JSON.stringify(shipped, null, 1)}\n`);
-writeFileSync('corpus-build/data/coverage-decision-report.json', `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(values.report ?? `corpus-build/data/coverage-decision-report${SIM ? '-similarity' : ''}.json`, `${JSON.stringify(report, null, 2)}\n`);
 const line = (name: string, f: Figures) => `${name.padEnd(34)} out-of-scope ${f.oos}: not-in-docs ${f.oosNotInDocuments.toFixed(3)} (right instrument ${f.oosRightInstrument.toFixed(3)}), refused incl. gate ${f.oosRefusedWithGate.toFixed(3)} | answerable ${f.answerable}: refused by decision ${f.answerableRefusedByDecision.toFixed(3)}, incl. gate ${f.answerableRefusedWithGate.toFixed(3)}`;
 console.log(JSON.stringify(report.counts));
 const SRC = ['llm', 'llmUnread', 'template'] as const;
 for (const [t, b] of Object.entries(curve)) for (const src of SRC) console.log(line(`CV target ${t} [${src}]`, b[src]));
 for (const [n, b] of Object.entries(report.baselines)) for (const src of SRC) console.log(line(`${n} [${src}]`, b[src]));
 console.log(`off-topic: ${JSON.stringify((report as Record<string, unknown>).offtopic)}`);
-console.log(`weights: ${DECISION_FEATURES.map((n, j) => `${n} ${full.weights[j]!.toFixed(2)}`).join(', ')}; threshold ${shipped.threshold.toFixed(3)}`);
+console.log(`weights: ${FEATS.map((n, j) => `${n} ${full.weights[j]!.toFixed(2)}`).join(', ')}; threshold ${shipped.threshold.toFixed(3)}`);

@@ -9,10 +9,10 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { checkGrounding } from '../../src/core/answer/grounding.js';
-import { draftToCsv, draftToJson, draftToMarkdown } from '../../src/core/answer/requirements.js';
+import { draftToCsv, draftToJson, draftToMarkdown } from '../../src/core/agents/requirements.js';
 import { draftRequirementsLocal } from '../../src/core/ask/retrieve.js';
-import { draftFromCitedPassages, modelDraftToMarkdown } from '../../src/core/answer/requirements-model.js';
-import { createDocumentAgents } from '../../src/core/retrieval/agents.js';
+import { draftFromCitedPassages, modelDraftToMarkdown } from '../../src/core/agents/requirements-model.js';
+import { createDocumentAgents } from '../../src/core/agents/agents.js';
 import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
 

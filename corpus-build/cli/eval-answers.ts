@@ -20,11 +20,11 @@ import { appendFileSync, createReadStream, existsSync, mkdirSync, readFileSync, 
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { answerConfig, contextCharsFor, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
-import { CONDENSE_SCHEMA, CONDENSE_SYSTEM_PROMPT, condensePrompt } from '../../src/core/answer/condense.js';
+import { CONDENSE_SCHEMA, CONDENSE_SYSTEM_PROMPT, condensePrompt } from '../../src/core/agents/condense.js';
 import { contextMessage, developerPrompt, systemPrompt } from '../../src/core/answer/prompts.js';
 import { QUERY_ASSIST_SCHEMA, QUERY_ASSIST_SYSTEM_PROMPT } from '../../src/core/answer/query-assist.js';
 import { summariseAnswers, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
-import { agentConfigForEmbedder, createDocumentAgents } from '../../src/core/retrieval/agents.js';
+import { agentConfigForEmbedder, createDocumentAgents } from '../../src/core/agents/agents.js';
 import type { RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import { answerOne, outcomeOf, type AnswerRecord } from '../node/answer-eval.js';
 import { nodeEngine, nodeRetrieval } from '../node/engine.js';
@@ -41,7 +41,7 @@ const USAGE = `Usage: npm run eval:answers -- --questions <file.jsonl> [--model 
   --agents           the context is the document agents' refined contexts (top 3 documents; the
                      agent-based RAG paper) instead of the flat retrieval's passages
   --condense         with --agents: each kept document's refined context is condensed by the same
-                     model first (src/core/answer/condense.ts; one more model call per document)
+                     model first (src/core/agents/condense.ts; one more model call per document)
   --embedder <id>    retrieve with another model's vector set (npm run index:vectors), as the app
                      does after the user downloads it (e.g. google/embeddinggemma-300m)
   --corpus <id>      only questions of this corpus (and "any"), retrieval restricted to it

@@ -6,9 +6,9 @@
  * --json prints one object {"n", "exact", "failures":[{"id","expected","got"}]}; otherwise a table.
  * Bad input (missing file, malformed line, bad arguments) → message on stderr, exit code 2.
  */
-import { EvalInputError, parseEvalArgs, parseJsonl, scoreOperations, toOperationCase } from '../../src/core/assess/eval.js';
+import { EvalInputError, parseEvalArgs, parseJsonl, scoreOperations, toOperationCase } from '../../src/core/evaluation/operations-and-routes.js';
 import { readCasesFile } from '../node/read-cases.js';
-import { assessOperation } from '../../src/core/assess/operation.js';
+import { assessOperation } from '../../src/core/sora/operation.js';
 
 const USAGE = 'Usage: eval-ops --cases <file.jsonl> [--json]';
 

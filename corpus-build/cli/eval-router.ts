@@ -7,9 +7,9 @@
  * otherwise a confusion table and the misrouted queries.
  * Bad input (missing file, malformed line, bad arguments) → message on stderr, exit code 2.
  */
-import { EvalInputError, parseEvalArgs, parseJsonl, scoreRouter, toRouterCase } from '../../src/core/assess/eval.js';
+import { EvalInputError, parseEvalArgs, parseJsonl, scoreRouter, toRouterCase } from '../../src/core/evaluation/operations-and-routes.js';
 import { readCasesFile } from '../node/read-cases.js';
-import { ROUTE_PATHS } from '../../src/core/assess/router.js';
+import { ROUTE_PATHS } from '../../src/core/route/router.js';
 
 const USAGE = 'Usage: eval-router --cases <file.jsonl> [--json]';
 

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
 import { deepMerge } from '../../src/core/config/merge.js';
 import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise, type EvalReport, documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
-import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents } from '../../src/core/retrieval/agents.js';
+import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents } from '../../src/core/agents/agents.js';
 import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/core/evaluation/cross-validation.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
 import { retrieveLocal } from '../../src/core/ask/retrieve.js';

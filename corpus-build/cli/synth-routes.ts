@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkSources } from '../build/pipeline.js';
-import { gridForChunk } from '../../src/core/assess/tables/grid.js';
+import { gridForChunk } from '../../src/core/sora/tables/grid.js';
 import { cleanQuestions } from '../synth/prompt.js';
 import { repeatsRouteExample } from '../synth/route-prompt.js';
 import { EXAMPLE_REPLIES, EXAMPLE_TABLE, ROUTE_FILE, ROUTE_PROMPT_VERSION, ROUTE_STYLES, ROUTE_SYSTEM_PROMPT, type RoutePathKind, type RouteQuestions, routeSchema, tablePrompt } from '../synth/route-prompt.js';

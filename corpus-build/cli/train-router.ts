@@ -1,12 +1,12 @@
 /**
  * `npm run train:router [-- --cases <router jsonl>] [--k 5] [--no-write]`
  *
- * Trains the router's model (src/core/assess/route-model.ts) on model-written questions only:
+ * Trains the router's model (src/core/route/route-model.ts) on model-written questions only:
  *  - `rules`: the passage questions of corpus-build/data/synthetic-questions.jsonl, except those of
  *    table passages (a question about a table may ask for a lookup);
  *  - `database` / `both`: corpus-build/data/route-questions.jsonl (`npm run synth:routes`).
  * Prints a group-wise K-fold cross-validation on these questions (a group is one table, or one
- * passage's section: a group never straddles folds), then writes src/core/assess/route-model.json.
+ * passage's section: a group never straddles folds), then writes src/core/route/route-model.json.
  * `--cases` only measures the trained model on a labelled routing file (e.g. the dev set): those
  * questions are never trained on, and no setting is chosen from them.
  */
@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { foldsOf } from '../../src/core/evaluation/cross-validation.js';
-import { DEFAULT_ROUTE_TRAIN, predictRoute, ROUTE_CLASSES, type RouteClass, type RouteExample, type RouteTrainOptions, trainRouteModel } from '../../src/core/assess/route-model.js';
+import { DEFAULT_ROUTE_TRAIN, predictRoute, ROUTE_CLASSES, type RouteClass, type RouteExample, type RouteTrainOptions, trainRouteModel } from '../../src/core/route/route-model.js';
 import { composeBoth, isTableChunk } from '../synth/compose-routes.js';
 import { ROUTE_FILE, ROUTE_PROMPT_VERSION, type RouteQuestions } from '../synth/route-prompt.js';
 import { DATA_DIR, type PassageQuestions, parseJsonl, readVerified, sha256, SYNTH_FILE } from '../synth/store.js';
@@ -22,7 +22,7 @@ import { DATA_DIR, type PassageQuestions, parseJsonl, readVerified, sha256, SYNT
 const HELP = `Usage: npm run train:router [-- --cases <file.jsonl>] [--k 5] [--compose N] [--no-write]
 
 Trains the router on the synthetic questions, prints a group-wise cross-validation and writes
-src/core/assess/route-model.json. --cases measures it on a labelled routing file ({query, path}).
+src/core/route/route-model.json. --cases measures it on a labelled routing file ({query, path}).
 --compose N adds N composed both questions per database question (a value question joined with a
 question about the table's section; corpus-build/synth/compose-routes.ts) to the training folds
 only, and cross-validates with and without them.`;
@@ -33,7 +33,7 @@ const { values } = parseArgs({
     k: { type: 'string', default: '5' },
     compose: { type: 'string', default: '0' },
     'no-write': { type: 'boolean', default: false },
-    out: { type: 'string', default: 'src/core/assess/route-model.json' },
+    out: { type: 'string', default: 'src/core/route/route-model.json' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });

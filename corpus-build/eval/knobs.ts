@@ -5,7 +5,7 @@
  * never chosen on evaluation questions.
  */
 import type { RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
-import type { AgentConfig } from '../../src/core/retrieval/agents.js';
+import type { AgentConfig } from '../../src/core/agents/agents.js';
 
 export interface KnobValue {
   label: string;

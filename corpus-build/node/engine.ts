@@ -13,7 +13,7 @@ import { MODELS_DIR, nodeEmbedder } from './model.js';
 import { loadVoyInNode } from './voy.js';
 import { createLocalRetrieval } from '../../src/core/ask/retrieve.js';
 import type { AskRetrieval } from '../../src/core/ask/types.js';
-import type { DocumentAgents } from '../../src/core/retrieval/agents.js';
+import type { DocumentAgents } from '../../src/core/agents/agents.js';
 
 export interface NodeEngine {
   engine: RetrievalEngine;

@@ -1,5 +1,5 @@
 /** The filters the CLIs retrieve with: the chosen corpus, and the jurisdictions the question names. */
-import { extractJurisdictions } from '../../src/core/assess/jurisdictions.js';
+import { extractJurisdictions } from '../../src/core/route/jurisdictions.js';
 import type { Filters } from '../../src/core/retrieval/types.js';
 
 export function questionFilters(question: string, corpus?: string): Filters {

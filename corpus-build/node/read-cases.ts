@@ -1,7 +1,7 @@
 /** Reading an evaluation file named on the command line (relative to where npm was invoked). */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { EvalInputError, parseJsonl } from '../../src/core/assess/eval.js';
+import { EvalInputError, parseJsonl } from '../../src/core/evaluation/operations-and-routes.js';
 import { type RetrievalQuestion, toQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 
 export function readCasesFile(path: string): { file: string; text: string } {

@@ -8,7 +8,7 @@ import { untrack } from 'svelte';
 import type { PwaUpdater } from './register';
 import { INTEGRITY_FILE } from './pwa-config';
 import { describeAssets, healOfflineCopy, type CachesLike, type HealResult, type RepairEnv } from './repair';
-import { takeReloadNotice } from './reload-notice';
+import { reloadAfterRepair, takeReloadNotice } from './reload-notice';
 import { estimateStorage, hasRoomFor, WORKBOX_PRECACHE_PREFIX } from './storage';
 
 export type CopyState = 'none' | 'saving' | 'ready' | 'failed' | 'lost';
@@ -198,7 +198,7 @@ export const offlineCopy = new OfflineCopyStatus();
 export function healOnIndexFailure(app: { readonly indexState: string; initIndex(): Promise<void> }, copy: OfflineCopyStatus = offlineCopy): () => void {
   return $effect.root(() => {
     $effect(() => {
-      if (app.indexState === 'error') untrack(() => void copy.healAfterFailure(() => app.initIndex()));
+      if (app.indexState === 'error') untrack(() => void copy.healAfterFailure(() => reloadAfterRepair(() => app.initIndex())));
     });
   });
 }

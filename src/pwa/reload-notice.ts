@@ -3,7 +3,7 @@
  * tab only) across the reload, read once. Also the guard against a reload loop when a part of the
  * app stays missing.
  */
-export type ReloadReason = 'updated' | 'updated-elsewhere' | 'missing-chunk';
+export type ReloadReason = 'updated' | 'updated-elsewhere' | 'missing-chunk' | 'repaired';
 
 const KEY = 'skycite-reload-notice';
 const CHUNK_KEY = 'skycite-chunk-reload-at';
@@ -12,6 +12,7 @@ export const RELOAD_NOTICES: Record<ReloadReason, string> = {
   updated: 'SkyCite was updated to its new version.',
   'updated-elsewhere': 'SkyCite was updated in another tab; this tab reloaded to the new version as well. Nothing you stored was changed.',
   'missing-chunk': 'A new version of SkyCite had been installed, so this tab reloaded to load it. Please repeat your last action.',
+  repaired: 'Part of SkyCite’s offline copy on this device was damaged; SkyCite downloaded a verified copy and restarted. Your own documents, settings and audit log were not affected.',
 };
 
 export interface SessionStore {
@@ -57,11 +58,11 @@ export function isMissingChunkError(e: unknown): boolean {
  * Whether to reload for a missing chunk now: not when this tab already did so in the last
  * `windowMs` (the chunk is still missing after a reload: a reload loop would help nobody).
  */
-export function shouldReloadForChunk(now: number, store: SessionStore | null = session(), windowMs = 60_000): boolean {
+export function shouldReloadForChunk(now: number, store: SessionStore | null = session(), windowMs = 60_000, key = CHUNK_KEY): boolean {
   try {
-    const last = Number(store?.getItem(CHUNK_KEY) ?? NaN);
+    const last = Number(store?.getItem(key) ?? NaN);
     if (Number.isFinite(last) && now - last < windowMs) return false;
-    store?.setItem(CHUNK_KEY, String(now));
+    store?.setItem(key, String(now));
     return true;
   } catch {
     return false;
@@ -80,4 +81,16 @@ export function reloadOnMissingChunks(target: Pick<EventTarget, 'addEventListene
     setReloadNotice('missing-chunk');
     reload();
   });
+}
+
+/**
+ * After the offline copy was repaired, start again from a fresh page (a worker that loaded the
+ * damaged files may keep them in memory), with a notice; at most once a minute, else `fallback`
+ * (load again in place).
+ */
+export function reloadAfterRepair(fallback: () => Promise<void>, reload: () => void = () => globalThis.location?.reload()): Promise<void> {
+  if (!shouldReloadForChunk(Date.now(), session(), 60_000, 'skycite-repair-reload-at')) return fallback();
+  setReloadNotice('repaired');
+  reload();
+  return Promise.resolve();
 }

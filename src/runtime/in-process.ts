@@ -14,7 +14,7 @@ import type { Chunk } from '../core/model/chunk.js';
 import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../core/retrieval/config.js';
 import { voyBackend, type DenseBackend, type VoyConstructor } from '../core/retrieval/dense.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../core/retrieval/engine.js';
-import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents, type AgentResult, type DocumentAgents } from '../core/retrieval/agents.js';
+import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents, type AgentResult, type DocumentAgents } from '../core/agents/agents.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../core/retrieval/cross-encoder.js';
 import type { Reranker } from '../core/retrieval/rerank.js';
 import type {

@@ -11,7 +11,7 @@ import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
 import type { GroundingReport } from '../core/answer/grounding.js';
 import type { IndexManifest } from '../core/index/manifest.js';
 import type { DeviceChoice } from './device-choice.js';
-import type { RequirementDraft } from '../core/answer/requirements.js';
+import type { RequirementDraft } from '../core/agents/requirements.js';
 import type { UserDocumentExport, UserDocumentInfo, UserDocumentInput, UserDocumentProgress, UserDocumentsLoad } from './user-documents.js';
 
 export interface RuntimeOptions {

@@ -27,7 +27,7 @@ export interface Settings {
   retrievalModel: string | null;
   /**
    * With a model loaded, answer from the document agents' contexts, each condensed by the model
-   * (src/core/answer/condense.ts), instead of the flat retrieval's passages. Off by default: on the
+   * (src/core/agents/condense.ts), instead of the flat retrieval's passages. Off by default: on the
    * dev questions the agents' contexts gave the 0.5B model less consistent answers (docs/answers.md).
    */
   answerFromDocuments: boolean;

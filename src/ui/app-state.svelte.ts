@@ -20,7 +20,7 @@ import type { DownloadProgress, RetrievalModelInfo, RuntimeOptions, RuntimeStatu
 import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
 import type { TextRange } from './highlight';
-import type { TraceStep } from '../core/assess/types';
+import type { TraceStep } from '../core/sora/types';
 import { UserDocsState } from './library/user-docs.svelte';
 
 export interface ViewerRequest {
@@ -45,7 +45,7 @@ export interface LlmState {
   /** The model being downloaded / initialised. */
   loadingId: string | null;
   progress: LoadProgress | null;
-  /** The last failure (typed: src/core/answer/errors.ts); `retryable` offers a retry. */
+  /** The last failure (typed: src/core/llm/errors.ts); `retryable` offers a retry. */
   error: { modelId: string; message: string; code: AnswerErrorCode | 'other'; retryable: boolean } | null;
 }
 

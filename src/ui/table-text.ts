@@ -3,8 +3,8 @@
  * printed layout (monospace, original spacing), prose as text. Highlights that would paint most of
  * a table (a table is one "sentence" to the sentence splitter) are dropped: they say nothing.
  */
-import { gridForChunk, highlightedCells, type TableGrid } from '../core/assess/tables/grid';
-import type { TraceStep } from '../core/assess/types';
+import { gridForChunk, highlightedCells, type TableGrid } from '../core/sora/tables/grid';
+import type { TraceStep } from '../core/sora/types';
 import type { Chunk } from '../core/model/chunk';
 import { normalizeRanges, type TextRange } from './highlight';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { checkGrounding } from '../../src/core/answer/grounding.js';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { numberContextMarkers } from '../../src/core/answer/citations.js';
-import { condenseDocument, condenseDocuments, condenseInputs, condensePrompt, parseNotes, type CondenseDocument } from '../../src/core/answer/condense.js';
+import { condenseDocument, condenseDocuments, condenseInputs, condensePrompt, parseNotes, type CondenseDocument } from '../../src/core/agents/condense.js';
 import { bagOfWordsEmbedder, delta, engineDouble } from './helpers.js';
 
 const PASSAGES = [

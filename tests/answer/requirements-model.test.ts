@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkGrounding } from '../../src/core/answer/grounding.js';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
-import { draftWithModel, parseRequirementLines, requirementsPrompt } from '../../src/core/answer/requirements-model.js';
+import { draftWithModel, parseRequirementLines, requirementsPrompt } from '../../src/core/agents/requirements-model.js';
 import { bagOfWordsEmbedder, delta, engineDouble } from './helpers.js';
 
 const PASSAGES = [

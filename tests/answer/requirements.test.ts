@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, draftFromAgents, draftFromPassages, draftToCsv, draftToJson, draftToMarkdown, groupOf, normativeStatements } from '../../src/core/answer/requirements.js';
+import { csvField, draftFromAgents, draftFromPassages, draftToCsv, draftToJson, draftToMarkdown, groupOf, normativeStatements } from '../../src/core/agents/requirements.js';
 import { chunkOf } from '../support/tiny-index.js';
 
 const oso = { ...chunkOf('e/oso-05', 'OSO #05 — UAS designed considering system safety and reliability', 'The UAS operator should demonstrate the reliability. The equipment, systems and installations shall be designed to minimise hazards. Table E.3 lists the criteria.'), sectionPath: ['AMC1 Article 11', 'Annex E', 'OSO #05 — UAS designed considering system safety and reliability'] };
@@ -84,7 +84,7 @@ describe('requirement draft', () => {
 describe('draft from the document agents', () => {
   it('takes the kept documents\' top passages in rank order and marks restated sources', async () => {
     const { createRetrievalEngine } = await import('../../src/core/retrieval/engine.js');
-    const { createDocumentAgents } = await import('../../src/core/retrieval/agents.js');
+    const { createDocumentAgents } = await import('../../src/core/agents/agents.js');
     const { fakeEmbedder } = await import('../support/fake-embedder.js');
     const { tinyIndex } = await import('../support/tiny-index.js');
     const emb = fakeEmbedder(64);

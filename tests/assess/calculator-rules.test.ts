@@ -13,7 +13,7 @@ import {
   tmprFor,
   type AssessResult,
   type Computed,
-} from '../../src/core/assess/index.js';
+} from '../../src/core/sora/index.js';
 
 function expectOk<T>(r: AssessResult<T>): Computed<T> {
   if (r.status !== 'ok') throw new Error(`expected a value, got ${JSON.stringify(r)}`);

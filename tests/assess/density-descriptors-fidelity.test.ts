@@ -4,7 +4,7 @@
  * row on its recorded page.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DENSITY_DESCRIPTORS_TABLE, FORM_DESCRIPTORS } from '../../src/core/assess/tables/density-descriptors-table.js';
+import { DENSITY_DESCRIPTORS_TABLE, FORM_DESCRIPTORS } from '../../src/core/sora/tables/density-descriptors-table.js';
 import { collapse, loadSource, type SourceText } from './corpus-text.js';
 
 let src: SourceText;

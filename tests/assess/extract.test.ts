@@ -1,9 +1,9 @@
 /** Operation parameters read from free text: units, density words (Table 2), and what is left unread. */
 import { describe, expect, it } from 'vitest';
-import { extractOperation, mergeParams } from '../../src/core/assess/extract.js';
-import { runCalc } from '../../src/core/assess/message-calc.js';
-import { runSoraChain } from '../../src/core/assess/chain.js';
-import { assessOperation } from '../../src/core/assess/operation.js';
+import { extractOperation, mergeParams } from '../../src/core/sora/extract.js';
+import { runCalc } from '../../src/core/sora/message-calc.js';
+import { runSoraChain } from '../../src/core/sora/chain.js';
+import { assessOperation } from '../../src/core/sora/operation.js';
 
 const p = (text: string) => extractOperation(text).params;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bandForDensity, extractOperation as extractCalc, mergeParams } from '../../src/core/assess/extract';
-import { runCalc } from '../../src/core/assess/message-calc';
+import { bandForDensity, extractOperation as extractCalc, mergeParams } from '../../src/core/sora/extract';
+import { runCalc } from '../../src/core/sora/message-calc';
 
 describe('Ask calculator: parameter extraction', () => {
   it('reads dimension, speed, density, ARC and mitigations', () => {

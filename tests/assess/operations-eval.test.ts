@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EvalInputError, assessOperation, parseJsonl, scoreOperations, toOperationCase } from '../../src/core/assess/index.js';
+import { assessOperation } from '../../src/core/sora/index.js';
+import { EvalInputError, parseJsonl, scoreOperations, toOperationCase } from '../../src/core/evaluation/operations-and-routes.js';
 import { EVAL_DIR } from './corpus-text.js';
 
 const FILE = resolve(EVAL_DIR, 'operations-dev.jsonl');

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRouteModel, predictRoute, routeFeatures, trainRouteModel, type RouteExample, type RouteModel } from '../../src/core/assess/route-model.js';
-import shipped from '../../src/core/assess/route-model.json';
+import { parseRouteModel, predictRoute, routeFeatures, trainRouteModel, type RouteExample, type RouteModel } from '../../src/core/route/route-model.js';
+import shipped from '../../src/core/route/route-model.json';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prefilterRoute, routeMessage } from '../../src/core/assess/router.js';
-import { createLlmRouterClassifier, parseRouterVerdict, routerMessages } from '../../src/core/assess/router-classifier.js';
+import { prefilterRoute, routeMessage } from '../../src/core/route/router.js';
+import { createLlmRouterClassifier, parseRouterVerdict, routerMessages } from '../../src/core/route/router-classifier.js';
 import type { CompletionModel } from '../../src/core/llm/complete.js';
 
 const scripted = (reply: string | Error): CompletionModel & { calls: number } => {

@@ -2,16 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  extractJurisdictions,
-  parseJsonl,
-  prefilterRoute,
-  routeMessage,
-  scoreRouter,
-  toRouterCase,
-  type ChatTurn,
-  type RouterClassifier,
-} from '../../src/core/assess/index.js';
+import { extractJurisdictions } from '../../src/core/route/jurisdictions.js';
+import { prefilterRoute, routeMessage, type ChatTurn, type RouterClassifier } from '../../src/core/route/router.js';
+import { parseJsonl, scoreRouter, toRouterCase } from '../../src/core/evaluation/operations-and-routes.js';
 import { EVAL_DIR } from './corpus-text.js';
 
 // The development cases live outside the repository (EVAL_DIR, next to CORPUS_DIR): without them the

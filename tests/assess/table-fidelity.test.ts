@@ -15,8 +15,8 @@ import {
   SMALL_UA_CONTAINMENT_RULE,
   TMPR_TABLE,
   type MitigationCell,
-} from '../../src/core/assess/tables/index.js';
-import { initialArc } from '../../src/core/assess/arc.js';
+} from '../../src/core/sora/tables/index.js';
+import { initialArc } from '../../src/core/sora/arc.js';
 import { collapse, layoutCells, loadSource, type SourceText } from './corpus-text.js';
 
 let src: SourceText;

@@ -7,14 +7,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { chunkEasaDocument } from '../../corpus-build/chunking/easa-chunker.js';
 import { loadLayoutText } from '../../corpus-build/loaders/easa-layout.js';
-import { containmentFor } from '../../src/core/assess/containment.js';
-import { finalGrc } from '../../src/core/assess/final-grc.js';
-import { intrinsicGrc } from '../../src/core/assess/igrc.js';
-import { osoRobustness } from '../../src/core/assess/oso.js';
-import { sailFor } from '../../src/core/assess/sail.js';
-import { gridForChunk, gridForStep, highlightedCells, TABLE_GRIDS } from '../../src/core/assess/tables/grid.js';
-import { tmprFor } from '../../src/core/assess/tmpr.js';
-import type { AssessResult, TraceStep } from '../../src/core/assess/types.js';
+import { containmentFor } from '../../src/core/sora/containment.js';
+import { finalGrc } from '../../src/core/sora/final-grc.js';
+import { intrinsicGrc } from '../../src/core/sora/igrc.js';
+import { osoRobustness } from '../../src/core/sora/oso.js';
+import { sailFor } from '../../src/core/sora/sail.js';
+import { gridForChunk, gridForStep, highlightedCells, TABLE_GRIDS } from '../../src/core/sora/tables/grid.js';
+import { tmprFor } from '../../src/core/sora/tmpr.js';
+import type { AssessResult, TraceStep } from '../../src/core/sora/types.js';
 import { easaSourcePath } from '../support/paths.js';
 
 const chunks = chunkEasaDocument(loadLayoutText(readFileSync(easaSourcePath, 'utf8'), 'easa-amc-gm-2019-947'), {

@@ -1,6 +1,6 @@
 /** The answerability decision (src/core/coverage/decide.ts) with a hand-made model. */
 import { describe, expect, it } from 'vitest';
-import { DECISION_FEATURES, decideAnswerability, evidenceSignal, notInDocumentsMessage, type DecisionModel, type EvidenceSignal } from '../../src/core/coverage/decide.js';
+import { DECISION_FEATURES, decideAnswerability, evidenceSignal, nearestInstrument, notInDocumentsMessage, type DecisionModel, type EvidenceSignal } from '../../src/core/coverage/decide.js';
 import { fixture } from './fixture.js';
 
 const data = fixture();
@@ -10,7 +10,7 @@ const model: DecisionModel = {
   features: DECISION_FEATURES,
   mean: DECISION_FEATURES.map(() => 0),
   std: DECISION_FEATURES.map(() => 1),
-  weights: DECISION_FEATURES.map((f) => ({ named: 3, topic: 3, covered: -3, noEvidence: 0, gateScore: 0, topDense: 0, topWindow: -10, passagesMentionIt: 0 })[f]),
+  weights: DECISION_FEATURES.map((f) => ({ named: 3, topic: 3, covered: -3, noEvidence: 0, gateScore: 0, topDense: 0, topWindow: -10, passagesMentionIt: 0, instrumentSim: 4, similarOnly: 0 })[f]),
   bias: 2,
   threshold: 0.5,
   provenance: {},
@@ -38,6 +38,28 @@ describe('decideAnswerability', () => {
     const d = decideAnswerability('Does the GDPR apply to my videos?', data, weak, model);
     expect(d.verdict).toBe('not-in-documents');
     if (d.verdict === 'not-in-documents') expect(notInDocumentsMessage(d.hit)).toMatch(/^location gdpr — not included in these documents/);
+  });
+});
+
+describe('the nearest-instrument candidate', () => {
+  const vec = (...xs: number[]) => Float32Array.from(xs);
+  it('nearestInstrument picks the instrument with the highest cosine', () => {
+    const n = nearestInstrument(vec(1, 0.1), [
+      { id: 'gdpr', vector: vec(0, 1) },
+      { id: 'open', vector: vec(2, 0) },
+    ]);
+    expect(n?.id).toBe('open');
+    expect(n?.score).toBeCloseTo(1 / Math.sqrt(1.01), 5);
+  });
+  it('names the nearest absent instrument for a question no cue matches, only when the model was fitted with it', () => {
+    const q = 'How low may I fly above a football match?';
+    const near = { id: 'open', score: 0.9 };
+    const d = decideAnswerability(q, data, weak, { ...model, similarity: true }, near);
+    expect(d.verdict === 'not-in-documents' && d.hit.why.kind).toBe('similar');
+    expect(decideAnswerability(q, data, weak, model, near)).toMatchObject({ verdict: 'answerable', hit: null });
+  });
+  it('does not use the nearest instrument when the question names a point the corpus covers', () => {
+    expect(decideAnswerability('What does Article 11 require for a football match?', data, weak, { ...model, similarity: true }, { id: 'open', score: 0.9 })).toMatchObject({ verdict: 'answerable', hit: null });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonl } from '../../src/core/assess/eval.js';
+import { parseJsonl } from '../../src/core/evaluation/operations-and-routes.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import {
   QuestionFormatError,

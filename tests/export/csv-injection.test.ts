@@ -4,7 +4,7 @@
  * return is prefixed with a single quote and quoted, its quotes doubled — and RFC 4180 otherwise.
  */
 import { describe, expect, it } from 'vitest';
-import { csvField, draftToCsv, type RequirementDraft } from '../../src/core/answer/requirements.js';
+import { csvField, draftToCsv, type RequirementDraft } from '../../src/core/agents/requirements.js';
 import { csvCell, csvRow } from '../../src/core/text/csv.js';
 
 const draft = (document: string, statement: string): RequirementDraft => ({

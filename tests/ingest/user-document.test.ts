@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ingestUserDocument, markdownToText, textToDocument, UserDocumentError } from '../../src/core/ingest/user-document.js';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { createDocumentAgents } from '../../src/core/retrieval/agents.js';
+import { createDocumentAgents } from '../../src/core/agents/agents.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { chunkOf, tinyIndex } from '../support/tiny-index.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { agentConfigForEmbedder, chooseDocuments, createDocumentAgents, DEFAULT_AGENT_CONFIG, type DocumentScore, documentIdentifiers, namedDocuments, questionMode, scoreDocuments } from '../../src/core/retrieval/agents.js';
+import { agentConfigForEmbedder, chooseDocuments, createDocumentAgents, DEFAULT_AGENT_CONFIG, type DocumentScore, documentIdentifiers, namedDocuments, questionMode, scoreDocuments } from '../../src/core/agents/agents.js';
 import { editionNote } from '../../src/core/text/edition.js';
 import { documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';

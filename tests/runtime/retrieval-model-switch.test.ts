@@ -14,7 +14,7 @@ import type { Embedder, EmbedRole } from '../../src/core/embedding/embedder.js';
 import { IndexIntegrityError } from '../../src/core/index/manifest.js';
 import { parseVectorSets, VECTOR_SETS_FILE, vectorSetDir } from '../../src/core/index/vector-set.js';
 import { createInProcessRuntime, NO_ADAPTER } from '../../src/runtime/in-process.js';
-import { DEFAULT_AGENT_CONFIG } from '../../src/core/retrieval/agents.js';
+import { DEFAULT_AGENT_CONFIG } from '../../src/core/agents/agents.js';
 import type { DownloadProgress } from '../../src/runtime/types.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { repoRoot } from '../support/paths.js';

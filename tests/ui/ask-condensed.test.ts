@@ -4,7 +4,7 @@
  * is written from those notes; with the setting off, or evidence-only, nothing changes.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { CONDENSE_SYSTEM_PROMPT } from '../../src/core/answer/condense';
+import { CONDENSE_SYSTEM_PROMPT } from '../../src/core/agents/condense';
 import type { StreamingChatRequest } from '../../src/core/llm/engine';
 import { AskSession } from '../../src/ui/ask/session.svelte';
 import { delta } from '../answer/helpers';

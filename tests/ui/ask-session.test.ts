@@ -9,8 +9,8 @@ import { DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG } from '../../src/core/answe
 import { parseCitations, stripCitations } from '../../src/core/answer/citations';
 import { NO_ANSWER_TEXT } from '../../src/core/answer/prompts';
 import { answerOptionsFromUrl } from '../../src/ui/app-state.svelte';
-import { ROUTER_VERDICT_SCHEMA } from '../../src/core/assess/router-classifier';
-import { prefilterRoute } from '../../src/core/assess/router';
+import { ROUTER_VERDICT_SCHEMA } from '../../src/core/route/router-classifier';
+import { prefilterRoute } from '../../src/core/route/router';
 import { DEFAULT_RETRIEVAL_CONFIG } from '../../src/core/retrieval/config';
 import { CURATED_MODELS, parseModelsManifest } from '../../src/llm/models';
 import type { AuditRecord, AuditStore } from '../../src/storage/audit-store';

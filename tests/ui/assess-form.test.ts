@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assessIndicators } from '../../src/core/assess/indicators/run';
+import { assessIndicators } from '../../src/core/indicators/run';
 import { changedFields, copyFormValues, describeError, emptyFormValues, formConversions, formRequirements, formToRaw, mitigationLabel, mitigationOptions, validateForm } from '../../src/ui/assess/form';
 import { retrievalAdapter } from '../../src/ui/assess/retrieval';
 import { createFakeRuntime } from './fake-runtime';

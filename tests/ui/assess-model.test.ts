@@ -3,7 +3,7 @@
  * (structured completions over the one engine interface, each constrained to the indicator's JSON schema), stop, failures, and the audit record of every run.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { INDICATOR_NAMES } from '../../src/core/assess/indicators/catalog';
+import { INDICATOR_NAMES } from '../../src/core/indicators/catalog';
 import { AssessModel } from '../../src/ui/assess/assess-model.svelte';
 import { appStandIn, chatStandIn, LOADED_MODEL, type AppStandIn } from './stand-ins';
 

@@ -4,7 +4,7 @@
  * (with a bag-of-words embedder). No worker, no model.
  */
 import { composeEvidenceOnlyAnswer } from '../../src/core/answer/evidence-only';
-import { draftFromPassages } from '../../src/core/answer/requirements';
+import { draftFromPassages } from '../../src/core/agents/requirements';
 import { checkGrounding, type GroundingReport } from '../../src/core/answer/grounding';
 import { DEFAULT_RETRIEVAL_CONFIG, withConfig } from '../../src/core/retrieval/config';
 import { fakeEmbedder } from '../support/fake-embedder';

@@ -4,7 +4,7 @@
  * the runtime's source check; without a model it says what to do.
  */
 import { describe, expect, it } from 'vitest';
-import type { RequirementDraft } from '../../src/core/answer/requirements.js';
+import type { RequirementDraft } from '../../src/core/agents/requirements.js';
 import { draftRequirementsWithModel, modelDraftToMarkdown } from '../../src/ui/requirements/model-draft.js';
 import { delta, engineDouble, makeChunk } from '../answer/helpers.js';
 

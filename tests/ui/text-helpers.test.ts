@@ -1,7 +1,7 @@
 /** Small text helpers of the Ask and Library views: language, edition labels, keyword excerpts, indicator display. */
 import { describe, expect, it } from 'vitest';
-import { cardOrder, notesToShow, numberCitations } from '../../src/core/assess/indicators/display';
-import type { IndicatorResult } from '../../src/core/assess/indicators/run';
+import { cardOrder, notesToShow, numberCitations } from '../../src/core/indicators/display';
+import type { IndicatorResult } from '../../src/core/indicators/run';
 import { shortEdition } from '../../src/core/text/edition';
 import { keywordExcerpt } from '../../src/core/text/excerpt';
 import { englishOnlyNotice, nonEnglishLanguage } from '../../src/core/text/language';

@@ -5,11 +5,11 @@
  */
 import type { GenerationParams } from '../llm/engine.js';
 import type { GroundingReport } from '../answer/grounding.js';
-import type { RequirementDraft } from '../answer/requirements.js';
-import type { ModelDraft } from '../answer/requirements-model.js';
-import type { ExportDocument } from '../assess/indicators/export.js';
-import type { RoutePath } from '../assess/router.js';
-import type { TraceStep } from '../assess/types.js';
+import type { RequirementDraft } from '../agents/requirements.js';
+import type { ModelDraft } from '../agents/requirements-model.js';
+import type { ExportDocument } from '../indicators/export.js';
+import type { RoutePath } from '../route/router.js';
+import type { TraceStep } from '../sora/types.js';
 import type { RetrievalConfig } from '../retrieval/config.js';
 import type { Evidence, StageTrace } from '../retrieval/types.js';
 

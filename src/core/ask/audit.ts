@@ -6,16 +6,16 @@ import type { EvidenceOnlyAnswer } from '../answer/evidence-only.js';
 import type { GroundingReport } from '../answer/grounding.js';
 import { NO_ANSWER_TEXT } from '../answer/prompts.js';
 import { hasNoContext } from '../answer/no-context.js';
-import type { RouteDecision } from '../assess/router.js';
+import type { RouteDecision } from '../route/router.js';
 import type { IndexManifest } from '../index/manifest.js';
 import type { RetrievalConfig } from '../retrieval/config.js';
-import { jurisdictionName } from '../assess/jurisdictions.js';
+import { jurisdictionName } from '../route/jurisdictions.js';
 import { isEasaJurisdiction } from '../retrieval/filters.js';
 import type { Evidence, Filters, RetrievalResult, StageTrace } from '../retrieval/types.js';
 import { alternativesFrom, type QueryAssistance } from '../answer/query-assist.js';
 import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecordInput, AuditRoute } from './audit-record.js';
-import type { CalcOutcome } from '../assess/message-calc.js';
-import type { CondensedContext } from '../answer/condense.js';
+import type { CalcOutcome } from '../sora/message-calc.js';
+import type { CondensedContext } from '../agents/condense.js';
 
 export interface AuditInput {
   question: string;

@@ -9,12 +9,12 @@ import { checkGrounding } from '../answer/grounding.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { LoadedIndex } from '../index/load.js';
 import type { Chunk } from '../model/chunk.js';
-import type { AgentResult, DocumentAgents } from '../retrieval/agents.js';
+import type { AgentResult, DocumentAgents } from '../agents/agents.js';
 import { withConfig } from '../retrieval/config.js';
 import type { RetrievalEngine } from '../retrieval/engine.js';
 import type { RetrievalResult } from '../retrieval/types.js';
 import { splitSentenceSpans } from '../text/sentences.js';
-import { draftFromAgents, type RequirementDraft } from '../answer/requirements.js';
+import { draftFromAgents, type RequirementDraft } from '../agents/requirements.js';
 import type { Filters } from '../retrieval/types.js';
 import type { AskResult, AskRetrieval, RetrieveRequest } from './types.js';
 

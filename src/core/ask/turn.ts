@@ -9,7 +9,7 @@
  */
 import { applyAttribution } from '../answer/attribution.js';
 import { chatModel } from '../llm/complete.js';
-import { condenseConsulted, type CondensedContext } from '../answer/condense.js';
+import { condenseConsulted, type CondensedContext } from '../agents/condense.js';
 import { contextCharsFor, DEFAULT_ANSWER_CONFIG, type AnswerConfig } from '../answer/config.js';
 import { AnswerError, mapEngineError, type EngineErrorContext } from '../llm/errors.js';
 import type { EvidenceOnlyAnswer } from '../answer/evidence-only.js';
@@ -19,10 +19,10 @@ import type { GroundingReport } from '../answer/grounding.js';
 import type { ConversationTurn } from '../answer/messages.js';
 import { hasNoContext } from '../answer/no-context.js';
 import { alternativesFrom, assistQuery, type QueryAssistance } from '../answer/query-assist.js';
-import { mergeParams, type CalcParams, type CalcTarget } from '../assess/extract.js';
-import { runCalc, type CalcOutcome } from '../assess/message-calc.js';
-import { createLlmRouterClassifier } from '../assess/router-classifier.js';
-import { routeTurn, type ChatTurn, type PrefilterResult, type RouteDecision, type RoutePath } from '../assess/router.js';
+import { mergeParams, type CalcParams, type CalcTarget } from '../sora/extract.js';
+import { runCalc, type CalcOutcome } from '../sora/message-calc.js';
+import { createLlmRouterClassifier } from '../route/router-classifier.js';
+import { routeTurn, type ChatTurn, type PrefilterResult, type RouteDecision, type RoutePath } from '../route/router.js';
 import type { IndexManifest } from '../index/manifest.js';
 import type { RetrievalConfigOverrides } from '../retrieval/config.js';
 import type { Filters } from '../retrieval/types.js';

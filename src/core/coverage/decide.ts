@@ -11,7 +11,7 @@
  */
 import type { RetrievalResult } from '../retrieval/types.js';
 import { coverageMatches, type CoverageMatches } from './match.js';
-import type { CoverageData, CoverageHit } from './types.js';
+import type { CoverageData, CoverageHit, CoverageInstrument } from './types.js';
 
 /** What the decision reads from a retrieval result. */
 export interface EvidenceSignal {
@@ -40,7 +40,7 @@ export function evidenceSignal(r: Pick<RetrievalResult, 'noEvidence' | 'gate' | 
   };
 }
 
-export const DECISION_FEATURES = ['named', 'topic', 'covered', 'noEvidence', 'gateScore', 'topDense', 'topWindow', 'passagesMentionIt'] as const;
+export const DECISION_FEATURES = ['named', 'topic', 'covered', 'noEvidence', 'gateScore', 'topDense', 'topWindow', 'passagesMentionIt', 'instrumentSim', 'similarOnly'] as const;
 export type DecisionFeature = (typeof DECISION_FEATURES)[number];
 
 export interface DecisionModel {
@@ -51,6 +51,8 @@ export interface DecisionModel {
   std: number[];
   weights: number[];
   bias: number;
+  /** True when the nearest-instrument candidate (embedding of instrumentText) is part of the decision. */
+  similarity?: boolean;
   /** P(not in documents) at or above which the decision refuses. */
   threshold: number;
   /** How it was fitted: data files and their SHA-256, CV figures, date. */
@@ -61,13 +63,44 @@ export type Answerability =
   | { verdict: 'not-in-documents'; hit: CoverageHit; probability: number }
   | { verdict: 'answerable'; probability: number | null; hit: CoverageHit | null };
 
-/** The candidate instrument: the first named absent instrument, else the best topic match. */
-export function candidateOf(m: CoverageMatches): CoverageHit | null {
-  return m.named[0] ?? m.topic[0] ?? null;
+/** The absent instrument whose description is closest to the question's embedding, and the cosine. */
+export interface NearestInstrument {
+  id: string;
+  score: number;
 }
 
-export function decisionFeatures(m: CoverageMatches, e: EvidenceSignal): Record<DecisionFeature, number> {
-  const hit = candidateOf(m);
+/** The text embedded for an instrument (document side): its label and description, both written for the coverage data. */
+export const instrumentText = (i: Pick<CoverageInstrument, 'label' | 'description'>): string => `${i.label}. ${i.description}`;
+
+/** Nearest absent instrument by cosine; `vectors` from embedding instrumentText of each absent instrument. */
+export function nearestInstrument(query: Float32Array, vectors: readonly { id: string; vector: Float32Array }[]): NearestInstrument | null {
+  const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
+  const qn = norm(query);
+  let best: NearestInstrument | null = null;
+  for (const { id, vector } of vectors) {
+    let dot = 0;
+    for (let i = 0; i < vector.length; i++) dot += vector[i]! * query[i]!;
+    const score = dot / (qn * norm(vector));
+    if (!best || score > best.score) best = { id, score };
+  }
+  return best;
+}
+
+/**
+ * The candidate instrument: the first named absent instrument, else the best topic match,
+ * else (when given) the nearest absent instrument by embedding.
+ */
+export function candidateOf(m: CoverageMatches, near?: NearestInstrument | null, coverage?: CoverageData): CoverageHit | null {
+  const cue = m.named[0] ?? m.topic[0] ?? null;
+  if (cue || !near || !coverage) return cue;
+  // a question that names a covered point asks about the documents' own content
+  if (m.covered.length) return null;
+  const instrument = coverage.instruments.find((i) => i.id === near.id && i.status === 'absent');
+  return instrument ? { instrument, why: { kind: 'similar', matched: instrument.label } } : null;
+}
+
+export function decisionFeatures(m: CoverageMatches, e: EvidenceSignal, near?: NearestInstrument | null, coverage?: CoverageData): Record<DecisionFeature, number> {
+  const hit = candidateOf(m, near, coverage);
   const mentioned = new Set(hit?.instrument.mentions.chunks ?? []);
   return {
     named: m.named.length ? 1 : 0,
@@ -78,6 +111,8 @@ export function decisionFeatures(m: CoverageMatches, e: EvidenceSignal): Record<
     topDense: e.topDense,
     topWindow: e.topWindow,
     passagesMentionIt: e.topIds.some((id) => mentioned.has(id)) ? 1 : 0,
+    instrumentSim: near?.score ?? 0,
+    similarOnly: hit?.why.kind === 'similar' ? 1 : 0,
   };
 }
 
@@ -89,12 +124,17 @@ export function probabilityOf(model: DecisionModel, f: Record<DecisionFeature, n
   return 1 / (1 + Math.exp(-z));
 }
 
-/** Decide for one question: `not-in-documents` names the instrument; otherwise answerable (the gate may still say "no evidence"). */
-export function decideAnswerability(question: string, coverage: CoverageData, evidence: EvidenceSignal, model: DecisionModel): Answerability {
+/**
+ * Decide for one question: `not-in-documents` names the instrument; otherwise answerable (the
+ * gate may still say "no evidence"). `near` (nearestInstrument over the query vector) is used
+ * only when the model was fitted with similarity candidates (`model.similarity`).
+ */
+export function decideAnswerability(question: string, coverage: CoverageData, evidence: EvidenceSignal, model: DecisionModel, near?: NearestInstrument | null): Answerability {
   const m = coverageMatches(question, coverage);
-  const hit = candidateOf(m);
+  const n = model.similarity ? (near ?? null) : null;
+  const hit = candidateOf(m, n, coverage);
   if (!hit) return { verdict: 'answerable', probability: null, hit: null };
-  const p = probabilityOf(model, decisionFeatures(m, evidence));
+  const p = probabilityOf(model, decisionFeatures(m, evidence, n, coverage));
   return p >= model.threshold ? { verdict: 'not-in-documents', hit, probability: p } : { verdict: 'answerable', probability: p, hit };
 }
 

@@ -60,7 +60,8 @@ export interface CoverageData {
 
 /** Why coverageOf named an instrument. */
 export interface CoverageWhy {
-  kind: 'named' | 'topic';
+  /** `similar`: no name or cue matched; the question's embedding is closest to this instrument's description. */
+  kind: 'named' | 'topic' | 'similar';
   /** The question's words that matched. */
   matched: string;
   /** The reference key when the question names a point (e.g. "reg:2019/947:art:14"). */

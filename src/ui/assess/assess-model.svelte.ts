@@ -3,8 +3,8 @@
  * the run in progress.
  */
 import { chatModel } from '../../core/llm/complete';
-import { assessIndicators, type AssessmentResult, type ProgressEvent } from '../../core/assess/indicators/run';
-import { OperationInputError } from '../../core/assess/indicators/inputs';
+import { assessIndicators, type AssessmentResult, type ProgressEvent } from '../../core/indicators/run';
+import { OperationInputError } from '../../core/indicators/inputs';
 import type { CompletionModel } from '../../core/llm/complete';
 import type { Chunk } from '../../core/model/chunk';
 import type { AskApp } from '../ask/session.svelte';

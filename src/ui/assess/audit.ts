@@ -3,9 +3,9 @@
  * table cells, model runs and sources (the JSON export document), every retrieval with its
  * context and scores, the retrieval configuration and the models. Pure.
  */
-import { renderSummary, toExportDocument } from '../../core/assess/indicators/export';
-import { fieldLabel, valueLabel, type OperationField } from '../../core/assess/indicators/inputs';
-import type { AssessmentResult } from '../../core/assess/indicators/run';
+import { renderSummary, toExportDocument } from '../../core/indicators/export';
+import { fieldLabel, valueLabel, type OperationField } from '../../core/indicators/inputs';
+import type { AssessmentResult } from '../../core/indicators/run';
 import type { IndexManifest } from '../../core/index/manifest';
 import { DEFAULT_RETRIEVAL_CONFIG } from '../../core/retrieval/config';
 import type { AskResult } from '../../runtime/types';

@@ -3,11 +3,11 @@
  * number inputs) become the raw operation descriptor, and validation errors are grouped by
  * form field so each input can show its own message (naming the field and allowed values).
  */
-import { allowedLevels } from '../../core/assess/final-grc';
-import { GRC_MITIGATIONS_TABLE, MITIGATION_KEYS, type MitigationKey } from '../../core/assess/tables/grc-mitigations-table';
-import type { ValidationError } from '../../core/assess/types';
-import { FIELD_SPECS, fieldLabel, numberConversions, readOperationFields, validateOperationInput, type InputValidation, type OperationField } from '../../core/assess/indicators/inputs';
-import { describeRequirements, type Requirements } from '../../core/assess/indicators/requirements';
+import { allowedLevels } from '../../core/sora/final-grc';
+import { GRC_MITIGATIONS_TABLE, MITIGATION_KEYS, type MitigationKey } from '../../core/sora/tables/grc-mitigations-table';
+import type { ValidationError } from '../../core/sora/types';
+import { FIELD_SPECS, fieldLabel, numberConversions, readOperationFields, validateOperationInput, type InputValidation, type OperationField } from '../../core/indicators/inputs';
+import { describeRequirements, type Requirements } from '../../core/indicators/requirements';
 
 /** What the form holds: every field as a string ('' = not given), mitigations per key. */
 export interface AssessFormValues {

@@ -2,7 +2,7 @@
  * The runtime's retrieve() as the indicator workflow's `IndicatorRetrieval`, remembering the
  * returned chunks so sources can show titles and pages (and open in the chunk viewer).
  */
-import type { ChunkLookup, IndicatorRetrieval } from '../../core/assess/indicators/sources';
+import type { ChunkLookup, IndicatorRetrieval } from '../../core/indicators/sources';
 import type { Chunk } from '../../core/model/chunk';
 import type { AskResult, SkyCiteRuntime } from '../../runtime/types';
 

@@ -5,8 +5,8 @@
  * The draft carries no retrieval scores, so `evidence` stays empty; the sources are in
  * `citedSources` and in the draft itself. Pure.
  */
-import { draftToMarkdown, type RequirementDraft } from '../../core/answer/requirements';
-import { modelDraftToMarkdown, type ModelDraft } from '../../core/answer/requirements-model';
+import { draftToMarkdown, type RequirementDraft } from '../../core/agents/requirements';
+import { modelDraftToMarkdown, type ModelDraft } from '../../core/agents/requirements-model';
 import type { IndexManifest } from '../../core/index/manifest';
 import { DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig } from '../../core/retrieval/config';
 import type { AuditRecordInput } from '../../storage/audit-store';

@@ -1,13 +1,13 @@
 /**
  * The Requirements view's model drafting: the app's runtime (chunks, source check) and loaded
- * model adapted to src/core/answer/requirements-model.ts, which does the work.
+ * model adapted to src/core/agents/requirements-model.ts, which does the work.
  */
-import type { RequirementDraft } from '../../core/answer/requirements';
-import { draftFromCitedPassages, type ModelDraft } from '../../core/answer/requirements-model';
+import type { RequirementDraft } from '../../core/agents/requirements';
+import { draftFromCitedPassages, type ModelDraft } from '../../core/agents/requirements-model';
 import type { SkyCiteRuntime } from '../../runtime/types';
 import type { AskChat } from '../ask/session.svelte';
 
-export { modelDraftToMarkdown } from '../../core/answer/requirements-model';
+export { modelDraftToMarkdown } from '../../core/agents/requirements-model';
 
 export async function draftRequirementsWithModel(
   deps: { runtime: Pick<SkyCiteRuntime, 'getChunk' | 'checkGrounding'>; chat: AskChat | null },

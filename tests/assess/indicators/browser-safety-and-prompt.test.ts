@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildIndicatorMessages, NO_CONTEXT } from '../../../src/core/assess/indicators/index.js';
+import { buildIndicatorMessages, NO_CONTEXT } from '../../../src/core/indicators/index.js';
 import { BASE_INPUT } from './helpers.js';
 
-const DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../src/core/assess/indicators');
+const DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../src/core/indicators');
 
 /** Relative imports reachable from index.ts inside the indicators folder, and every bare import. */
 function importGraph(entry: string): { files: Set<string>; external: Set<string> } {

@@ -1,6 +1,6 @@
 /** Cross-indicator coherence checks flag contradictions without changing values. */
 import { describe, expect, it } from 'vitest';
-import { assessIndicators, checkCoherence, type CoherenceFlag, type InitialOperationInput } from '../../../src/core/assess/indicators/index.js';
+import { assessIndicators, checkCoherence, type CoherenceFlag, type InitialOperationInput } from '../../../src/core/indicators/index.js';
 import { BASE_INPUT, CHUNKS, fakeRetrieval, out, scriptedModel } from './helpers.js';
 
 const input: InitialOperationInput = { ...BASE_INPUT };

@@ -1,6 +1,6 @@
 /** Retrieval queries are built deterministically from base terms and the chosen categories. */
 import { describe, expect, it } from 'vitest';
-import { buildIndicatorQuery, INDICATOR_NAMES, type InitialOperationInput } from '../../../src/core/assess/indicators/index.js';
+import { buildIndicatorQuery, INDICATOR_NAMES, type InitialOperationInput } from '../../../src/core/indicators/index.js';
 import { BASE_INPUT } from './helpers.js';
 
 const input: InitialOperationInput = { ...BASE_INPUT };

@@ -7,7 +7,7 @@ import {
   serializeAssessment,
   toExportDocument,
   type AssessmentResult,
-} from '../../../src/core/assess/indicators/index.js';
+} from '../../../src/core/indicators/index.js';
 import { BASE_INPUT, CHUNKS, fakeRetrieval, FIXED_NOW, out, scriptedModel } from './helpers.js';
 
 let result: AssessmentResult;

@@ -13,7 +13,7 @@ import {
   renderSummary,
   runCalculator,
   type InitialOperationInput,
-} from '../../../src/core/assess/indicators/index.js';
+} from '../../../src/core/indicators/index.js';
 import { BASE_INPUT, CHUNKS, fakeRetrieval } from './helpers.js';
 
 const RAW_ID = /sparsely_populated|assembly_of_people|controlled_ground_area|"<\d+"|"populated"/;

@@ -1,7 +1,7 @@
 /** Test doubles for the indicator workflow: a canned retrieval engine and a scripted model. */
 import type { Chunk } from '../../../src/core/model/chunk.js';
 import { assembleContext } from '../../../src/core/retrieval/context.js';
-import type { IndicatorRetrieval, RetrievedEvidence } from '../../../src/core/assess/indicators/sources.js';
+import type { IndicatorRetrieval, RetrievedEvidence } from '../../../src/core/indicators/sources.js';
 import type { ChatMessage } from '../../../src/core/llm/engine.js';
 import type { CompletionOptions, CompletionModel } from '../../../src/core/llm/complete.js';
 

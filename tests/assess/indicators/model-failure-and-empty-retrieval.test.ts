@@ -1,6 +1,6 @@
 /** E2 (empty retrieval) and E3 (model failure → retry → typed error on that indicator only). */
 import { describe, expect, it } from 'vitest';
-import { assessIndicators } from '../../../src/core/assess/indicators/index.js';
+import { assessIndicators } from '../../../src/core/indicators/index.js';
 import { BASE_INPUT, CHUNKS, fakeRetrieval, out, scriptedModel } from './helpers.js';
 
 describe('model failure (E3)', () => {

@@ -1,6 +1,6 @@
 /** With a model: N runs, schema-validated, majority vote with value consistency; split votes are conditional. */
 import { describe, expect, it } from 'vitest';
-import { indicatorGenerationSchema } from '../../../src/core/assess/indicators/output-schema.js';
+import { indicatorGenerationSchema } from '../../../src/core/indicators/output-schema.js';
 import { createRetrievalEngine, type RetrievalEngine } from '../../../src/core/retrieval/engine.js';
 import { fakeEmbedder } from '../../support/fake-embedder.js';
 import { chunkOf, tinyIndex } from '../../support/tiny-index.js';
@@ -8,7 +8,7 @@ import {
   assessIndicators,
   majorityVote,
   type IndicatorRetrieval,
-} from '../../../src/core/assess/indicators/index.js';
+} from '../../../src/core/indicators/index.js';
 import { BASE_INPUT, CHUNKS, fakeRetrieval, FIXED_NOW, out, scriptedModel } from './helpers.js';
 
 const FOUR = ['likely_regulatory_pathway', 'initial_ground_risk_orientation', 'initial_air_risk_orientation', 'expected_assessment_depth'] as const;

@@ -1,6 +1,6 @@
 /** Without a model: calculator values with table citations, corpus rules, and evidence-only rationale. */
 import { describe, expect, it } from 'vitest';
-import { assessIndicators, defaultIndicators, type InitialOperationInput } from '../../../src/core/assess/indicators/index.js';
+import { assessIndicators, defaultIndicators, type InitialOperationInput } from '../../../src/core/indicators/index.js';
 import { BASE_INPUT, CHUNKS, fakeRetrieval } from './helpers.js';
 
 // op-16 of the operations evaluation set: iGRC 5, final GRC 3, SAIL IV.

@@ -3,8 +3,8 @@
  * (m, m/s, kg); an unknown unit or a unit of another quantity gives a precise field error.
  */
 import { describe, expect, it } from 'vitest';
-import { mtomCategoryOfMass, numberConversions, validateOperationInput } from '../../../src/core/assess/indicators/inputs.js';
-import { readQuantity } from '../../../src/core/assess/quantity.js';
+import { mtomCategoryOfMass, numberConversions, validateOperationInput } from '../../../src/core/indicators/inputs.js';
+import { readQuantity } from '../../../src/core/sora/quantity.js';
 import { BASE_INPUT } from './helpers.js';
 
 const withNumbers = (dimension: unknown, speed: unknown) => validateOperationInput({ ...BASE_INPUT, characteristic_dimension_m: dimension, max_speed_ms: speed });

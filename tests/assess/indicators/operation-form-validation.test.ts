@@ -8,7 +8,7 @@ import {
   MTOM_CATEGORIES,
   OperationInputError,
   validateOperationInput,
-} from '../../../src/core/assess/indicators/index.js';
+} from '../../../src/core/indicators/index.js';
 import { BASE_INPUT, CHUNKS, fakeRetrieval } from './helpers.js';
 
 describe('validateOperationInput', () => {

@@ -6,7 +6,7 @@ import {
   INDICATOR_NAMES,
   INDICATOR_OUTPUT_SCHEMAS,
   parseIndicatorOutput,
-} from '../../../src/core/assess/indicators/index.js';
+} from '../../../src/core/indicators/index.js';
 import { createAjv, GENERATED_VALIDATORS_PATH, generateValidatorsSource } from '../../../tools/generate-validators.js';
 
 const good = { name: 'initial_ground_risk_orientation', value: 'low', explanation: 'Sparsely populated [a/b].' };

@@ -4,7 +4,7 @@
  * that need it (the residual ARC is needed for SAIL, not "optional").
  */
 import { describe, expect, it } from 'vitest';
-import { describeRequirements } from '../../../src/core/assess/indicators/requirements.js';
+import { describeRequirements } from '../../../src/core/indicators/requirements.js';
 import { BASE_INPUT } from './helpers.js';
 
 const byResult = (raw: Record<string, unknown>) => Object.fromEntries(describeRequirements(raw).results.map((r) => [r.result, r]));

@@ -10,7 +10,7 @@
  * Exports: Markdown, JSON and CSV (for a requirements tool).
  */
 import type { Chunk } from '../model/chunk.js';
-import type { AgentResult } from '../retrieval/agents.js';
+import type { AgentResult } from './agents.js';
 import { formatPages } from '../retrieval/context.js';
 import { collapseWhitespace, splitSentences } from '../text/sentences.js';
 import { csvCell, csvRow } from '../text/csv.js';

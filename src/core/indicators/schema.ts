@@ -8,7 +8,7 @@
  * `new Function`, which the app's Content-Security-Policy (no 'unsafe-eval') forbids in the browser.
  * A test checks that the generated file matches these schemas.
  */
-import { extractFirstJsonObject } from '../../llm/json.js';
+import { extractFirstJsonObject } from '../llm/json.js';
 import { allowedModelValues, INDICATOR_CATALOG, type IndicatorName, type IndicatorValue } from './catalog.js';
 import type { IndicatorOutput } from './output-schema.js';
 import * as generated from './validators.generated.js';

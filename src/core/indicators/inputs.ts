@@ -6,13 +6,13 @@
  * Every vocabulary is an `as const` array with a label per value, so a form can render it and the
  * validator can name the allowed values in its errors (error flow E1).
  */
-import { validateMitigations, type MitigationClaims } from '../final-grc.js';
-import { parsePopulationBand, parseResidualArc } from '../inputs.js';
-import { readQuantity, type Dimension } from '../quantity.js';
-import { POPULATION_BANDS, type PopulationBand } from '../tables/igrc-table.js';
-import { GRC_MITIGATIONS_TABLE, MITIGATION_KEYS, type MitigationKey, type MitigationLevel } from '../tables/grc-mitigations-table.js';
-import { RESIDUAL_ARCS, type ResidualArc } from '../tables/sail-table.js';
-import type { ValidationError } from '../types.js';
+import { validateMitigations, type MitigationClaims } from '../sora/final-grc.js';
+import { parsePopulationBand, parseResidualArc } from '../sora/inputs.js';
+import { readQuantity, type Dimension } from '../sora/quantity.js';
+import { POPULATION_BANDS, type PopulationBand } from '../sora/tables/igrc-table.js';
+import { GRC_MITIGATIONS_TABLE, MITIGATION_KEYS, type MitigationKey, type MitigationLevel } from '../sora/tables/grc-mitigations-table.js';
+import { RESIDUAL_ARCS, type ResidualArc } from '../sora/tables/sail-table.js';
+import type { ValidationError } from '../sora/types.js';
 
 export interface VocabularyOption<V extends string> {
   readonly value: V;

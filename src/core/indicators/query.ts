@@ -4,7 +4,7 @@
  * then the hint terms whose conditions the inputs meet. Duplicates (case-insensitive) are dropped,
  * first occurrence kept. Same inputs → same query, byte for byte.
  */
-import { MITIGATION_KEYS } from '../tables/grc-mitigations-table.js';
+import { MITIGATION_KEYS } from '../sora/tables/grc-mitigations-table.js';
 import { CATEGORICAL_FIELDS, type CategoricalField, type InitialOperationInput } from './inputs.js';
 import { DISCRIMINATORS, INDICATOR_CATALOG, type IndicatorName, type IndicatorSpec, type QueryHint } from './catalog.js';
 

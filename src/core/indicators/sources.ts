@@ -2,7 +2,7 @@
  * Retrieval as the indicator workflow sees it, and the human-readable sources list (SKYSAFE §2.8:
  * chunk id, document, section title, page) of the chunks that went into an indicator's context.
  */
-import type { Filters } from '../../retrieval/types.js';
+import type { Filters } from '../retrieval/types.js';
 
 /** The part of a `RetrievalResult` the workflow reads. */
 export interface RetrievedEvidence {

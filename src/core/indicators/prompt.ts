@@ -6,10 +6,10 @@
  * The developer rules are appended to the system message: browser chat templates (WebLLM) accept a
  * single leading system message.
  */
-import { formatTraceStep, type TraceStep } from '../types.js';
+import { formatTraceStep, type TraceStep } from '../sora/types.js';
 import { allowedModelValues, INDICATOR_CATALOG, type IndicatorName, type IndicatorValue } from './catalog.js';
 import { valueLabel, type InitialOperationInput } from './inputs.js';
-import type { ChatMessage } from '../../llm/engine.js';
+import type { ChatMessage } from '../llm/engine.js';
 
 export const NO_CONTEXT = '[NO CONTEXT]';
 

@@ -1,4 +1,4 @@
-/** SORA 2.5 calculator and message router, computed from the corpus's own tables. */
+/** The SORA 2.5 calculator, computed from the corpus's own tables (cited data). */
 export * from './types.js';
 export * from './tables/index.js';
 export * from './inputs.js';
@@ -10,9 +10,6 @@ export * from './containment.js';
 export * from './oso.js';
 export * from './arc.js';
 export * from './operation.js';
-export * from './jurisdictions.js';
-export * from './router.js';
-export * from './eval.js';
 export * from './density-words.js';
 export * from './extract.js';
 export * from './chain.js';

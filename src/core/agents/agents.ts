@@ -15,14 +15,14 @@
 import type { DocumentIndex, LoadedIndex } from '../index/load.js';
 import type { DocumentUnit } from '../ingest/documents.js';
 import { collapseWhitespace } from '../text/sentences.js';
-import { formatPages } from './context.js';
+import { formatPages } from '../retrieval/context.js';
 import { editionNote } from '../text/edition.js';
-import { dot } from './dense.js';
-import { broaden, type RetrievalEngine, type RetrieveOptions } from './engine.js';
-import type { RetrievalConfigOverrides } from './config.js';
+import { dot } from '../retrieval/dense.js';
+import { broaden, type RetrievalEngine, type RetrieveOptions } from '../retrieval/engine.js';
+import type { RetrievalConfigOverrides } from '../retrieval/config.js';
 import { deepMerge } from '../config/merge.js';
-import type { Evidence, RetrievalResult } from './types.js';
-import { windowScorer } from './windows.js';
+import type { Evidence, RetrievalResult } from '../retrieval/types.js';
+import { windowScorer } from '../retrieval/windows.js';
 
 export interface AgentConfig {
   /** Documents kept (the paper: 3). */

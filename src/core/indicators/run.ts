@@ -13,8 +13,8 @@
  * low-confidence result asking for what is missing; E3 model failure → one retry per run, then an
  * {@link IndicatorError} on that indicator only; E4 export → see `export.ts`.
  */
-import type { Filters } from '../../retrieval/types.js';
-import type { TraceStep } from '../types.js';
+import type { Filters } from '../retrieval/types.js';
+import type { TraceStep } from '../sora/types.js';
 import {
   CALCULATED_INDICATORS,
   INDICATOR_CATALOG,
@@ -29,7 +29,7 @@ import { checkCoherence, type CoherenceFlag } from './coherence.js';
 import { deriveIndicator, runCalculator, type CalculatorOutcome, type Derivation } from './deterministic.js';
 import { fieldLabel, OperationInputError, validateOperationInput, type InitialOperationInput, type OptionalField } from './inputs.js';
 import { DEFAULT_SAMPLING } from './model.js';
-import { type CompletionModel } from '../../llm/complete.js';
+import { type CompletionModel } from '../llm/complete.js';
 import { buildIndicatorMessages, type PromptOptions } from './prompt.js';
 import { buildIndicatorQuery } from './query.js';
 import { indicatorGenerationSchema } from './output-schema.js';

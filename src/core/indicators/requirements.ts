@@ -5,10 +5,10 @@
  * need it. Reads a form half filled in (each field on its own), so the form can say it as the user
  * types.
  */
-import { GRC_MITIGATIONS_TABLE } from '../tables/grc-mitigations-table.js';
-import { IGRC_TABLE } from '../tables/igrc-table.js';
-import { SAIL_TABLE } from '../tables/sail-table.js';
-import type { SourceRef } from '../types.js';
+import { GRC_MITIGATIONS_TABLE } from '../sora/tables/grc-mitigations-table.js';
+import { IGRC_TABLE } from '../sora/tables/igrc-table.js';
+import { SAIL_TABLE } from '../sora/tables/sail-table.js';
+import type { SourceRef } from '../sora/types.js';
 import { ENVIRONMENTS_WITH_A_BAND, readGround, type GroundReading } from './ground.js';
 import { fieldLabel, GROUND_ENVIRONMENT_LABELS, POPULATION_BAND_LABELS, readOperationFields, type OptionalField } from './inputs.js';
 

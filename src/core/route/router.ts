@@ -13,7 +13,7 @@
  * {@link RouterClassifier}: the LLM classifier of `router-classifier.ts` (the Ask view uses it when
  * a model is loaded).
  */
-import { extractOperation, type InputKind } from './extract.js';
+import { extractOperation, type InputKind } from '../sora/extract.js';
 import { extractJurisdictions } from './jurisdictions.js';
 import { parseRouteModel, predictRoute, ROUTE_CLASSES, type RouteClass, type RouteModel } from './route-model.js';
 import routeModelFile from './route-model.json';

@@ -7,7 +7,7 @@
  * evaluation questions. Pure functions: featurize, train, predict; the weights are a JSON file
  * (`route-model.json`) shipped with the app.
  */
-import { extractOperation, type Extraction } from './extract.js';
+import { extractOperation, type Extraction } from '../sora/extract.js';
 
 export const ROUTE_CLASSES = ['rules', 'database', 'both'] as const;
 export type RouteClass = (typeof ROUTE_CLASSES)[number];

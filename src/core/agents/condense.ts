@@ -15,12 +15,12 @@
  * checkGrounding with an embedder in Node).
  */
 import { parseReplyJson } from '../llm/json.js';
-import { numberContextMarkers, stripCitations } from './citations.js';
+import { numberContextMarkers, stripCitations } from '../answer/citations.js';
 import { completeText } from '../llm/complete.js';
 import type { ChatEngine } from '../llm/engine.js';
-import type { GroundingReport } from './grounding.js';
+import type { GroundingReport } from '../answer/grounding.js';
 import { statementSentences, type DraftPassageText } from './requirements-model.js';
-import { DEFAULT_AGENT_CONFIG, documentHeader } from '../retrieval/agents.js';
+import { DEFAULT_AGENT_CONFIG, documentHeader } from './agents.js';
 import { collapseWhitespace } from '../text/sentences.js';
 
 export const CONDENSE_SYSTEM_PROMPT =

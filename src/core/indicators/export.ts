@@ -3,9 +3,9 @@
  * sources, coherence flags, disclaimer) and a printable Markdown summary, both as strings: the
  * caller writes them (the Assess view offers the JSON as a download, src/ui/assess/AssessView.svelte).
  */
-import { EASA_DOC_ID, formatTraceStep } from '../types.js';
+import { EASA_DOC_ID, formatTraceStep } from '../sora/types.js';
 import { INDICATOR_CATALOG, formatIndicatorValue } from './catalog.js';
-import { DENSITY_DESCRIPTORS_TABLE } from '../tables/density-descriptors-table.js';
+import { DENSITY_DESCRIPTORS_TABLE } from '../sora/tables/density-descriptors-table.js';
 import { FIELD_SPECS, POPULATION_BAND_LABELS, valueLabel } from './inputs.js';
 import type { AssessmentResult, IndicatorResult } from './run.js';
 import type { IndicatorSource } from './sources.js';

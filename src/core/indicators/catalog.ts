@@ -9,7 +9,7 @@
  *  - `calculated`: read from the corpus tables by the calculator. A model never computes these; it
  *    may only explain the computed value.
  */
-import { SAIL_LEVELS } from '../tables/sail-table.js';
+import { SAIL_LEVELS } from '../sora/tables/sail-table.js';
 import type { CategoricalField, InitialOperationInput, OperationField, OptionalField } from './inputs.js';
 
 export const MODEL_INDICATORS = [

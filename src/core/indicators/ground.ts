@@ -11,9 +11,9 @@
  * neither does; and where one document allows the pair and the other does not, that difference
  * between the documents is said, once, with both sources.
  */
-import { DENSITY_DESCRIPTORS_TABLE, FORM_DESCRIPTORS, type DescriptorRow } from '../tables/density-descriptors-table.js';
-import type { PopulationBand } from '../tables/igrc-table.js';
-import { traceFrom, type TraceStep } from '../types.js';
+import { DENSITY_DESCRIPTORS_TABLE, FORM_DESCRIPTORS, type DescriptorRow } from '../sora/tables/density-descriptors-table.js';
+import type { PopulationBand } from '../sora/tables/igrc-table.js';
+import { traceFrom, type TraceStep } from '../sora/types.js';
 import { GROUND_ENVIRONMENT_LABELS, GROUND_ENVIRONMENTS, POPULATION_BAND_LABELS, type GroundEnvironment } from './inputs.js';
 
 const T2 = DENSITY_DESCRIPTORS_TABLE;

@@ -3,7 +3,7 @@
  * number of that passage in the card's source list ("[2]"), and the cards are ordered with the
  * answers first (SAIL, final GRC, iGRC), then other values, then the indicators without a value.
  */
-import { parseCitations } from '../../text/citation-markers.js';
+import { parseCitations } from '../text/citation-markers.js';
 import type { IndicatorResult } from './run.js';
 
 /** Replace citation markers by their 1-based position in `sourceIds`; markers of other passages become "[source not listed]". */

@@ -7,12 +7,12 @@
  * SKYSAFE paper's coarse scale): iGRC ≤ 2 → very_low, 3–4 → low, 5–6 → medium, ≥ 7 or
  * "Not part of SORA" → high; ARC-a → very_low, ARC-b → low, ARC-c → medium, ARC-d → high.
  */
-import { runSoraChain, type ChainInputName } from '../chain.js';
-import type { FinalGrcValue } from '../final-grc.js';
-import type { IgrcValue } from '../igrc.js';
-import type { SailValue } from '../sail.js';
-import { IGRC_TABLE } from '../tables/igrc-table.js';
-import { EASA_DOC_ID, formatTraceStep, type AssessResult, type TraceStep } from '../types.js';
+import { runSoraChain, type ChainInputName } from '../sora/chain.js';
+import type { FinalGrcValue } from '../sora/final-grc.js';
+import type { IgrcValue } from '../sora/igrc.js';
+import type { SailValue } from '../sora/sail.js';
+import { IGRC_TABLE } from '../sora/tables/igrc-table.js';
+import { EASA_DOC_ID, formatTraceStep, type AssessResult, type TraceStep } from '../sora/types.js';
 import { INDICATOR_CATALOG, type IndicatorName, type IndicatorValue, type Orientation } from './catalog.js';
 import { readGround, type GroundReading } from './ground.js';
 import { fieldLabel, type InitialOperationInput, type OptionalField } from './inputs.js';

@@ -7,11 +7,11 @@
  * Pure over the one ChatEngine interface and an injected source check (the runtime's in the app,
  * checkGrounding with an embedder in Node).
  */
-import { numberContextMarkers, parseCitations, resolveNumberMarkers, stripCitations } from './citations.js';
+import { numberContextMarkers, parseCitations, resolveNumberMarkers, stripCitations } from '../answer/citations.js';
 import { completeText } from '../llm/complete.js';
-import { contextCharsFor, DEFAULT_ANSWER_CONFIG } from './config.js';
+import { contextCharsFor, DEFAULT_ANSWER_CONFIG } from '../answer/config.js';
 import type { ChatEngine } from '../llm/engine.js';
-import type { GroundingReport } from './grounding.js';
+import type { GroundingReport } from '../answer/grounding.js';
 import type { Chunk } from '../model/chunk.js';
 import { collapseWhitespace } from '../text/sentences.js';
 import type { RequirementDraft } from './requirements.js';

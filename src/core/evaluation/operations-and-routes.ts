@@ -1,8 +1,8 @@
 /**
  * Scoring for the operations and router evaluation sets (pure functions; file reading is in the CLIs).
  */
-import { assessOperation, type OperationInput, type OperationSummary } from './operation.js';
-import { prefilterRoute, ROUTE_PATHS, type RoutePath } from './router.js';
+import { assessOperation, type OperationInput, type OperationSummary } from '../sora/operation.js';
+import { prefilterRoute, ROUTE_PATHS, type RoutePath } from '../route/router.js';
 
 /** A problem in an evaluation file, with its 1-based line number. */
 export class EvalInputError extends Error {
