@@ -13,11 +13,12 @@
  * installed) and rejects with OfflineCopyError when the install fails (a download refused, the
  * storage quota exceeded): the status then says so instead of "Saving…" forever.
  */
+import { SkyCiteError } from '../core/errors.js';
 import { Workbox } from 'workbox-window';
 import { setReloadNotice } from './reload-notice';
 
 /** The offline copy could not be stored (the service worker's install failed). */
-export class OfflineCopyError extends Error {
+export class OfflineCopyError extends SkyCiteError {
   override name = 'OfflineCopyError';
 }
 
