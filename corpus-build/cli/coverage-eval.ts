@@ -64,7 +64,8 @@ const coverage = parseCoverage(coverageJson);
 // ---------------------------------------------------------------- retrieval signals (cached)
 const loaded = await nodeEngine({});
 const { engine, index, embedder } = loaded;
-const manifestSha = sha(JSON.stringify(index.manifest));
+// the index's content (artifacts, model, parameters), not its build time: a rebuild of the same index keeps the cache
+const manifestSha = sha(JSON.stringify([index.manifest.artifacts, index.manifest.model, index.manifest.parameters]));
 const CACHE = '.tmp/coverage-eval-cache.jsonl';
 mkdirSync('.tmp', { recursive: true });
 const cache = new Map<string, EvidenceSignal>();

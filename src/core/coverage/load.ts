@@ -2,9 +2,10 @@
  * Reading the coverage data (coverage.json) and checking that it belongs to the
  * static index in use. Pure: the caller passes the parsed JSON and the index's hashes.
  */
+import { SkyCiteError } from '../errors.js';
 import { COVERAGE_FORMAT_VERSION, type CoverageData, type CoverageInstrument } from './types.js';
 
-export class CoverageDataError extends Error {
+export class CoverageDataError extends SkyCiteError {
   override name = 'CoverageDataError';
 }
 
