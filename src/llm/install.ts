@@ -12,10 +12,10 @@
  * - a wrong hash or size → ModelFilesCorruptError (download) / ModelImportError
  *   (import), naming the file; nothing of that file is stored;
  * - not enough storage (checked with navigator.storage.estimate() before starting, and
- *   QuotaExceededError while writing) → StorageQuotaError;
+ *   QuotaExceededError while writing) → ModelStorageQuotaError;
  * - an incomplete or unmatched set of import files → ModelImportError listing what is missing.
  */
-import { ModelDownloadError, ModelFilesCorruptError, ModelImportError, StorageQuotaError, type AnswerError } from '../core/llm/errors.js';
+import { ModelDownloadError, ModelFilesCorruptError, ModelImportError, ModelStorageQuotaError, type AnswerError } from '../core/llm/errors.js';
 import { browserCaches, cacheTargets, type CacheStorageLike, type CacheTarget } from './cache.js';
 import type { CuratedModel } from './models.js';
 
@@ -85,7 +85,7 @@ async function checkQuota(need: number, estimate: InstallDeps['estimate']): Prom
   if (typeof e.quota !== 'number' || typeof e.usage !== 'number') return;
   const free = e.quota - e.usage;
   if (free < need) {
-    throw new StorageQuotaError(`needs ${mb(need)} more; the browser allows ${mb(Math.max(0, free))} more for this site (quota ${mb(e.quota)}, used ${mb(e.usage)})`);
+    throw new ModelStorageQuotaError(`needs ${mb(need)} more; the browser allows ${mb(Math.max(0, free))} more for this site (quota ${mb(e.quota)}, used ${mb(e.usage)})`);
   }
 }
 
@@ -94,7 +94,7 @@ async function store(t: CacheTarget, bytes: ArrayBuffer, caches: CacheStorageLik
   try {
     await (await caches.open(t.cache)).put(t.url, new Response(bytes, { headers: { 'Content-Type': type, 'Content-Length': String(bytes.byteLength) } }));
   } catch (e) {
-    if (isQuota(e)) throw new StorageQuotaError(`while storing ${fileName(t.file.path)} (${mb(t.file.size)})`, { cause: e });
+    if (isQuota(e)) throw new ModelStorageQuotaError(`while storing ${fileName(t.file.path)} (${mb(t.file.size)})`, { cause: e });
     throw e;
   }
 }

@@ -16,6 +16,7 @@
  * Recommendation from the GPU's limits; the WebLLM AppConfig for a chosen model.
  * Nothing here fetches anything, and nothing imports web-llm's code (types only).
  */
+import { SkyCiteError } from '../core/errors.js';
 import type { AppConfig, ModelRecord } from '@mlc-ai/web-llm';
 import {
   CURATED_MODELS,
@@ -47,7 +48,7 @@ export {
 
 export const MODELS_MANIFEST_FORMAT = 'skycite-mlc-models/1';
 
-export class ModelsManifestError extends Error {
+export class ModelsManifestError extends SkyCiteError {
   override name = 'ModelsManifestError';
 }
 

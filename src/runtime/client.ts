@@ -2,11 +2,13 @@
  * The UI side of the runtime worker: the same SkyCiteRuntime interface as the
  * in-process runtime, over postMessage.
  */
+import { RuntimeError } from './errors.js';
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import type { DownloadProgress, RuntimeMethod, RuntimeReply, RuntimeRequest, SkyCiteRuntime } from './types.js';
 import type { UserDocumentProgress } from './user-documents.js';
 
-export class RuntimeError extends Error {
+/** An error thrown in the worker, as its reply names it (the names are unique: tests/lint/error-classes.test.ts). */
+export class WorkerReplyError extends RuntimeError {
   constructor(name: string, message: string) {
     super(message);
     this.name = name;
@@ -27,10 +29,10 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     }
     pending.delete(ev.data.id);
     if (ev.data.ok) p.resolve(ev.data.value);
-    else p.reject(new RuntimeError(ev.data.error.name, ev.data.error.message));
+    else p.reject(new WorkerReplyError(ev.data.error.name, ev.data.error.message));
   };
   worker.onerror = (ev) => {
-    const err = new RuntimeError('WorkerError', `The retrieval worker failed: ${ev.message || 'unknown error'}. Reload the app.`);
+    const err = new WorkerReplyError('WorkerError', `The retrieval worker failed: ${ev.message || 'unknown error'}. Reload the app.`);
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };

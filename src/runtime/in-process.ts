@@ -4,6 +4,7 @@
  * device-choice.ts picks: WASM on a software adapter or when WebGPU is slower) and serves retrieval, evidence-only answers,
  * grounding checks and the library. The Web Worker hosts exactly this.
  */
+import { RuntimeError } from './errors.js';
 import { createLocalRetrieval, draftRequirementsLocal, windowBackedEmbedder, type LocalRetrievalDeps } from '../core/ask/retrieve.js';
 import type { Embedder } from '../core/embedding/embedder.js';
 import { createTransformersEmbedder } from '../core/embedding/transformers-embedder.js';
@@ -42,7 +43,7 @@ import { chooseDevice, probeAdapter, type AdapterProbe } from './device-choice.j
 import { ortWasmPaths } from './ort-files.js';
 export { DEFAULT_RUNTIME_OPTIONS };
 
-export class RuntimeNotReadyError extends Error {
+export class RuntimeNotReadyError extends RuntimeError {
   override name = 'RuntimeNotReadyError';
   constructor() {
     super('The retrieval runtime is not initialised yet: call init() first (the app does this on start).');
@@ -50,12 +51,12 @@ export class RuntimeNotReadyError extends Error {
 }
 
 /** A retrieval model could not be switched to; retrieval keeps the model it had. */
-export class RetrievalModelError extends Error {
+export class RetrievalModelError extends RuntimeError {
   override name = 'RetrievalModelError';
 }
 
 /** Offline before the first full load, or a missing file: say which and what to do. */
-export class IndexFetchError extends Error {
+export class IndexFetchError extends RuntimeError {
   override name = 'IndexFetchError';
 }
 

@@ -5,6 +5,7 @@
  * merged into the index the engine searches. A failed add or re-index changes
  * nothing: the index and the store only change once everything before has succeeded.
  */
+import { RuntimeError } from './errors.js';
 import type { Embedder } from '../core/embedding/embedder.js';
 import type { LoadedIndex } from '../core/index/load.js';
 import { ingestUserDocument, markdownToText, textToDocument } from '../core/ingest/user-document.js';
@@ -63,7 +64,7 @@ export interface UserDocumentExport {
   chunks: Chunk[];
 }
 
-export class UserDocumentNotFoundError extends Error {
+export class UserDocumentNotFoundError extends RuntimeError {
   override name = 'UserDocumentNotFoundError';
   constructor(id: string) {
     super(`There is no document “${shown(id)}” among your documents (it may have been removed in another tab). Reload the Library.`);
@@ -71,7 +72,7 @@ export class UserDocumentNotFoundError extends Error {
 }
 
 /** The embedding model returned numbers that cannot be searched (NaN, infinity): nothing is added or changed. */
-export class UserDocumentVectorsError extends Error {
+export class UserDocumentVectorsError extends RuntimeError {
   override name = 'UserDocumentVectorsError';
   constructor(title: string) {
     super(

@@ -2,9 +2,15 @@
  * Typed storage errors with messages a user can act on. Both stores map the
  * browser's DOMExceptions onto these, so the UI can show `error.message` as is.
  */
+import { SkyCiteError } from '../core/errors.js';
 
 /** The browser refused to write because the origin's storage quota is used up. */
-export class StorageQuotaError extends Error {
+/** The base of the storage layer's errors (IndexedDB: audit log, settings, your documents). */
+export class StorageError extends SkyCiteError {
+  override name = 'StorageError';
+}
+
+export class StorageQuotaError extends StorageError {
   override readonly name = 'StorageQuotaError';
   readonly kind = 'quota' as const;
   constructor(what: string, options?: { cause?: unknown }) {
@@ -18,7 +24,7 @@ export class StorageQuotaError extends Error {
 }
 
 /** IndexedDB is missing or blocked (private/incognito window, site data disabled, embedded frame). */
-export class StorageUnavailableError extends Error {
+export class StorageUnavailableError extends StorageError {
   override readonly name = 'StorageUnavailableError';
   readonly kind = 'unavailable' as const;
   constructor(detail: string, options?: { cause?: unknown }) {
@@ -33,7 +39,7 @@ export class StorageUnavailableError extends Error {
 }
 
 /** Any other storage failure, wrapped with the operation that failed. */
-export class StorageOperationError extends Error {
+export class StorageOperationError extends StorageError {
   override readonly name = 'StorageOperationError';
   readonly kind = 'operation' as const;
   constructor(operation: string, options?: { cause?: unknown }) {
@@ -43,7 +49,8 @@ export class StorageOperationError extends Error {
   }
 }
 
-export type StorageError = StorageQuotaError | StorageUnavailableError | StorageOperationError;
+/** The database errors the stores map the browser's exceptions onto. */
+export type DatabaseError = StorageQuotaError | StorageUnavailableError | StorageOperationError;
 
 function errorName(e: unknown): string | undefined {
   if (typeof e === 'object' && e !== null && 'name' in e && typeof (e as { name: unknown }).name === 'string') {

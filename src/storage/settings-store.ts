@@ -3,6 +3,7 @@
  * one key). A malformed stored value never breaks the app: each bad field falls back to
  * its default and the problem is reported.
  */
+import { StorageError } from './errors.js';
 import { isOfferableModelId } from '../core/model-catalog.js';
 import { lazyDb, openUserDb, SETTINGS_STORE, type UserDbOpener } from './db.js';
 import { mapReadError, mapWriteError } from './errors.js';
@@ -53,7 +54,7 @@ export interface SettingsLoad {
   error?: Error;
 }
 
-export class SettingsValidationError extends Error {
+export class SettingsValidationError extends StorageError {
   override readonly name = 'SettingsValidationError';
   constructor(readonly problems: string[]) {
     super(`These settings are not valid: ${problems.join('; ')}`);

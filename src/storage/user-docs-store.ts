@@ -4,6 +4,7 @@
  * with the embedding model that computed them. A database of its own (not the audit
  * and settings one), opened where the retrieval worker runs. Nothing here leaves the device.
  */
+import { StorageError } from './errors.js';
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { DocumentUnit } from '../core/ingest/documents.js';
 import type { Chunk } from '../core/model/chunk.js';
@@ -46,8 +47,8 @@ interface UserDocsSchema extends DBSchema {
 export type UserDocsDb = IDBPDatabase<UserDocsSchema>;
 
 /** The storage quota is used up: what was not saved, that nothing was lost, and what to delete. */
-export class UserDocumentQuotaError extends Error {
-  override readonly name = 'StorageQuotaError';
+export class UserDocumentQuotaError extends StorageError {
+  override readonly name = 'UserDocumentQuotaError';
   readonly kind = 'quota' as const;
   constructor(title: string, bytes: number, options?: { cause?: unknown }) {
     super(

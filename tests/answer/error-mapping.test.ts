@@ -15,7 +15,7 @@ import {
   ModelUnknownError,
   WorkerCrashedError,
   OfflineModelError,
-  StorageQuotaError,
+  ModelStorageQuotaError,
   WebGpuUnavailableError,
 } from '../../src/core/llm/errors.js';
 
@@ -58,7 +58,7 @@ describe('mapEngineError maps WebLLM / WebGPU / storage failures to typed errors
     ['Chrome fetch TypeError', new TypeError('Failed to fetch'), ModelDownloadError],
     ['Firefox fetch TypeError', new TypeError('NetworkError when attempting to fetch resource.'), ModelDownloadError],
     ['IntegrityError (model file)', WEBLLM.integrity, ModelFilesCorruptError],
-    ['QuotaExceededError DOMException', named('QuotaExceededError', 'Quota exceeded.'), StorageQuotaError],
+    ['QuotaExceededError DOMException', named('QuotaExceededError', 'Quota exceeded.'), ModelStorageQuotaError],
     ['IndexIntegrityError (static index)', named('IndexIntegrityError', 'The static index is missing vectors.f32. Rebuild it.'), IndexVerificationError],
     ['anything else', new Error('something odd'), GenerationError],
   ])('%s', (_label, thrown, cls) => {
@@ -84,7 +84,7 @@ describe('mapEngineError maps WebLLM / WebGPU / storage failures to typed errors
     expect(new ModelDownloadError().action).toMatch(/retry.*cache/i);
     expect(new ModelDownloadError().retryable).toBe(true);
     expect(new GpuMemoryError().action).toMatch(/smaller model/i);
-    expect(new StorageQuotaError().action).toMatch(/free disk space|clear/i);
+    expect(new ModelStorageQuotaError().action).toMatch(/free disk space|clear/i);
     expect(new WebGpuUnavailableError().action).toMatch(/evidence-only mode/i);
     expect(new OfflineModelError().action).toMatch(/evidence-only mode/i);
     expect(new IndexVerificationError().action).toMatch(/reload/i);

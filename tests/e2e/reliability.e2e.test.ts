@@ -109,7 +109,7 @@ describe('headers (vite preview, as npm start serves the app)', () => {
       // the app works under the policy (the ONNX runtime's wasm compiles with 'wasm-unsafe-eval')
       await verified(page);
       const foreign = `${server.url.replace('localhost', '127.0.0.1')}static-index/manifest.json`;
-      const inWorker = await worker.evaluate(async (target: string) => {
+      const probe = (w: Worker, target: string) => w.evaluate(async (target: string) => {
         // in a task of its own: DevTools' evaluation itself is exempt from the eval check
         const evalResult = await new Promise<string>((done) =>
           setTimeout(() => {
@@ -129,9 +129,15 @@ describe('headers (vite preview, as npm start serves the app)', () => {
           fetchResult = (e as Error).name;
         }
         return { evalResult, fetchResult };
-      }, foreign);
-      expect(inWorker).toEqual({ evalResult: 'EvalError', fetchResult: 'TypeError' });
+      }, target);
+      expect(await probe(worker, foreign)).toEqual({ evalResult: 'EvalError', fetchResult: 'TypeError' });
       expect(server.served.has('/static-index/manifest.json')).toBe(false);
+
+      // the probe's control: the same worker from a server that sends no headers (the test server) runs eval
+      const bare = await context.newPage();
+      const bareWorker = bare.waitForEvent('worker', { predicate: (w: Worker) => w.url().includes('runtime.worker'), timeout: 60_000 });
+      await bare.goto(`${server.url}?device=wasm`);
+      expect((await probe(await bareWorker, url)).evalResult).toBe('ran: 2');
     } finally {
       await context.close();
       await pv.close();

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ModelFilesCorruptError, ModelImportError, StorageQuotaError } from '../../src/core/llm/errors.js';
+import { ModelFilesCorruptError, ModelImportError, ModelStorageQuotaError } from '../../src/core/llm/errors.js';
 import { cacheTargets, deleteModelFromCache, isModelCached, WEBLLM_CACHE, type CacheLike, type CacheStorageLike } from '../../src/llm/cache.js';
 import { downloadModel, importModel, pickImport, type ChosenFile } from '../../src/llm/install.js';
 import { parseModelsManifest, type CuratedModel } from '../../src/llm/models.js';
@@ -140,8 +140,8 @@ describe('downloadModel (self-hosted, verified)', () => {
     const caches = memoryCaches();
     const { fetchImpl, requests } = server();
     const err = await downloadModel(MODEL, { baseUrl: BASE, caches, fetchImpl, estimate: async () => ({ usage: 990, quota: 1000 }) }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(StorageQuotaError);
-    expect((err as StorageQuotaError).detail).toMatch(/allows 0\.0 MB more/);
+    expect(err).toBeInstanceOf(ModelStorageQuotaError);
+    expect((err as ModelStorageQuotaError).detail).toMatch(/allows 0\.0 MB more/);
     expect(requests).toHaveLength(0);
   });
 });

@@ -203,7 +203,7 @@ describe('the user\'s documents in the runtime', () => {
     const kept = await rt.addUserDocument(BEEKEEPING);
     state.full = true;
     const err = (await rt.addUserDocument(HOSPITALS).catch((e: unknown) => e)) as Error;
-    expect(err.name).toBe('StorageQuotaError');
+    expect(err.name).toBe('UserDocumentQuotaError');
     expect(err.message).toMatch(/storage for SkyCite is full/);
     expect(err.message).toMatch(/Nothing already stored was lost/);
     expect(err.message).toMatch(/remove one of your documents/);

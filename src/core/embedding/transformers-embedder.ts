@@ -4,11 +4,12 @@
  * query/document prompts, see models.ts), loaded only from local files (the app's own
  * origin in the browser, public/models in Node). Remote model hubs are disabled.
  */
+import { SkyCiteError } from '../errors.js';
 import { env, mean_pooling, pipeline, type FeatureExtractionPipeline, type Tensor } from '@huggingface/transformers';
 import type { Embedder, EmbeddingModelConfig, EmbedRole } from './embedder.js';
 import { embedderSpec } from './models.js';
 
-export class ModelLoadError extends Error {
+export class ModelLoadError extends SkyCiteError {
   override name = 'ModelLoadError';
 }
 

@@ -1,11 +1,12 @@
 /**
  * Scoring for the operations and router evaluation sets (pure functions; file reading is in the CLIs).
  */
+import { SkyCiteError } from '../errors.js';
 import { assessOperation, type OperationInput, type OperationSummary } from '../sora/operation.js';
 import { prefilterRoute, ROUTE_PATHS, type RoutePath } from '../route/router.js';
 
 /** A problem in an evaluation file, with its 1-based line number. */
-export class EvalInputError extends Error {
+export class EvalInputError extends SkyCiteError {
   override name = 'EvalInputError';
   constructor(
     readonly file: string,

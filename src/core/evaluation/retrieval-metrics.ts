@@ -4,6 +4,7 @@
  * per variant, per corpus and overall (answerable questions only), and the
  * no-evidence rate on unanswerable questions.
  */
+import { SkyCiteError } from '../errors.js';
 import type { Chunk } from '../model/chunk.js';
 import { collapseWhitespace } from '../text/sentences.js';
 
@@ -36,7 +37,7 @@ export interface EvalReport {
   answerableRefused: { n: number; rate: number };
 }
 
-export class QuestionFormatError extends Error {
+export class QuestionFormatError extends SkyCiteError {
   override name = 'QuestionFormatError';
 }
 

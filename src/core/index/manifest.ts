@@ -3,6 +3,7 @@
  * the SHA-256 of every artifact. Readers refuse an index whose artifacts do not
  * match it.
  */
+import { SkyCiteError } from '../errors.js';
 export const INDEX_FORMAT_VERSION = 4;
 
 /** What each format version added, so an old index's error can say what is missing. */
@@ -56,7 +57,7 @@ export interface IndexManifest {
   parameters: Record<string, unknown>;
 }
 
-export class IndexIntegrityError extends Error {
+export class IndexIntegrityError extends SkyCiteError {
   override name = 'IndexIntegrityError';
 }
 

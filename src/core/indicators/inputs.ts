@@ -6,6 +6,7 @@
  * Every vocabulary is an `as const` array with a label per value, so a form can render it and the
  * validator can name the allowed values in its errors (error flow E1).
  */
+import { SkyCiteError } from '../errors.js';
 import { validateMitigations, type MitigationClaims } from '../sora/final-grc.js';
 import { parsePopulationBand, parseResidualArc } from '../sora/inputs.js';
 import { readQuantity, type Dimension } from '../sora/quantity.js';
@@ -324,7 +325,7 @@ function mitigationMessage(e: ValidationError): string {
 }
 
 /** Error flow E1: the operation descriptor was rejected. The message names the fields by their labels and says what to choose. */
-export class OperationInputError extends Error {
+export class OperationInputError extends SkyCiteError {
   override name = 'OperationInputError';
   constructor(readonly errors: readonly ValidationError[]) {
     super(`The operation could not be assessed: ${errors.map((e) => e.message).join(' ')} Correct the fields marked in the form and run again.`);

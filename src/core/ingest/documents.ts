@@ -10,6 +10,7 @@
  * description. Pure: used by the build (Node) and, for the user's own
  * documents, by the browser.
  */
+import { SkyCiteError } from '../errors.js';
 import type { Chunk } from '../model/chunk.js';
 import { collapseWhitespace, splitSentences } from '../text/sentences.js';
 import { contentTokens } from '../text/tokenize.js';
@@ -62,7 +63,7 @@ export interface SummaryBudget {
 
 export const DEFAULT_SUMMARY_BUDGET: SummaryBudget = { section: 360, document: 720, description: 220 };
 
-export class DocumentSplitError extends Error {
+export class DocumentSplitError extends SkyCiteError {
   override name = 'DocumentSplitError';
 }
 

@@ -5,6 +5,7 @@
  * document with its summary index. Pure: runs in the browser worker and in Node.
  * Embedding, storage and the UI are not here.
  */
+import { SkyCiteError } from '../errors.js';
 import type { Chunk } from '../model/chunk.js';
 import type { PageAwareDocument, SourceLine } from './document-model.js';
 import { type DocumentUnit, splitSourceDocuments } from './documents.js';
@@ -22,7 +23,7 @@ export interface UserDocumentMeta {
   language?: string;
 }
 
-export class UserDocumentError extends Error {
+export class UserDocumentError extends SkyCiteError {
   override name = 'UserDocumentError';
 }
 

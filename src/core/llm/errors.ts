@@ -28,6 +28,7 @@
  * - QuotaExceededError (DOMException name) from Cache Storage / IndexedDB / OPFS;
  * - the app's own IndexIntegrityError (src/core/index/manifest.ts) for the static index.
  */
+import { SkyCiteError } from '../errors.js';
 
 export type AnswerErrorCode =
   | 'model-download'
@@ -46,7 +47,7 @@ export type AnswerErrorCode =
   | 'generation';
 
 /** Base class: `message` says what happened, `action` what the user can do. */
-export class AnswerError extends Error {
+export class AnswerError extends SkyCiteError {
   override name = 'AnswerError';
   readonly code: AnswerErrorCode;
   /** What happened, without the advice (`message` is summary + action). */
@@ -115,8 +116,8 @@ export class GpuMemoryError extends AnswerError {
   }
 }
 
-export class StorageQuotaError extends AnswerError {
-  override name = 'StorageQuotaError';
+export class ModelStorageQuotaError extends AnswerError {
+  override name = 'ModelStorageQuotaError';
   constructor(detail = '', options?: { cause?: unknown }) {
     super(
       'storage-quota',
@@ -301,7 +302,7 @@ export function mapEngineError(e: unknown, ctx: EngineErrorContext = {}): Answer
   if (CONTEXT.test(text)) return new ContextTooLongError(text, opts);
   if (WEBGPU.test(text)) return new WebGpuUnavailableError(text, opts);
   if (GPU_MEMORY.test(text)) return new GpuMemoryError(text, opts);
-  if (QUOTA.test(text)) return new StorageQuotaError(text, opts);
+  if (QUOTA.test(text)) return new ModelStorageQuotaError(text, opts);
   if (INDEX.test(text)) return new IndexVerificationError(text, opts);
   if (CORRUPT.test(text)) return new ModelFilesCorruptError(text, opts);
   if (UNKNOWN_MODEL.test(text)) return new ModelUnknownError(/appConfig for (\S+?)\.?(?:\s|$)/.exec(message)?.[1] ?? message, opts);

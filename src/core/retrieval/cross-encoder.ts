@@ -7,6 +7,7 @@
  * in the browser (transformers.js issue 1181: WebGPU gives identical scores for
  * this model type).
  */
+import { SkyCiteError } from '../errors.js';
 import { AutoModelForSequenceClassification, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import { restoreFinalSep } from '../embedding/transformers-embedder.js';
 import type { Reranker } from './rerank.js';
@@ -24,7 +25,7 @@ export interface CrossEncoderConfig {
   ortWasmPaths?: { mjs: string; wasm: string };
 }
 
-export class RerankerLoadError extends Error {
+export class RerankerLoadError extends SkyCiteError {
   override name = 'RerankerLoadError';
 }
 

@@ -3,6 +3,7 @@
  * {@link MAX_QUESTION_CHARS} (a question that long is a pasted document: it would become the page
  * heading and the audit record, and the embedding model reads only its first 256 word pieces).
  */
+import { SkyCiteError } from '../errors.js';
 export const MAX_QUESTION_CHARS = 1500;
 
 export type QuestionCheck = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string };
@@ -22,6 +23,6 @@ export function checkQuestion(raw: string): QuestionCheck {
 }
 
 /** Thrown when a question that fails {@link checkQuestion} (empty, too long) reaches the pipeline; the message says what to do. */
-export class QuestionRejectedError extends Error {
+export class QuestionRejectedError extends SkyCiteError {
   override name = 'QuestionRejectedError';
 }
