@@ -26,3 +26,15 @@ describe('the document agents’ result in the runtime', () => {
     expect(d.context).toBe(kept.map((c) => c.refined).join('\n\n'));
   });
 });
+
+describe('the flat retrieval alone', () => {
+  it('with agents: false returns the same flat evidence and no documents (the agents do not run)', async () => {
+    const rt = createInProcessRuntime({ baseUrl: 'http://localhost/', probeAdapter: async () => NO_ADAPTER, createEmbedder: async () => fakeEmbedder(), fetchImpl: await servedIndex() });
+    await rt.init({ denseBackend: 'exact' });
+    const both = await rt.retrieve('flying at night');
+    const flat = await rt.retrieve('flying at night', { agents: false });
+    expect(flat.documents).toBeUndefined();
+    expect(flat.retrieval.evidence.map((e) => e.id)).toEqual(both.retrieval.evidence.map((e) => e.id));
+    expect(flat.retrieval.ranked.map((c) => c.id)).toEqual(both.retrieval.ranked.map((c) => c.id));
+  });
+});

@@ -80,6 +80,16 @@ describe('Assess form adapter', () => {
 });
 
 describe('retrieval adapter (offline, no model)', () => {
+  it('asks the runtime for the flat retrieval only: the indicators do not read the document agents', async () => {
+    const runtime = createFakeRuntime();
+    const asked: unknown[] = [];
+    const retrieve = runtime.retrieve.bind(runtime);
+    runtime.retrieve = (q, o) => (asked.push(o), retrieve(q, o));
+    const { retrieval } = retrievalAdapter(runtime);
+    await retrieval.retrieve('intrinsic ground risk class population density', { filters: { jurisdictions: ['EU'] } });
+    expect(asked).toEqual([{ filters: { jurisdictions: ['EU'] }, agents: false }]);
+  });
+
   it('feeds the indicator workflow from runtime.retrieve and resolves chunk metadata', async () => {
     const runtime = createFakeRuntime();
     const { retrieval, lookup, chunks } = retrievalAdapter(runtime);

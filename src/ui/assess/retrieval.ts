@@ -23,7 +23,8 @@ export function retrievalAdapter(runtime: Pick<SkyCiteRuntime, 'retrieve'>): {
     log,
     retrieval: {
       async retrieve(query, options) {
-        const r = await runtime.retrieve(query, options?.filters ? { filters: options.filters } : undefined);
+        // the indicators read the flat evidence only: the document agents' four extra searches would be discarded
+        const r = await runtime.retrieve(query, { ...(options?.filters ? { filters: options.filters } : {}), agents: false });
         log.push({ query, result: r });
         for (const c of r.chunks) chunks.set(c.id, c);
         return r.retrieval;
