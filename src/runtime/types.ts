@@ -45,6 +45,8 @@ export interface RuntimeOptions {
 
 export interface RuntimeStatus {
   manifest: IndexManifest;
+  /** SHA-256 of static-index/manifest.json as served and verified (the audit record's index hash). */
+  manifestSha: string;
   /** Device the embedding model actually runs on. */
   device: 'webgpu' | 'wasm';
   /** Why that device: forced, no adapter, a software adapter, or the warm-up timings. */

@@ -4,7 +4,7 @@
  * One instance, created by App.svelte and passed to the views as a prop.
  */
 import type { Chunk } from '../core/model/chunk';
-import { sha256Hex, type ManifestSource } from '../core/index/manifest';
+import type { ManifestSource } from '../core/index/manifest';
 import { DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG, type AnswerConfig } from '../core/answer/config';
 import { AnswerError, mapEngineError, ModelImportError, ModelUnknownError, type AnswerErrorCode } from '../core/llm/errors';
 import { deleteModelFromCache, isModelCached } from '../llm/cache';
@@ -114,7 +114,7 @@ export class AppState {
   indexError: string | null = $state(null);
   /** The index error's technical message (file, hash, what a developer should run): shown to developers only. */
   indexErrorDetail: string | null = $state(null);
-  /** SHA-256 of static-index/manifest.json as served (for the audit record). */
+  /** SHA-256 of static-index/manifest.json as the runtime fetched and verified it (for the audit record). */
   manifestSha = $state('unknown');
 
   online = $state(true);
@@ -209,7 +209,7 @@ export class AppState {
       this.status = await this.runtime.init(runtimeOptionsFromUrl());
       this.indexState = 'ready';
       this.announce(`Index verified: ${this.status.chunkCount} passages.`);
-      void this.computeManifestSha();
+      this.manifestSha = this.status.manifestSha;
       this.userDocsLoading = this.userDocs.load();
       for (const w of this.indexWaiters.splice(0)) void this.userDocsLoading.then(w.resolve);
       void this.restoreRetrievalModel();
@@ -272,15 +272,6 @@ export class AppState {
     if (this.indexState === 'ready') return this.userDocsLoading;
     if (this.indexState === 'error') return Promise.reject(new Error(`The regulation index is not available (${this.indexError}). Reload, then ask again.`));
     return new Promise((resolve, reject) => this.indexWaiters.push({ resolve, reject }));
-  }
-
-  private async computeManifestSha(): Promise<void> {
-    try {
-      const res = await fetch('static-index/manifest.json');
-      if (res.ok) this.manifestSha = await sha256Hex(new Uint8Array(await res.arrayBuffer()));
-    } catch {
-      // stays 'unknown'; the audit record says so
-    }
   }
 
   /** Manifest entry of a document id. */

@@ -3,6 +3,7 @@
  * from: each kept document's evidence ids and extractive refined context, the merged evidence with its
  * chunks in the same order, and the joined context.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createInProcessRuntime, NO_ADAPTER } from '../../src/runtime/in-process.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
@@ -36,5 +37,17 @@ describe('the flat retrieval alone', () => {
     expect(flat.documents).toBeUndefined();
     expect(flat.retrieval.evidence.map((e) => e.id)).toEqual(both.retrieval.evidence.map((e) => e.id));
     expect(flat.retrieval.ranked.map((c) => c.id)).toEqual(both.retrieval.ranked.map((c) => c.id));
+  });
+});
+
+describe('the index hash for the audit record', () => {
+  it('init() reports the SHA-256 of the manifest it fetched and verified (no second fetch needed)', async () => {
+    const served = await servedIndex();
+    const fetched: string[] = [];
+    const rt = createInProcessRuntime({ baseUrl: 'http://localhost/', probeAdapter: async () => NO_ADAPTER, createEmbedder: async () => fakeEmbedder(), fetchImpl: (async (u: string | URL) => (fetched.push(String(u)), served(u))) as typeof fetch });
+    const status = await rt.init({ denseBackend: 'exact' });
+    const manifest = new Uint8Array(await (await served('http://localhost/static-index/manifest.json')).arrayBuffer());
+    expect(status.manifestSha).toBe(createHash('sha256').update(manifest).digest('hex'));
+    expect(fetched.filter((u) => u.endsWith('/manifest.json'))).toHaveLength(1);
   });
 });

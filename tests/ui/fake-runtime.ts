@@ -56,6 +56,9 @@ export const CHUNKS: Chunk[] = [
 
 export const BUILT_IN_MODEL = { id: 'skycite/minilm-skycite', label: 'MiniLM-L6 tuned on the corpus', state: 'default', loadMs: 1, device: 'wasm' } as const satisfies RetrievalModelStatus;
 
+/** The fake runtime's manifest hash, as init() reports it. */
+export const FAKE_MANIFEST_SHA = 'c'.repeat(64);
+
 export const MANIFEST = {
   formatVersion: 2,
   builtAt: '2025-01-01T00:00:00.000Z',
@@ -161,7 +164,7 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
     filters: filterLog,
     failNext,
     async init() {
-      return { manifest: MANIFEST, device: 'wasm', deviceChoice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: 'WASM: no WebGPU adapter.', adapter: null }, chunkCount: chunks.length, loadMs: { index: 1, model: 1 }, dense: { backend: 'exact', buildMs: null }, reranker: { state: 'off', loadMs: null }, retrievalModel: BUILT_IN_MODEL };
+      return { manifest: MANIFEST, manifestSha: FAKE_MANIFEST_SHA, device: 'wasm', deviceChoice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: 'WASM: no WebGPU adapter.', adapter: null }, chunkCount: chunks.length, loadMs: { index: 1, model: 1 }, dense: { backend: 'exact', buildMs: null }, reranker: { state: 'off', loadMs: null }, retrievalModel: BUILT_IN_MODEL };
     },
     async retrieve(query, options) {
       queries.push(query);
