@@ -121,9 +121,15 @@ export class OfflineCopyStatus {
         this.problem = COPY_MESSAGES.lost;
       }
     };
-    const g = globalThis as { addEventListener?: (t: string, f: () => void) => void; document?: { addEventListener(t: string, f: () => void): void } };
+    const g = globalThis as {
+      addEventListener?: (t: string, f: () => void) => void;
+      document?: { addEventListener(t: string, f: () => void): void };
+      navigator?: { serviceWorker?: { addEventListener(t: string, f: () => void): void } };
+    };
     g.addEventListener?.('focus', () => void check());
     g.document?.addEventListener('visibilitychange', () => void check());
+    // the service worker unregistered under the page (site data cleared) changes its controller
+    g.navigator?.serviceWorker?.addEventListener('controllerchange', () => void check());
     const timer = setInterval(() => void check(), everyMs);
     (timer as { unref?: () => void }).unref?.();
   }

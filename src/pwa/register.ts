@@ -17,6 +17,9 @@ import { SkyCiteError } from '../core/errors.js';
 import { Workbox } from 'workbox-window';
 import { setReloadNotice } from './reload-notice';
 
+/** The BroadcastChannel on which a tab that accepted an update tells the others. */
+export const UPDATE_CHANNEL = 'skycite-updates';
+
 /** The offline copy could not be stored (the service worker's install failed). */
 export class OfflineCopyError extends SkyCiteError {
   override name = 'OfflineCopyError';
@@ -76,6 +79,10 @@ export interface RegisterOptions {
   whenActive?: () => Promise<unknown>;
   /** Default: sessionStorage (reload-notice.ts); what the reloaded page tells the user. */
   notice?: (reason: 'updated' | 'updated-elsewhere') => void;
+  /** Whether a service worker controls the page now (default: navigator.serviceWorker.controller). */
+  hasController?: () => boolean;
+  /** The channel on which tabs tell each other that a new version was accepted (default: a BroadcastChannel; null: none). */
+  channel?: Pick<BroadcastChannel, 'postMessage' | 'addEventListener'> | null;
   /** Register again after a failed install (default: navigator.serviceWorker.register). */
   reRegister?: (url: string, options: { scope?: string }) => Promise<unknown>;
 }
@@ -132,19 +139,29 @@ export async function registerServiceWorker(options: RegisterOptions = {}): Prom
     waiting = true;
     for (const cb of [...listeners]) cb();
   });
-  wb.addEventListener('controlling', (event) => {
-    // Reload for the update we asked for, not for the first install taking control.
-    if (applying && event.isUpdate !== false) reload();
-  });
-
   const notice = options.notice ?? setReloadNotice;
+  const hasController = options.hasController ?? (() => nav?.serviceWorker?.controller != null);
+  const channel = options.channel !== undefined ? options.channel : typeof BroadcastChannel === 'function' ? new BroadcastChannel(UPDATE_CHANNEL) : null;
+  /** Another tab accepted the new version: follow it (a tab no service worker controls gets no controllerchange). */
+  const follow = () => {
+    if (applying) return;
+    applying = true;
+    notice('updated-elsewhere');
+    reload();
+  };
+  channel?.addEventListener('message', (event) => {
+    if ((event as MessageEvent).data?.type === 'skycite-updated') follow();
+  });
   wb.addEventListener('controlling', (event) => {
-    // A new version took control of this page (isUpdate: the page was controlled before). Accepted in
-    // another tab too: this tab follows, so it never runs the old code against the new caches.
-    if (event.isUpdate === true && !applying) {
-      applying = true;
-      notice('updated-elsewhere');
+    // a controller gone (site data cleared) is no new version: nothing to reload into
+    if (event.isUpdate === false || !hasController()) return;
+    if (applying) {
+      // the version this tab accepted is in control: tell the other tabs, then reload into it
+      channel?.postMessage({ type: 'skycite-updated' });
       reload();
+    } else if (event.isUpdate === true) {
+      // accepted in another tab (this page was controlled by the old version)
+      follow();
     }
   });
 

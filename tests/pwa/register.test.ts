@@ -40,6 +40,8 @@ function setup(extra: { url?: string; scope?: string; whenActive?: () => Promise
     supported: true,
     reload,
     notice,
+    hasController: () => true,
+    channel: null,
     whenActive: () => new Promise(() => undefined),
     createWorkbox: (url, options) => (wb = new FakeWorkbox(url, options)),
     ...extra,
@@ -136,11 +138,49 @@ describe('registerServiceWorker', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  it('a controller lost (site data cleared) is not an update: no reload', async () => {
+    const reload = vi.fn();
+    let controlled = true;
+    const wb = new FakeWorkbox('/sw.js', {});
+    await registerServiceWorker({ enabled: true, supported: true, reload, notice: () => undefined, hasController: () => controlled, channel: null, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb });
+    controlled = false;
+    wb.fire('controlling', { isUpdate: true });
+    expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('tells the other tabs over a channel, and follows a tab that did (tabs no service worker controls included)', async () => {
+    const bus = new EventTarget();
+    const sent: unknown[] = [];
+    const channel = () => ({
+      postMessage: (data: unknown) => {
+        sent.push(data);
+        bus.dispatchEvent(new MessageEvent('message', { data }));
+      },
+      addEventListener: (t: string, l: (e: Event) => void) => bus.addEventListener(t, l),
+    });
+    const mk = async (controlled: boolean) => {
+      const reload = vi.fn();
+      const notice = vi.fn();
+      const wb = new FakeWorkbox('/sw.js', {});
+      const updater = (await registerServiceWorker({ enabled: true, supported: true, reload, notice, hasController: () => controlled, channel: channel() as unknown as BroadcastChannel, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb }))!;
+      return { reload, notice, wb, updater };
+    };
+    const b = await mk(true);
+    const a = await mk(false); // opened before the first install: no controller, no controllerchange
+    b.wb.fire('waiting', { isUpdate: true });
+    await b.updater.applyUpdate();
+    b.wb.fire('controlling', { isUpdate: true });
+    expect(sent).toEqual([{ type: 'skycite-updated' }]);
+    expect(b.reload).toHaveBeenCalledTimes(1);
+    expect(a.reload).toHaveBeenCalledTimes(1);
+    expect(a.notice).toHaveBeenCalledWith('updated-elsewhere');
+  });
+
   it('a stale button whose version already took over reloads instead of doing nothing', async () => {
     const reload = vi.fn();
     const wb = new FakeWorkbox('/sw.js', {});
     wb.register = async () => ({ scope: '/', waiting: null, active: {} }) as unknown as ServiceWorkerRegistration;
-    const updater = (await registerServiceWorker({ enabled: true, supported: true, reload, notice: () => undefined, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb }))!;
+    const updater = (await registerServiceWorker({ enabled: true, supported: true, reload, notice: () => undefined, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb, channel: null }))!;
     wb.fire('waiting', { isUpdate: true });
     await updater.applyUpdate();
     expect(reload).toHaveBeenCalledTimes(1);
@@ -154,7 +194,7 @@ describe('registerServiceWorker', () => {
     workers.push(reg.installing);
     const wb = new FakeWorkbox('/sw.js', {});
     wb.register = async () => reg as unknown as ServiceWorkerRegistration;
-    const updater = (await registerServiceWorker({ enabled: true, supported: true, reload: () => undefined, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb }))!;
+    const updater = (await registerServiceWorker({ enabled: true, supported: true, reload: () => undefined, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb, channel: null }))!;
     const outcome = updater.offlineReady.then(
       () => 'ready',
       (e: unknown) => (e instanceof OfflineCopyError ? 'failed' : 'other'),
