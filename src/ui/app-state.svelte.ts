@@ -1,19 +1,14 @@
 /**
- * Application state shared by the views: the runtime and its status, settings, the
- * language model, device report, connectivity, PWA update, and the chunk viewer request.
+ * Application state shared by the views: the runtime and its status, settings, connectivity,
+ * PWA update, the chunk viewer request, and the language model (its own state, ModelState).
  * One instance, created by App.svelte and passed to the views as a prop.
  */
 import type { Chunk } from '../core/model/chunk';
 import type { ManifestSource } from '../core/index/manifest';
 import { DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG, type AnswerConfig } from '../core/answer/config';
-import { AnswerError, mapEngineError, ModelImportError, ModelUnknownError, type AnswerErrorCode } from '../core/llm/errors';
-import { deleteModelFromCache, isModelCached } from '../llm/cache';
-import { loadCatalog, rememberManifest, type Catalog } from '../llm/catalog';
-import { createLlmClient, startLlmWorker, type LlmClient, type LoadProgress } from '../llm/client';
-import { getDeviceReport, type DeviceReport } from '../llm/device';
-import { downloadModel, importModel, pickImport, type ChosenFile, type InstallProgress } from '../llm/install';
-import { buildAppConfig, CURATED_MODELS, findModel, parseModelsManifest, recommendModel, type CuratedModel, type Recommendation } from '../llm/models';
+import type { CuratedModel } from '../llm/models';
 import type { AskChat } from './ask/session.svelte';
+import { ModelState } from './model-state.svelte';
 import type { PwaUpdater } from '../pwa/register';
 import { detectOfflineBeforeFirstLoad, indexProblemForUser, watchConnectivity } from '../pwa/offline';
 import type { DownloadProgress, RetrievalModelInfo, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
@@ -39,30 +34,6 @@ export interface ViewerRequest {
 
 export type IndexState = 'loading' | 'ready' | 'error';
 
-export interface LlmState {
-  /** The model currently loaded (usable for answers). */
-  loadedId: string | null;
-  /** The model being downloaded / initialised. */
-  loadingId: string | null;
-  progress: LoadProgress | null;
-  /** The last failure (typed: src/core/llm/errors.ts); `retryable` offers a retry. */
-  error: { modelId: string; message: string; code: AnswerErrorCode | 'other'; retryable: boolean } | null;
-}
-
-/** State of Settings → "Import model files". */
-export interface ImportState {
-  running: boolean;
-  progress: InstallProgress | null;
-  /** The last import's result ("… imported and verified") or null. */
-  done: string | null;
-  error: { message: string; code: AnswerErrorCode | 'other' } | null;
-}
-
-function errorState(modelId: string, e: unknown): NonNullable<LlmState['error']> {
-  const err = e instanceof AnswerError ? e : mapEngineError(e);
-  return { modelId, message: err.message, code: err.code, retryable: err.retryable };
-}
-
 /**
  * `?device=webgpu|wasm|auto` in the page URL forces the embedding device and `?dense=exact|voy`
  * the dense backend (diagnosis, e2e tests, bench:app).
@@ -77,14 +48,6 @@ export function runtimeOptionsFromUrl(search: string = typeof location === 'unde
     ...(dense === 'exact' || dense === 'voy' ? { denseBackend: dense } : {}),
     ...(rerank === 'off' || rerank === 'on' ? { rerank: rerank === 'on' } : {}),
   };
-}
-
-/** A manifest.json among the chosen files that is not one npm run models:prepare wrote. */
-function mapImportManifestError(e: unknown): AnswerError {
-  return new ModelImportError(
-    `The manifest.json among the chosen files cannot be used: ${(e as Error).message}`,
-    'Choose the folder written by npm run models:prepare, with its manifest.json unchanged.',
-  );
 }
 
 /**
@@ -127,15 +90,8 @@ export class AppState {
   settingsProblems: string[] = $state([]);
   settingsError: string | null = $state(null);
 
-  device: DeviceReport | null = $state.raw(null);
-  recommendation: Recommendation | null = $state.raw(null);
-
-  llm: LlmState = $state({ loadedId: null, loadingId: null, progress: null, error: null });
-  /** The LLM worker's client: the one engine interface (ChatEngine) for every model call. */
-  private client: LlmClient | null = null;
-  /** Self-hosted models from the base URL's manifest.json (or kept from an import). */
-  catalog: Catalog | null = $state.raw(null);
-  importState: ImportState = $state({ running: false, progress: null, done: null, error: null });
+  /** The language model: device report, offered models, download, import, the LLM worker (model-state.svelte.ts). */
+  readonly models: ModelState;
 
   viewer: ViewerRequest | null = $state.raw(null);
   /** Questions waiting for the index (resolved when it is verified, rejected when it fails). */
@@ -159,6 +115,7 @@ export class AppState {
     this.audit = options.audit ?? createAuditStore();
     this.settingsStore = options.settingsStore ?? createSettingsStore();
     this.userDocs = new UserDocsState(runtime);
+    this.models = new ModelState({ settings: () => this.settings, updateSettings: (p) => this.updateSettings(p), announce: (t) => this.announce(t) });
     this.online = typeof navigator === 'undefined' ? true : navigator.onLine !== false;
   }
 
@@ -173,10 +130,10 @@ export class AppState {
     // device report and the model catalogue are read here (the index does not depend on them)
     const index = this.initIndex();
     await this.settingsLoaded;
-    await this.probeDevice();
-    await this.refreshCatalog();
+    await this.models.probeDevice();
+    await this.models.refreshCatalog();
     await index;
-    void this.autoLoadModel();
+    void this.models.autoLoadModel();
   }
 
   announce(text: string): void {
@@ -283,174 +240,24 @@ export class AppState {
     return this.source(docId)?.title ?? docId;
   }
 
-  async probeDevice(): Promise<void> {
-    try {
-      this.device = await getDeviceReport();
-      const mem = this.device.deviceMemoryGB;
-      this.recommendation = recommendModel(this.device.adapter, mem, this.llmModels);
-    } catch {
-      this.device = null;
-    }
+  // ------------------------------------------------------------------ the Ask and Assess sessions' view of the model (AskApp)
+
+  get llm(): ModelState['llm'] {
+    return this.models.llm;
   }
 
-  // ------------------------------------------------------------------ language model
-
-  /** Every model offered: the self-hosted ones (verified) first, then WebLLM's remote list. */
   get llmModels(): readonly CuratedModel[] {
-    return [...(this.catalog?.models ?? []), ...CURATED_MODELS];
-  }
-
-  /** Read the self-hosted catalog for the current base URL (never throws), and recommend again. */
-  async refreshCatalog(): Promise<void> {
-    this.catalog = await loadCatalog(this.settings.modelBaseUrl);
-    if (this.device) this.recommendation = recommendModel(this.device.adapter, this.device.deviceMemoryGB, this.llmModels);
-  }
-
-  private clientFor(): LlmClient {
-    if (this.client && !this.client.crashed) return this.client;
-    const client = createLlmClient(startLlmWorker());
-    client.onCrash((err) => {
-      if (this.client === client) this.client = null;
-      const modelId = this.llm.loadedId ?? this.llm.loadingId ?? '';
-      this.llm = { loadedId: null, loadingId: null, progress: null, error: errorState(modelId, err) };
-      this.announce('The language model stopped; SkyCite continues in evidence-only mode.');
-    });
-    this.client = client;
-    return client;
+    return this.models.llmModels;
   }
 
   /** The chat engine for answers, or null (evidence-only). */
   chatEngine(): AskChat | null {
-    if (!this.llm.loadedId || !this.client || this.client.crashed) return null;
-    const m = findModel(this.llm.loadedId, this.llmModels);
-    return { engine: this.client, contextWindow: m?.contextWindow ?? 4096 };
+    return this.models.chatEngine();
   }
 
   /** True when answers will be generated with the model. */
   get generative(): boolean {
-    return !this.settings.evidenceOnly && this.llm.loadedId !== null;
-  }
-
-  appConfig() {
-    return buildAppConfig({ baseUrl: this.settings.modelBaseUrl, models: this.llmModels });
-  }
-
-  /**
-   * Download (self-hosted: verified against the manifest into WebLLM's cache; remote:
-   * by WebLLM itself) and initialise a model in the LLM worker.
-   */
-  async loadModel(modelId: string): Promise<boolean> {
-    if (this.llm.loadingId) return false;
-    this.llm = { loadedId: this.llm.loadedId, loadingId: modelId, progress: { progress: 0, text: 'Starting…' }, error: null };
-    try {
-      const model = findModel(modelId, this.llmModels);
-      if (!model) throw new ModelUnknownError(modelId);
-      if (model.source === 'self-hosted') {
-        await downloadModel(model, {
-          baseUrl: this.settings.modelBaseUrl,
-          ...(typeof navigator !== 'undefined' && navigator.storage?.estimate ? { estimate: () => navigator.storage.estimate() } : {}),
-          onProgress: (p) => {
-            this.llm.progress = { progress: p.progress * 0.9, text: p.text };
-          },
-        });
-      }
-      await this.clientFor().load(modelId, this.appConfig(), (p) => {
-        this.llm.progress = model.source === 'self-hosted' ? { progress: 0.9 + p.progress * 0.1, text: p.text } : p;
-      });
-      this.llm = { loadedId: modelId, loadingId: null, progress: null, error: null };
-      if (this.settings.modelId !== modelId) await this.updateSettings({ modelId }).catch(() => undefined);
-      this.announce('The language model is loaded.');
-      return true;
-    } catch (e) {
-      this.llm = { loadedId: null, loadingId: null, progress: null, error: errorState(modelId, e) };
-      this.announce('The language model could not be loaded.');
-      return false;
-    }
-  }
-
-  async unloadModel(): Promise<void> {
-    if (this.client && !this.client.crashed) await this.client.unload().catch(() => undefined);
-    this.llm = { ...this.llm, loadedId: null };
-  }
-
-  /** A new model base URL: a fresh worker and catalog (the AppConfig holds the URLs). */
-  async resetEngine(): Promise<void> {
-    const c = this.client;
-    this.client = null;
-    this.llm = { loadedId: null, loadingId: null, progress: null, error: null };
-    c?.dispose();
-    await this.refreshCatalog();
-  }
-
-  /** Whether every file of the model is in WebLLM's cache (no network access). */
-  async isCached(model: CuratedModel): Promise<boolean> {
-    try {
-      return await isModelCached(model, this.settings.modelBaseUrl);
-    } catch {
-      return false;
-    }
-  }
-
-  /** Delete the model's files from WebLLM's cache (other models are untouched). */
-  async deleteModel(model: CuratedModel): Promise<number> {
-    if (this.llm.loadedId === model.id) await this.unloadModel();
-    const n = await deleteModelFromCache(model, this.settings.modelBaseUrl);
-    if (this.settings.modelId === model.id) await this.updateSettings({ modelId: null }).catch(() => undefined);
-    return n;
-  }
-
-  /**
-   * Settings → "Import model files": the chosen folder or files (with the manifest.json
-   * written by npm run models:prepare, or matching a model already in the catalog) are
-   * verified file by file and stored where WebLLM reads them. Never throws: the result
-   * or a typed error is in `importState`.
-   */
-  async importFiles(files: readonly ChosenFile[]): Promise<boolean> {
-    if (this.importState.running) return false;
-    this.importState = { running: true, progress: null, done: null, error: null };
-    try {
-      const manifestFile = files.find((f) => f.name === 'manifest.json');
-      let manifest: unknown = null;
-      let fromManifest: CuratedModel[] = [];
-      if (manifestFile) {
-        try {
-          manifest = JSON.parse(new TextDecoder().decode(await manifestFile.arrayBuffer()));
-          fromManifest = parseModelsManifest(manifest);
-        } catch (e) {
-          throw mapImportManifestError(e);
-        }
-      }
-      const known = [...fromManifest, ...(this.catalog?.models ?? []).filter((m) => !fromManifest.some((n) => n.id === m.id))];
-      const match = pickImport(known, files, this.settings.modelBaseUrl);
-      const r = await importModel(match, {
-        baseUrl: this.settings.modelBaseUrl,
-        ...(typeof navigator !== 'undefined' && navigator.storage?.estimate ? { estimate: () => navigator.storage.estimate() } : {}),
-        onProgress: (p) => {
-          this.importState.progress = p;
-        },
-      });
-      if (manifest) await rememberManifest(this.settings.modelBaseUrl, manifest).catch(() => undefined);
-      await this.refreshCatalog();
-      const done = `${match.model.id}: ${(r.installedBytes / 1e6).toFixed(1)} MB imported and verified${r.skippedBytes ? `, ${(r.skippedBytes / 1e6).toFixed(1)} MB were already stored` : ''}.`;
-      this.importState = { running: false, progress: null, done, error: null };
-      this.announce(`Model files imported: ${match.model.id}.`);
-      return true;
-    } catch (e) {
-      const err = e instanceof AnswerError ? e : mapEngineError(e);
-      this.importState = { running: false, progress: null, done: null, error: { message: err.message, code: err.code } };
-      this.announce('The model files could not be imported.');
-      return false;
-    }
-  }
-
-  /** On start: load the chosen model if it is already cached (no network) and WebGPU exists. */
-  private async autoLoadModel(): Promise<void> {
-    const id = this.settings.modelId;
-    if (!id || this.settings.evidenceOnly) return;
-    const gpu = (globalThis.navigator as Navigator & { gpu?: unknown } | undefined)?.gpu;
-    if (!gpu) return;
-    const model = findModel(id, this.llmModels);
-    if (model && (await this.isCached(model))) await this.loadModel(id);
+    return this.models.generative;
   }
 
   // ------------------------------------------------------------------ chunk viewer
