@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GATE_CALIBRATION } from '../../src/core/retrieval/gate-calibration.js';
+import GATE_CALIBRATION from '../../src/core/retrieval/gate-calibration.json';
 import { DEFAULT_RETRIEVAL_CONFIG, preferredGateScore } from '../../src/core/retrieval/config.js';
 import { DEFAULT_EMBEDDER_ID } from '../../src/core/embedding/embedder.js';
 import { RERANKER_ID } from '../../src/core/retrieval/reranker-id.js';

@@ -4,9 +4,10 @@
  * in `npm run eval` (see docs/retrieval.md).
  */
 import { type DeepPartial, deepMerge } from '../config/merge.js';
-import { GATE_CALIBRATION } from './gate-calibration.js';
-import { GATE_CALIBRATION as GEMMA_GATE } from './gate-calibration.google--embeddinggemma-300m.js';
-import { GATE_CALIBRATION as BASE_MINILM_GATE } from './gate-calibration.sentence-transformers--all-MiniLM-L6-v2.js';
+// the evidence gate's calibrations: data written by `npm run calibrate:gate` (corpus-build/cli/calibrate-gate.ts), never edited by hand
+import GATE_CALIBRATION from './gate-calibration.json';
+import GEMMA_GATE from './gate-calibration.google--embeddinggemma-300m.json';
+import BASE_MINILM_GATE from './gate-calibration.sentence-transformers--all-MiniLM-L6-v2.json';
 
 interface GateSide {
   unanswerable: Record<string, { n: number; refused: number }>;
@@ -111,7 +112,7 @@ export interface RetrievalConfig {
    * weak passages — unless the best candidate reaches the threshold of the score
    * named by `by`: the best dense cosine, or the reranker's relevance (dense when the
    * reranker does not run). Thresholds and the choice come from `npm run calibrate:gate`
-   * (gate-calibration.ts): the score that refuses more synthetic unanswerable questions
+   * (gate-calibration.json): the score that refuses more synthetic unanswerable questions
    * at the same 5 % of answerable ones refused.
    */
   gate: {
