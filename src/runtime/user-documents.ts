@@ -111,6 +111,23 @@ interface Entry {
   stored: boolean;
 }
 
+/**
+ * The export file of a stored document (pure: the Library also builds it straight from the device
+ * store while the index cannot load).
+ */
+export function userDocumentExport(record: StoredUserDocument, exportedAt: Date): UserDocumentExport {
+  const { stored: _stored, ...doc } = info({ record, stored: true });
+  return {
+    format: USER_DOCUMENT_EXPORT_FORMAT,
+    version: USER_DOCUMENT_EXPORT_VERSION,
+    exportedAt: exportedAt.toISOString(),
+    document: { ...doc, embeddingModel: record.vectors.modelId },
+    source: { fileName: record.meta.fileName, format: record.meta.format, pages: record.pages },
+    summary: record.document,
+    chunks: record.chunks,
+  };
+}
+
 const info = ({ record: r, stored }: Entry): UserDocumentInfo => ({
   id: r.id,
   ...r.meta,
@@ -311,17 +328,7 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
       }),
 
     export(id) {
-      const { record } = get(id);
-      const { stored: _stored, ...doc } = info({ record, stored: true });
-      return {
-        format: USER_DOCUMENT_EXPORT_FORMAT,
-        version: USER_DOCUMENT_EXPORT_VERSION,
-        exportedAt: now().toISOString(),
-        document: { ...doc, embeddingModel: record.vectors.modelId },
-        source: { fileName: record.meta.fileName, format: record.meta.format, pages: record.pages },
-        summary: record.document,
-        chunks: record.chunks,
-      };
+      return userDocumentExport(get(id).record, now());
     },
   };
 }

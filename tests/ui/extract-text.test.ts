@@ -1,6 +1,6 @@
 /** Text from an added HTML file: through DOMParser (inert), paragraphs kept, scripts and styles dropped. */
 import { describe, expect, it } from 'vitest';
-import { htmlToText } from '../../src/runtime/extract-text.js';
+import { htmlToText } from '../../src/ui/library/extract-text.js';
 import { testWindow } from './dom.js';
 
 describe('HTML as text', () => {

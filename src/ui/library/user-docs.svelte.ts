@@ -8,9 +8,10 @@ import { validateUserDocumentForm, type FormField } from '../../core/userdocs/fo
 import { duplicateOf, parseUserDocumentExport } from '../../core/userdocs/export-file';
 import { USER_DOCUMENT_NOTICE } from '../../core/userdocs/user-index';
 import { shown } from '../../core/userdocs/validate';
-import { extractText } from '../../runtime/extract-text';
+import { extractText } from './extract-text';
 import type { SkyCiteRuntime } from '../../runtime/types';
-import type { UserDocumentInfo, UserDocumentProgress } from '../../runtime/user-documents';
+import { userDocumentExport, type UserDocumentInfo, type UserDocumentProgress } from '../../runtime/user-documents';
+import { createUserDocsStore, type UserDocsStore } from '../../storage/user-docs-store';
 import { downloadText } from '../format';
 
 export interface AddRequest {
@@ -30,13 +31,37 @@ export class UserDocsState {
   error: string | null = $state(null);
   done: string | null = $state(null);
 
+  /**
+   * True while the list comes straight from the device store because the built-in index could not
+   * load: the documents are listed and can be exported, not searched, re-indexed or removed.
+   */
+  storedOnly = $state(false);
+
   constructor(private readonly runtime: SkyCiteRuntime) {}
+
+  /** The index could not load: list the stored documents from the device store (never throws). */
+  async listStored(open: () => UserDocsStore = () => createUserDocsStore()): Promise<void> {
+    if (this.loaded && !this.storedOnly) return;
+    const store = open();
+    try {
+      const r = await store.list();
+      this.documents = r.records.map((rec) => ({ id: rec.id, ...rec.meta, chunkCount: rec.chunks.length, pageStart: rec.document.pageStart, pageEnd: rec.document.pageEnd, stored: true }));
+      this.problems = r.problems.map((p) => p.message);
+      this.storedOnly = true;
+    } catch (e) {
+      this.problems = [e instanceof Error ? e.message : String(e)];
+    } finally {
+      store.close();
+      this.loaded = true;
+    }
+  }
 
   /** The stored documents into the index (after the index is ready); embedded again with progress when the model changed. */
   async load(): Promise<void> {
     this.busy = { label: 'Loading your documents', progress: null };
     try {
       const r = await this.runtime.loadUserDocuments((p) => this.progress(p));
+      this.storedOnly = false;
       this.documents = r.documents;
       this.problems = r.problems;
     } catch (e) {
@@ -144,9 +169,20 @@ export class UserDocsState {
 
   async export(d: UserDocumentInfo): Promise<void> {
     await this.run(`Exporting “${d.title}”`, async () => {
-      const data = await this.runtime.exportUserDocument(d.id);
+      const data = this.storedOnly ? await this.exportStored(d.id) : await this.runtime.exportUserDocument(d.id);
       downloadText(`${d.id.replace(/^user\//, '')}.skycite.json`, JSON.stringify(data, null, 2));
     });
+  }
+
+  private async exportStored(id: string) {
+    const store = createUserDocsStore();
+    try {
+      const record = (await store.list()).records.find((r) => r.id === id);
+      if (!record) throw new Error('This document is no longer stored on this device.');
+      return userDocumentExport(record, new Date());
+    } finally {
+      store.close();
+    }
   }
 
   /** A user's document as a source (titles and notices in citations and the passage viewer). */

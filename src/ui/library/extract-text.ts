@@ -4,10 +4,10 @@
  * text through DOMParser (an inert document: no script runs, nothing is inserted into
  * the page); plain text and Markdown as written (the runtime drops Markdown markup).
  */
-import { RuntimeError } from './errors.js';
-import type { UserFileFormat } from '../core/userdocs/form.js';
+import { SkyCiteError } from '../../core/errors.js';
+import type { UserFileFormat } from '../../core/userdocs/form.js';
 
-export class FileReadError extends RuntimeError {
+export class FileReadError extends SkyCiteError {
   override name = 'FileReadError';
 }
 
