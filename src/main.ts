@@ -15,7 +15,7 @@ mount(App, { target: document.getElementById('app')!, props: { app } });
 // a tab whose lazily loaded code a new version replaced reloads itself (with a notice); a damaged
 // file of the offline copy is replaced, then the index loads again (src/pwa/offline-copy.svelte.ts)
 reloadOnMissingChunks();
-healOnIndexFailure(app);
+healOnIndexFailure(app, { onFailure: () => void app.userDocs.listStored() });
 
 // Development server only: expose the state for manual debugging (not in production builds).
 if (import.meta.env.DEV) (window as unknown as { __skycite?: AppState }).__skycite = app;

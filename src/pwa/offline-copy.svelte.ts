@@ -199,12 +199,21 @@ export const offlineCopy = new OfflineCopyStatus();
 
 /**
  * Each time the built-in index fails to load, check and repair the offline copy, then load it
- * again (`app.initIndex`). Returns the function that stops watching.
+ * again (a fresh page, or `app.initIndex`); `onFailure` runs first. Returns the function that stops watching.
  */
-export function healOnIndexFailure(app: { readonly indexState: string; initIndex(): Promise<void> }, copy: OfflineCopyStatus = offlineCopy): () => void {
+export function healOnIndexFailure(
+  app: { readonly indexState: string; initIndex(): Promise<void> },
+  options: { copy?: OfflineCopyStatus; onFailure?: () => void } = {},
+): () => void {
+  const copy = options.copy ?? offlineCopy;
   return $effect.root(() => {
     $effect(() => {
-      if (app.indexState === 'error') untrack(() => void copy.healAfterFailure(() => reloadAfterRepair(() => app.initIndex())));
+      if (app.indexState !== 'error') return;
+      untrack(() => {
+        // the user's own data stays reachable meanwhile (e.g. their documents, listed from the device store)
+        options.onFailure?.();
+        void copy.healAfterFailure(() => reloadAfterRepair(() => app.initIndex()));
+      });
     });
   });
 }

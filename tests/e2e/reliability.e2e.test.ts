@@ -22,6 +22,7 @@ import { launchPersistentChromium } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
 const DIST = resolve('dist');
+const MY_DOC = 'Hangar rules of the test';
 const overrides = new Map<string, Buffer | null>();
 let server: StaticServer;
 const profiles: string[] = [];
@@ -152,8 +153,15 @@ describe('the offline copy, in one persistent profile', () => {
   beforeAll(async () => {
     context = await launchPersistentChromium(profile());
     page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${server.url}?device=wasm`);
+    await page.goto(`${server.url}?device=wasm#/library`);
     await verified(page);
+    // one document of the user's own, which must stay reachable whatever happens to the built-in index
+    await page.getByTestId('userdoc-file').setInputFiles({ name: 'hangar.txt', mimeType: 'text/plain', buffer: Buffer.from('Hangar rules\n\nBatteries are charged in the fireproof locker only.') });
+    await page.getByTestId('userdoc-title').fill(MY_DOC);
+    await page.getByTestId('userdoc-jurisdiction').fill('DE');
+    await page.getByTestId('userdoc-edition').fill('2025');
+    await page.getByTestId('userdoc-add').click();
+    await page.getByTestId('userdoc-done').waitFor({ timeout: 120_000 });
     await page.getByTestId('offline-ready').waitFor({ timeout: 240_000 });
   });
 
@@ -187,6 +195,13 @@ describe('the offline copy, in one persistent profile', () => {
     });
     expect(visible).not.toMatch(/npm|git checkout|SHA-256|\.f32/);
     await expect(page.getByTestId('index-error-details').locator('summary').textContent()).resolves.toMatch(/for developers/);
+    // the user's own documents and the audit log stay reachable meanwhile
+    await page.evaluate(() => (location.hash = '#/library'));
+    await page.getByTestId('userdoc').filter({ hasText: MY_DOC }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('userdoc-stored-only').waitFor();
+    await expect(page.getByTestId('userdoc-export').isEnabled()).resolves.toBe(true);
+    await page.evaluate(() => (location.hash = '#/settings'));
+    await page.getByTestId('audit-search-input').waitFor({ timeout: 30_000 });
     await context.setOffline(false);
     await verified(page, 120_000);
     expect(await intact(page, '/static-index/vectors.f32')).toBe(true);
