@@ -7,6 +7,11 @@
  * on the local network (tablets); `--https` with a certificate the tablet trusts gives the secure
  * context the service worker (offline use, installing the app) needs outside localhost — see the
  * README, "Use it on a tablet".
+ *
+ * The preview server reads vite.config.ts: every response carries the CSP (the workers' scripts
+ * included, so the workers run under it), `frame-ancestors 'none'` and `X-Frame-Options: DENY`, and a
+ * missing data file (e.g. /llm/manifest.json without self-hosted models) is a 404, never index.html.
+ * docs/deployment.md shows the same for a static host.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

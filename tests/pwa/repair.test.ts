@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { INTEGRITY_FILE, integrityTransform, sriSha256, type PrecacheIntegrityList } from '../../src/pwa/pwa-config.js';
 import { checkOfflineCopy, describeAssets, evictEverywhere, healOfflineCopy, parseIntegrityList, precacheKey, type CacheLike, type CachesLike } from '../../src/pwa/repair.js';
-import { describeHeal } from '../../src/pwa/offline-copy.svelte.js';
+import { describeHeal, OfflineCopyStatus } from '../../src/pwa/offline-copy.svelte.js';
+import { hasRoomFor } from '../../src/pwa/storage.js';
 import { isMissingChunkError, RELOAD_NOTICES, setReloadNotice, shouldReloadForChunk, takeReloadNotice, type SessionStore } from '../../src/pwa/reload-notice.js';
 
 const BASE = 'https://skycite.example/';
@@ -190,5 +191,35 @@ describe('reload notices', () => {
     expect(isMissingChunkError(new TypeError('Failed to fetch dynamically imported module: https://x/assets/pdf-1.js'))).toBe(true);
     expect(isMissingChunkError(new TypeError('Importing a module script failed.'))).toBe(true);
     expect(isMissingChunkError(new Error('Index not available'))).toBe(false);
+  });
+});
+
+describe('hasRoomFor (the space for the offline copy, tried for real)', () => {
+  const cachesWith = (put: () => Promise<void>) => {
+    const deleted: string[] = [];
+    return { deleted, caches: { open: async () => ({ put }), delete: async (n: string) => (deleted.push(n), true) } };
+  };
+  it('false when the quota refuses the write, true when it fits; the probe is deleted either way', async () => {
+    const full = cachesWith(async () => {
+      throw new DOMException('quota', 'QuotaExceededError');
+    });
+    expect(await hasRoomFor(1024, full)).toBe(false);
+    expect(full.deleted).toEqual(['skycite-space-probe']);
+    const room = cachesWith(async () => undefined);
+    expect(await hasRoomFor(1024, room)).toBe(true);
+    expect(room.deleted).toEqual(['skycite-space-probe']);
+    expect(await hasRoomFor(1024, cachesWith(async () => Promise.reject(new Error('other'))))).toBeNull();
+  });
+});
+
+describe('OfflineCopyStatus.stillStored', () => {
+  it('false once the registration or the precache (or its list of files) is gone', async () => {
+    const d = await deployment();
+    const status = (reg: boolean) => new OfflineCopyStatus({ caches: d.caches, getRegistration: async () => (reg ? {} : undefined) });
+    expect(await status(true).stillStored()).toBe(true);
+    expect(await status(false).stillStored()).toBe(false);
+    // a running service worker re-creates an empty precache of the same name: still gone
+    d.pre.entries.clear();
+    expect(await status(true).stillStored()).toBe(false);
   });
 });
