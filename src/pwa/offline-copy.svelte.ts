@@ -64,6 +64,7 @@ export class OfflineCopyStatus {
   notice: string | null = $state(null);
   updater: PwaUpdater | null = null;
   private autoRepairs = 0;
+  private watching = false;
   private waitingOnline: (() => void) | null = null;
 
   constructor(private readonly env: CopyEnv = {}) {
@@ -82,13 +83,18 @@ export class OfflineCopyStatus {
       },
       async () => {
         this.state = 'failed';
-        const est = await estimateStorage().catch(() => null);
-        const small = est !== null && est.quota !== null && (est.quota < OFFLINE_COPY_BYTES * 1.2 || (est.usage !== null && est.quota - est.usage < OFFLINE_COPY_BYTES));
-        // the estimate does not always show an enforced quota: try the space for real
-        const full = small || (await hasRoomFor(OFFLINE_COPY_BYTES).catch(() => null)) === false;
-        this.problem = full ? COPY_MESSAGES.quota(small ? (est?.quota ?? null) : null) : COPY_MESSAGES.installFailed;
+        this.problem = await this.failureProblem();
       },
     );
+  }
+
+  /** Why the install failed, in the user's words: the storage is full, or a download failed. */
+  private async failureProblem(): Promise<string> {
+    const est = await estimateStorage().catch(() => null);
+    const small = est !== null && est.quota !== null && (est.quota < OFFLINE_COPY_BYTES * 1.2 || (est.usage !== null && est.quota - est.usage < OFFLINE_COPY_BYTES));
+    // the estimate does not always show an enforced quota: try the space for real
+    const full = small || (await hasRoomFor(OFFLINE_COPY_BYTES).catch(() => null)) === false;
+    return full ? COPY_MESSAGES.quota(small ? (est?.quota ?? null) : null) : COPY_MESSAGES.installFailed;
   }
 
   /**
@@ -114,6 +120,8 @@ export class OfflineCopyStatus {
 
   /** Check now (and every `everyMs`, on focus and when the tab is shown again) that the offline copy is still stored. */
   watchForLoss(everyMs = 15_000): void {
+    if (this.watching) return;
+    this.watching = true;
     const check = async () => {
       if (this.state !== 'ready') return;
       if (!(await this.stillStored())) {
@@ -149,15 +157,19 @@ export class OfflineCopyStatus {
   async repairAll(retry?: () => Promise<void>): Promise<void> {
     if (this.repair.phase === 'checking' || this.repair.phase === 'repairing') return;
     if ((this.state === 'failed' || this.state === 'lost' || this.state === 'none') && this.updater && !(await this.stillStored())) {
-      // no offline copy to repair: store it anew (a new install)
+      // no offline copy to repair: store it anew (a new install), and say how that went
       this.repair = { phase: 'repairing', message: 'Storing the offline copy again…', progress: null };
+      this.state = 'saving';
+      this.problem = null;
       try {
         await this.updater.retryInstall();
-        this.repair = { phase: 'done', message: 'SkyCite is storing its offline copy again; the status line says when it is ready.', progress: null };
-        this.state = 'saving';
-        this.problem = null;
-      } catch (e) {
-        this.repair = { phase: 'failed', message: `The offline copy could not be stored again: ${e instanceof Error ? e.message : String(e)}`, progress: null };
+        this.state = 'ready';
+        this.repair = { phase: 'done', message: 'The offline copy is stored again: SkyCite works without a connection. Your own documents, settings and audit log were not touched.', progress: null };
+        this.watchForLoss();
+      } catch {
+        this.state = 'failed';
+        this.problem = await this.failureProblem();
+        this.repair = { phase: 'failed', message: this.problem, progress: null };
       }
       return;
     }

@@ -92,7 +92,7 @@ export interface PwaUpdater {
   onUpdateAvailable(cb: () => void): () => void;
   /** Activate the waiting version and reload into it (every open tab follows). No-op when nothing is waiting. */
   applyUpdate(): Promise<void>;
-  /** After a failed install (offlineReady rejected): try to store the offline copy again; a new `offlineReady` is returned. */
+  /** After a failed install or cleared site data: register again; resolves once the offline copy is stored, rejects (OfflineCopyError) when the install fails again. */
   retryInstall(): Promise<void>;
   /** Ask the browser to look for a new version now. */
   checkForUpdate(): Promise<void>;
@@ -198,7 +198,11 @@ export async function registerServiceWorker(options: RegisterOptions = {}): Prom
     },
     async retryInstall() {
       const again = options.reRegister ?? ((u: string, o: { scope?: string }) => nav!.serviceWorker.register(u, o));
-      await again(url, wbOptions);
+      const reg = (await again(url, wbOptions)) as RegistrationLike | undefined;
+      const failed = new Promise<never>((_, reject) => {
+        if (reg && typeof reg.addEventListener === 'function') watchInstallFailures(reg, () => reject(new OfflineCopyError('The service worker could not store the offline copy again (its install failed).')));
+      });
+      await Promise.race([whenActive(), failed]);
     },
     async checkForUpdate() {
       await wb.update();

@@ -301,6 +301,12 @@ describe('the offline copy on a fresh profile with a 5 MB quota', () => {
       await verified(page);
       await page.getByTestId('offline-failed').waitFor({ timeout: 180_000 });
       await expect(page.getByTestId('offline-problem').textContent()).resolves.toMatch(/not enough storage space/);
+      // space freed: Settings → Repair offline copy stores it, and the status says so
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(server.url).origin });
+      await page.evaluate(() => (location.hash = '#/settings'));
+      await page.getByTestId('storage-repair').click();
+      await page.getByTestId('offline-ready').waitFor({ timeout: 120_000 });
+      await page.getByTestId('storage-repair-status').and(page.locator('[data-phase="done"]')).waitFor();
     } finally {
       await context.close();
     }

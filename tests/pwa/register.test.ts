@@ -229,6 +229,40 @@ class FakeRegistration {
   }
 }
 
+describe('retryInstall', () => {
+  it('registers again and settles with the new install: stored, or failed again', async () => {
+    const wb = new FakeWorkbox('/sw.js', {});
+    let activate!: () => void;
+    const regs: FakeRegistration[] = [];
+    const updater = (await registerServiceWorker({
+      enabled: true,
+      supported: true,
+      channel: null,
+      whenActive: () => new Promise<void>((r) => (activate = r)),
+      createWorkbox: () => wb,
+      reRegister: async () => {
+        const reg = new FakeRegistration();
+        reg.installing = new FakeSW('installing');
+        regs.push(reg);
+        return reg;
+      },
+    }))!;
+    const failed = updater.retryInstall().then(
+      () => 'stored',
+      (e: unknown) => (e instanceof OfflineCopyError ? 'failed' : 'other'),
+    );
+    await Promise.resolve();
+    await Promise.resolve();
+    regs[0]!.installing!.set('redundant');
+    expect(await failed).toBe('failed');
+    const stored = updater.retryInstall().then(() => 'stored');
+    await Promise.resolve();
+    await Promise.resolve();
+    activate();
+    expect(await stored).toBe('stored');
+  });
+});
+
 describe('watchInstallFailures', () => {
   it('reports an install that failed, not a worker replaced after it installed', () => {
     const reg = new FakeRegistration();
