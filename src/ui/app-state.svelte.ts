@@ -14,6 +14,7 @@ import { detectOfflineBeforeFirstLoad, indexProblemForUser, watchConnectivity } 
 import type { DownloadProgress, RetrievalModelInfo, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
 import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
+import { createSessionStore, type SessionStore } from '../storage/session-store';
 import type { TextRange } from './highlight';
 import type { TraceStep } from '../core/sora/types';
 import { UserDocsState } from './library/user-docs.svelte';
@@ -69,6 +70,8 @@ export class AppState {
   readonly routerModel: boolean;
   readonly audit: AuditStore;
   readonly settingsStore: SettingsStore;
+  /** The conversation and the Assess form, kept across a reload. */
+  readonly sessionStore: SessionStore;
   /** The user's own documents (Library → Your documents), loaded into the index once it is ready. */
   readonly userDocs: UserDocsState;
 
@@ -109,11 +112,12 @@ export class AppState {
     error: null,
   });
 
-  constructor(runtime: SkyCiteRuntime, options: { audit?: AuditStore; settingsStore?: SettingsStore } = {}) {
+  constructor(runtime: SkyCiteRuntime, options: { audit?: AuditStore; settingsStore?: SettingsStore; sessionStore?: SessionStore } = {}) {
     this.runtime = runtime;
     ({ answerConfig: this.answerConfig, assist: this.assist, routerModel: this.routerModel } = answerOptionsFromUrl());
     this.audit = options.audit ?? createAuditStore();
     this.settingsStore = options.settingsStore ?? createSettingsStore();
+    this.sessionStore = options.sessionStore ?? createSessionStore();
     this.userDocs = new UserDocsState(runtime);
     this.models = new ModelState({ settings: () => this.settings, updateSettings: (p) => this.updateSettings(p), announce: (t) => this.announce(t) });
     this.online = typeof navigator === 'undefined' ? true : navigator.onLine !== false;

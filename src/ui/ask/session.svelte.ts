@@ -21,6 +21,7 @@ import { describeGenerationModel, type CuratedModel } from '../../llm/models';
 import type { RuntimeStatus } from '../../runtime/types';
 import type { AuditStore } from '../../storage/audit-store';
 import type { Settings } from '../../storage/settings-store';
+import type { SessionStore } from '../../storage/session-store';
 import { checkQuestion, QuestionRejectedError } from '../../core/text/question';
 import { nonEnglishLanguage, type LanguageGuess } from '../../core/text/language';
 
@@ -117,22 +118,153 @@ export interface AskApp {
   readonly routerModel?: boolean;
   /** The offered models (the generation model's URLs in the audit record). */
   readonly llmModels?: readonly CuratedModel[];
+  /** Where the conversation is kept across a reload (absent: not kept). */
+  readonly sessionStore?: Pick<SessionStore, 'load' | 'save' | 'clear'>;
+}
+
+/** A finished turn as stored across a reload: its data, not its controller. */
+export interface StoredTurn {
+  question: string;
+  phase: 'done' | 'stopped' | 'error';
+  route: Turn['route'];
+  calc: Turn['calc'];
+  calcTargets: CalcTarget[];
+  mode: Turn['mode'];
+  ask: Turn['ask'];
+  retrievalQuery: string;
+  assistance: Turn['assistance'];
+  assistError: string | null;
+  evidence: Turn['evidence'];
+  condensed: Turn['condensed'];
+  answer: Turn['answer'];
+  grounding: Turn['grounding'];
+  groundingError: string | null;
+  noEvidence: boolean;
+  noEvidenceWhy: string;
+  noEvidenceDetail: string;
+  error: TurnError | null;
+  audited: boolean;
+}
+
+export interface StoredConversation {
+  turns: StoredTurn[];
+  memory: CalcMemory;
+}
+
+const isStoredConversation = (v: unknown): v is StoredConversation => {
+  const c = v as Partial<StoredConversation> | null;
+  return (
+    !!c &&
+    Array.isArray(c.turns) &&
+    !!c.memory &&
+    Array.isArray(c.memory.targets) &&
+    c.turns.every(
+      (t) =>
+        !!t &&
+        typeof t.question === 'string' &&
+        ['done', 'stopped', 'error'].includes(t.phase) &&
+        typeof t.noEvidence === 'boolean' &&
+        (t.ask === null || (typeof t.ask === 'object' && Array.isArray(t.ask.chunks) && Array.isArray(t.ask.retrieval?.evidence))) &&
+        (t.answer === null || typeof t.answer?.answer === 'string') &&
+        (t.evidence === null || Array.isArray(t.evidence?.passages)),
+    )
+  );
+};
+
+/** Plain data of a finished turn (structured-clone safe: the reactive proxies are read field by field). */
+function storedTurn(t: Turn): StoredTurn {
+  const plain = <T>(x: T): T => (x === null || x === undefined ? x : (JSON.parse(JSON.stringify(x)) as T));
+  return {
+    question: t.question,
+    phase: t.phase === 'error' ? 'error' : t.phase === 'stopped' ? 'stopped' : 'done',
+    route: plain(t.route),
+    calc: plain(t.calc),
+    calcTargets: [...t.calcTargets],
+    mode: t.mode,
+    ask: plain(t.ask),
+    retrievalQuery: t.retrievalQuery,
+    assistance: plain(t.assistance),
+    assistError: t.assistError,
+    evidence: plain(t.evidence),
+    condensed: plain(t.condensed),
+    answer: plain(t.answer),
+    grounding: plain(t.grounding),
+    groundingError: t.groundingError,
+    noEvidence: t.noEvidence,
+    noEvidenceWhy: t.noEvidenceWhy,
+    noEvidenceDetail: t.noEvidenceDetail,
+    error: plain(t.error),
+    audited: t.audited,
+  };
+}
+
+function restoredTurn(s: StoredTurn): Turn {
+  const t = new Turn(s.question);
+  t.phase = s.phase;
+  t.route = s.route;
+  t.calc = s.calc;
+  t.calcTargets = s.calcTargets;
+  t.mode = s.mode;
+  t.ask = s.ask;
+  t.retrievalQuery = s.retrievalQuery;
+  t.assistance = s.assistance;
+  t.assistError = s.assistError;
+  t.evidence = s.evidence;
+  t.condensed = s.condensed;
+  t.answer = s.answer;
+  t.stream = s.answer?.answer ?? '';
+  t.grounding = s.grounding;
+  t.groundingError = s.groundingError;
+  t.noEvidence = s.noEvidence;
+  t.noEvidenceWhy = s.noEvidenceWhy;
+  t.noEvidenceDetail = s.noEvidenceDetail;
+  t.error = s.error;
+  t.audited = s.audited;
+  return t;
 }
 
 export class AskSession {
   turns: Turn[] = $state([]);
+  /** Why the last conversation was not restored or cannot be kept (storage), in words; null when all is well. */
+  storageNotice: string | null = $state(null);
   private memory: CalcMemory = EMPTY_CALC_MEMORY;
+  private restored = false;
 
   constructor(private readonly app: AskApp) {}
+
+  /** The conversation kept before the reload, when this session has none yet (once). */
+  async restore(): Promise<void> {
+    if (this.restored || !this.app.sessionStore) return;
+    this.restored = true;
+    const { value, problem } = await this.app.sessionStore.load('conversation', isStoredConversation);
+    this.storageNotice = problem;
+    if (!value || this.turns.length) return;
+    this.turns = value.turns.map(restoredTurn);
+    this.memory = value.memory;
+  }
+
+  /** Keep the finished turns for the next visit; a storage failure is said, never thrown. */
+  private async persist(): Promise<void> {
+    if (!this.app.sessionStore || this.busy) return;
+    try {
+      await this.app.sessionStore.save<StoredConversation>('conversation', { turns: this.turns.map(storedTurn), memory: this.memory });
+      this.storageNotice = null;
+    } catch (e) {
+      this.storageNotice = `This conversation is shown but not kept for the next visit: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
 
   get busy(): boolean {
     return this.turns.some((t) => t.busy);
   }
 
+  /** New conversation: the turns and the calculator's memory go, here and in storage. */
   clear(): void {
     if (this.busy) return;
     this.turns = [];
     this.memory = EMPTY_CALC_MEMORY;
+    this.restored = true; // a restore still on its way must not bring the old turns back
+    void this.app.sessionStore?.clear('conversation');
   }
 
   stop(): void {
@@ -169,6 +301,7 @@ export class AskSession {
         live.phase = 'error';
       }
     }
+    await this.persist();
     return live;
   }
 

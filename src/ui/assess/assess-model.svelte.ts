@@ -13,9 +13,23 @@ import { changedFields, copyFormValues, emptyFormValues, validateForm, type Asse
 import { retrievalAdapter } from './retrieval';
 
 /** What the Assess model needs from the application state (AppState provides it; tests pass stand-ins). */
-export type AssessApp = Pick<AskApp, 'runtime' | 'audit' | 'manifestSha' | 'settings' | 'generative' | 'chatEngine' | 'llm' | 'status'> & {
+export type AssessApp = Pick<AskApp, 'runtime' | 'audit' | 'manifestSha' | 'settings' | 'generative' | 'chatEngine' | 'llm' | 'status' | 'sessionStore'> & {
   announce(text: string): void;
 };
+
+/** A stored form: every field a string, the mitigations by key (anything else is not restored). */
+export function isStoredForm(v: unknown): v is AssessFormValues {
+  const empty = emptyFormValues();
+  const f = v as Record<string, unknown> | null;
+  if (!f || typeof f !== 'object') return false;
+  const m = f.mitigations as Record<string, unknown> | null;
+  return (
+    Object.keys(empty).every((k) => k === 'mitigations' || typeof f[k] === 'string') &&
+    !!m &&
+    typeof m === 'object' &&
+    Object.keys(empty.mitigations).every((k) => typeof m[k] === 'string')
+  );
+}
 
 export class AssessModel {
   values: AssessFormValues = $state(emptyFormValues());
@@ -36,7 +50,35 @@ export class AssessModel {
   chunks = new Map<string, Chunk>();
   private controller: AbortController | null = null;
 
+  /** Why the form is not kept across a reload (storage), or null. */
+  storageNotice: string | null = $state(null);
+  private restoring: Promise<void> | null = null;
+
   constructor(private readonly app: AssessApp) {}
+
+  /** The form as it was before the reload (once; an edit made meanwhile wins). */
+  restore(): Promise<void> {
+    this.restoring ??= (async () => {
+      if (!this.app.sessionStore) return;
+      const before = JSON.stringify(this.values);
+      const { value, problem } = await this.app.sessionStore.load('assessForm', isStoredForm);
+      this.storageNotice = problem ? problem.replace('conversation', 'Assess form') : null;
+      if (value && JSON.stringify(this.values) === before) this.values = copyFormValues(value);
+    })();
+    return this.restoring;
+  }
+
+  /** Keep the form's values for the next visit (after the restore, so it is not overwritten by the empty form). */
+  async remember(values: AssessFormValues): Promise<void> {
+    if (!this.app.sessionStore || !this.restoring) return;
+    await this.restoring;
+    try {
+      await this.app.sessionStore.save('assessForm', values);
+      this.storageNotice = null;
+    } catch (e) {
+      this.storageNotice = `The form is not kept for the next visit: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
 
   /** The fields (by label) changed since the shown result was computed; empty when it is current. */
   get changedSinceRun(): string[] {
@@ -67,6 +109,7 @@ export class AssessModel {
   }
 
   reset(): void {
+    void this.app.sessionStore?.clear('assessForm');
     this.values = emptyFormValues();
     this.errors = {};
     this.submitted = false;
