@@ -223,3 +223,12 @@ describe('OfflineCopyStatus.stillStored', () => {
     expect(await status(true).stillStored()).toBe(false);
   });
 });
+
+describe('skyCitePwaOptions and the integrity transform', () => {
+  it('adds the transform only when the build output can be read', async () => {
+    const { skyCitePwaOptions } = await import('../../src/pwa/pwa-config.js');
+    expect(skyCitePwaOptions().workbox?.manifestTransforms).toBeUndefined();
+    const io = { read: () => new Uint8Array(), write: () => undefined };
+    expect(skyCitePwaOptions({ integrityIO: io }).workbox?.manifestTransforms).toHaveLength(1);
+  });
+});
