@@ -69,6 +69,8 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     removeUserDocument: (id) => call('removeUserDocument', id),
     reindexUserDocument: (id, onProgress) => send('reindexUserDocument', [id], onProgress),
     exportUserDocument: (id) => call('exportUserDocument', id),
+    // handled by the worker between two batches of the import it cancels
+    cancelUserDocumentImport: () => call('cancelUserDocumentImport'),
     retrievalModels: () => call('retrievalModels'),
     useRetrievalModel: (id, onProgress) => send('useRetrievalModel', [id], onProgress),
     dispose: () => worker.terminate(),

@@ -27,7 +27,7 @@ import { createLibrary, buildOutline, type Library } from './library.js';
 import { ortWasmPaths } from './ort-files.js';
 import { createRetrievalModels, RetrievalModelError, type RetrievalModels } from './retrieval-models.js';
 import type { DownloadProgress, RetrievalModelStatus, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
-import { createUserDocuments, type UserDocuments } from './user-documents.js';
+import { createImportScheduler, createUserDocuments, type UserDocuments } from './user-documents.js';
 import { cachingFetch } from './vector-set-cache.js';
 
 export { DEFAULT_RUNTIME_OPTIONS, IndexFetchError, RetrievalModelError, buildOutline, windowBackedEmbedder };
@@ -93,6 +93,9 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     return { index, engine: s.engine, agents: s.agents, queryEmbedder: s.queryEmbedder ?? embedder, embedder };
   };
   const local = createLocalRetrieval(current);
+  // a question's work goes before the next batch of a document import (user-documents.ts)
+  const scheduler = createImportScheduler();
+  const { foreground } = scheduler;
 
   /** The embedder the loaded index was built with (its manifest names the model folder), or a vector set's. */
   const defaultEmbedder = async (device: 'webgpu' | 'wasm', opts: RuntimeOptions, modelId: string, onProgress?: (p: DownloadProgress) => void): Promise<Embedder> =>
@@ -215,7 +218,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         models.setBuiltIn(makeEngine(merged, embedder, voy, opts, reranker, null), builtInStatus);
       };
       searchOver(staticIndex);
-      state.userDocs = createUserDocuments({ base: staticIndex, embedder, store: userDocStore, apply: searchOver });
+      state.userDocs = createUserDocuments({ base: staticIndex, embedder, store: userDocStore, apply: searchOver, scheduler });
       loaded = state;
       return {
         manifest: staticIndex.manifest,
@@ -230,18 +233,19 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       };
     },
 
-    retrieve: (query, request) => local.retrieve(query, request),
-    evidenceOnly: (question, result) => local.evidenceOnly(question, result),
-    checkGrounding: (answer, ids) => local.checkGrounding(answer, ids),
+    retrieve: (query, request) => foreground(() => local.retrieve(query, request)),
+    evidenceOnly: (question, result) => foreground(() => local.evidenceOnly(question, result)),
+    checkGrounding: (answer, ids) => foreground(() => local.checkGrounding(answer, ids)),
 
-    async draftRequirements(description, options = {}) {
-      const deps = current();
-      return draftRequirementsLocal({ ...deps, agents: deps.agents! }, description, options);
-    },
+    draftRequirements: (description, options = {}) =>
+      foreground(async () => {
+        const deps = current();
+        return draftRequirementsLocal({ ...deps, agents: deps.agents! }, description, options);
+      }),
 
-    getChunk: async (id) => ready().library.getChunk(id),
-    outline: async () => ready().library.outline(),
-    keywordSearch: async (text, limit) => ready().library.keywordSearch(text, limit),
+    getChunk: (id) => foreground(async () => ready().library.getChunk(id)),
+    outline: () => foreground(async () => ready().library.outline()),
+    keywordSearch: (text, limit) => foreground(async () => ready().library.keywordSearch(text, limit)),
 
     loadUserDocuments: (onProgress) => ready().userDocs.load(onProgress),
     listUserDocuments: async () => ready().userDocs.list(),
@@ -249,6 +253,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     removeUserDocument: (id) => ready().userDocs.remove(id),
     reindexUserDocument: (id, onProgress) => ready().userDocs.reindex(id, onProgress),
     exportUserDocument: async (id) => ready().userDocs.export(id),
+    cancelUserDocumentImport: async () => loaded?.userDocs.cancel() ?? false,
 
     dispose() {
       void loaded?.embedder.dispose?.();

@@ -144,13 +144,21 @@ export interface SkyCiteRuntime {
   /** The user's documents stored on the device, into the index (embedded again, with progress, when stored with another model). Once per start. */
   loadUserDocuments(onProgress?: (p: UserDocumentProgress) => void): Promise<UserDocumentsLoad>;
   listUserDocuments(): Promise<UserDocumentInfo[]>;
-  /** Chunk, embed (progress), store on the device and index one document; nothing changes when it fails. */
+  /**
+   * Chunk, embed (progress), store on the device and index one document; nothing changes when it fails
+   * or is cancelled. Runs in the background: questions asked meanwhile are answered between its batches.
+   */
   addUserDocument(input: UserDocumentInput, onProgress?: (p: UserDocumentProgress) => void): Promise<UserDocumentInfo>;
   removeUserDocument(id: string): Promise<void>;
   /** Chunk and embed the stored text again (the current chunker and model). */
   reindexUserDocument(id: string, onProgress?: (p: UserDocumentProgress) => void): Promise<UserDocumentInfo>;
   /** The document's metadata, summary and passages (no vectors), for a JSON download. */
   exportUserDocument(id: string): Promise<UserDocumentExport>;
+  /**
+   * Cancel the running (and queued) add or re-index: it rejects with UserDocumentImportCancelledError,
+   * stores nothing and leaves the index as it was. False when there was nothing to cancel (or it was already being saved).
+   */
+  cancelUserDocumentImport(): Promise<boolean>;
   dispose(): void;
 }
 

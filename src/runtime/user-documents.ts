@@ -4,6 +4,12 @@
  * runtime's model (progress reported), saved in IndexedDB, then added to BM25 and
  * merged into the index the engine searches. A failed add or re-index changes
  * nothing: the index and the store only change once everything before has succeeded.
+ *
+ * Imports run in the background (issue 27): the texts are embedded in small batches and,
+ * before each batch, the import gives the event loop a turn (so a question's message reaches
+ * the worker) and waits while a question is being answered (ImportScheduler). An import can
+ * be cancelled until it is being saved; a cancelled one stores nothing and leaves the index
+ * as it was. Documents over IMPORT_LIMITS are refused at once, before anything is chunked.
  */
 import { RuntimeError } from './errors.js';
 import type { Embedder } from '../core/embedding/embedder.js';
@@ -36,6 +42,23 @@ export interface UserDocumentInfo extends UserDocumentMetaRecord {
   /** False when the browser's database could not be used: the document is searchable until the page is closed. */
   stored: boolean;
 }
+
+/**
+ * What one document may hold, so that an import ends in reasonable time on a phone, tablet or
+ * laptop. Derived from the measured embedding throughput (`npm run bench:import`, docs/agents.md
+ * "Imports in the background"): about 3 minutes of embedding on a 2-core machine in the browser.
+ */
+export const IMPORT_LIMITS = {
+  /** Characters of text (after reading the file): ≈ 250 pages of prose. */
+  maxTextChars: 600_000,
+  /** Pages of a PDF (its page count is known before its text is read). */
+  maxPdfPages: 300,
+  /** The time budget the limits come from, in minutes (said to the user). */
+  budgetMinutes: 3,
+} as const;
+
+/** The texts embedded per batch: between two batches a question goes first (and Cancel is seen). */
+export const IMPORT_BATCH = 8;
 
 export interface UserDocumentProgress {
   stage: 'reading' | 'embedding' | 'saving';
@@ -82,6 +105,73 @@ export class UserDocumentVectorsError extends RuntimeError {
   }
 }
 
+/** The user cancelled the import: nothing was stored and the index is as it was. */
+export class UserDocumentImportCancelledError extends RuntimeError {
+  override name = 'UserDocumentImportCancelledError';
+  constructor(title: string) {
+    super(`Adding “${shown(title)}” was cancelled. Nothing was stored and your library is as it was.`);
+  }
+}
+
+/** A document larger than a device can index in reasonable time (IMPORT_LIMITS): refused before it is chunked. */
+export class UserDocumentTooLargeError extends RuntimeError {
+  override name = 'UserDocumentTooLargeError';
+  constructor(title: string, chars: number) {
+    super(
+      `“${shown(title)}” has ${chars.toLocaleString('en')} characters of text; a document can have at most ${IMPORT_LIMITS.maxTextChars.toLocaleString('en')} ` +
+        `(about ${IMPORT_LIMITS.budgetMinutes} minutes of indexing on this kind of device). Nothing was added. Split it, or add only the chapters you need.`,
+    );
+  }
+}
+
+/** The characters of text of a document's pages (or its one text). */
+export const textChars = (pages: readonly string[] | string): number => (typeof pages === 'string' ? pages.length : pages.reduce((n, p) => n + p.length, 0));
+
+/**
+ * Questions before imports. A question's work runs in `foreground`; an import calls `turn()`
+ * before each batch: it yields a macrotask (a message posted to the worker is delivered then),
+ * then waits until no question's work is running.
+ */
+export interface ImportScheduler {
+  foreground<T>(work: () => Promise<T>): Promise<T>;
+  turn(): Promise<void>;
+}
+
+const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+export function createImportScheduler(yieldTask: () => Promise<void> = nextTask): ImportScheduler {
+  let active = 0;
+  let waiting: (() => void)[] = [];
+  return {
+    async foreground(work) {
+      active++;
+      try {
+        return await work();
+      } finally {
+        if (--active === 0) {
+          const wake = waiting;
+          waiting = [];
+          for (const w of wake) w();
+        }
+      }
+    },
+    async turn() {
+      await yieldTask();
+      while (active > 0) {
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        await yieldTask();
+      }
+    },
+  };
+}
+
+/** One add or re-index: cancelled by the user, or past the point where it can be (saving). */
+interface ImportTicket {
+  title: string;
+  cancelled: boolean;
+  committing: boolean;
+}
+
 const vectorsFinite = (v: UserDocumentVectors): boolean => [v.retrieval, v.summary, v.windows.vectors, v.nodes].every(allFinite);
 
 type Progress = (p: UserDocumentProgress) => void;
@@ -95,6 +185,8 @@ export interface UserDocumentsDeps {
   /** Called with the merged index after every change. */
   apply: (merged: LoadedIndex) => void;
   now?: () => Date;
+  /** Questions before imports (default: a scheduler of its own, which no question waits on). */
+  scheduler?: ImportScheduler;
 }
 
 export interface UserDocuments {
@@ -104,6 +196,8 @@ export interface UserDocuments {
   remove(id: string): Promise<void>;
   reindex(id: string, onProgress?: Progress): Promise<UserDocumentInfo>;
   export(id: string): UserDocumentExport;
+  /** Cancel the running and queued adds and re-indexes (not one that is being saved); false when there was none. */
+  cancel(): boolean;
 }
 
 interface Entry {
@@ -140,6 +234,28 @@ const info = ({ record: r, stored }: Entry): UserDocumentInfo => ({
 export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
   const { base, embedder } = deps;
   const now = deps.now ?? (() => new Date());
+  const scheduler = deps.scheduler ?? createImportScheduler();
+  /** The adds and re-indexes asked for and not settled yet (running or queued). */
+  const tickets = new Set<ImportTicket>();
+  const ticket = (title: string): ImportTicket => {
+    const t = { title, cancelled: false, committing: false };
+    tickets.add(t);
+    return t;
+  };
+  const check = (t: ImportTicket | null) => {
+    if (t?.cancelled) throw new UserDocumentImportCancelledError(t.title);
+  };
+  /** The embedder as an import uses it: a question goes first before each batch, and a cancel is seen there. */
+  const paced = (t: ImportTicket | null): Pick<Embedder, 'embed' | 'modelId' | 'dimension'> => ({
+    modelId: embedder.modelId,
+    dimension: embedder.dimension,
+    embed: async (texts) => {
+      check(t);
+      await scheduler.turn();
+      check(t);
+      return embedder.embed(texts);
+    },
+  });
   const entries = new Map<string, Entry>();
   /** The damaged or quarantined records (only removal is offered for them): the name their message shows → their key in the store. */
   const damaged = new Map<string, IDBValidKey>();
@@ -163,12 +279,20 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
   };
 
   /** Chunk and embed: everything that can fail before anything is changed. */
-  async function build(id: string, meta: StoredUserDocument['meta'], pages: string[] | string, reserved: string[], onProgress: Progress): Promise<StoredUserDocument> {
+  async function build(id: string, meta: StoredUserDocument['meta'], pages: string[] | string, reserved: string[], onProgress: Progress, t: ImportTicket): Promise<StoredUserDocument> {
     onProgress({ stage: 'reading', title: meta.title, done: 0, total: 1 });
+    const chars = textChars(pages);
+    if (chars > IMPORT_LIMITS.maxTextChars) throw new UserDocumentTooLargeError(meta.title, chars);
+    await scheduler.turn();
+    check(t);
     const text = meta.format === 'markdown' ? (Array.isArray(pages) ? pages.map(markdownToText) : markdownToText(pages)) : pages;
     const { chunks, document } = ingestUserDocument({ id, title: meta.title, jurisdiction: meta.jurisdiction, edition: meta.edition }, textToDocument(id, text), reserved);
-    const vectors = await embedUserDocument(chunks, document, embedder, (p) => onProgress({ stage: 'embedding', title: meta.title, ...p }));
+    const vectors = await embedUserDocument(chunks, document, paced(t), (p) => onProgress({ stage: 'embedding', title: meta.title, ...p }), IMPORT_BATCH);
     if (!vectorsFinite(vectors)) throw new UserDocumentVectorsError(meta.title);
+    await scheduler.turn();
+    check(t);
+    // from here on the import is saved and indexed: too late to cancel
+    t.committing = true;
     return { schemaVersion: USER_DOC_SCHEMA_VERSION, id, meta, pages, chunks, document, vectors };
   }
 
@@ -256,7 +380,7 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
       if (record.vectors.modelId !== embedder.modelId || record.vectors.dimension !== embedder.dimension) {
         // stored with another embedding model: embed again with this one, then keep the new vectors
         try {
-          const vectors = await embedUserDocument(record.chunks, record.document, embedder, (p) => onProgress({ stage: 'embedding', title: record.meta.title, ...p }));
+          const vectors = await embedUserDocument(record.chunks, record.document, paced(null), (p) => onProgress({ stage: 'embedding', title: record.meta.title, ...p }), IMPORT_BATCH);
           if (!vectorsFinite(vectors)) throw new UserDocumentVectorsError(record.meta.title);
           record = { ...record, vectors };
           await store.put(record).catch((e: unknown) => problems.push(`“${shown(record.meta.title)}” was embedded again for ${embedder.modelId} but not saved (${(e as Error).message}); it will be embedded again on the next start.`));
@@ -284,20 +408,23 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
 
     list: () => [...entries.values()].map(info),
 
-    add: (input, onProgress = () => undefined) =>
-      serial(async () => {
+    add: (input, onProgress = () => undefined) => {
+      const t = ticket(input.title);
+      return serial(async () => {
+        check(t);
         const form = validateUserDocumentForm({ fileName: input.fileName, fileBytes: 1, title: input.title, jurisdiction: input.jurisdiction, edition: input.edition });
         if (!form.ok) throw new Error(Object.values(form.problems).join(' '));
         const taken = [...builtInIds, ...entries.keys(), ...damagedIds()];
         const id = userDocumentId(form.value.title, taken);
         const meta = { title: form.value.title, jurisdiction: form.value.jurisdiction, edition: form.value.edition, fileName: input.fileName, format: input.format, addedAt: now().toISOString() };
-        const record = await build(id, meta, input.pages, taken, onProgress);
+        const record = await build(id, meta, input.pages, taken, onProgress, t);
         const stored = await save(record, onProgress);
         addToBm25(base.bm25, record.chunks);
         entries.set(id, { record, stored });
         apply();
         return info(entries.get(id)!);
-      }),
+      }).finally(() => tickets.delete(t));
+    },
 
     remove: (id) =>
       serial(async () => {
@@ -314,21 +441,34 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
         apply();
       }),
 
-    reindex: (id, onProgress = () => undefined) =>
-      serial(async () => {
+    reindex: (id, onProgress = () => undefined) => {
+      const t = ticket(entries.get(id)?.record.meta.title ?? id);
+      return serial(async () => {
+        check(t);
         const old = get(id);
         const taken = [...builtInIds, ...[...entries.keys()].filter((k) => k !== id)];
-        const record = await build(id, old.record.meta, old.record.pages, taken, onProgress);
+        const record = await build(id, old.record.meta, old.record.pages, taken, onProgress, t);
         const stored = await save(record, onProgress);
         await removeFromBm25(base.bm25, old.record.chunks.map((c) => c.id));
         addToBm25(base.bm25, record.chunks);
         entries.set(id, { record, stored });
         apply();
         return info(entries.get(id)!);
-      }),
+      }).finally(() => tickets.delete(t));
+    },
 
     export(id) {
       return userDocumentExport(get(id).record, now());
+    },
+
+    cancel() {
+      let any = false;
+      for (const t of tickets) {
+        if (t.committing) continue;
+        t.cancelled = true;
+        any = true;
+      }
+      return any;
     },
   };
 }

@@ -231,6 +231,9 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
     async exportUserDocument() {
       throw new Error('not supported by the stand-in runtime');
     },
+    async cancelUserDocumentImport() {
+      return false;
+    },
     dispose() {},
   };
 }
