@@ -57,6 +57,29 @@ function parseSafe(entries: unknown[]): { models: CuratedModel[]; error: string 
 
 const bySize = (a: CuratedModel, b: CuratedModel) => b.paramsB - a.paramsB || a.id.localeCompare(b.id);
 
+/** Settings' words when the server holds no model manifest. */
+export const NO_SELF_HOSTED_MODEL = 'No self-hosted model on this server.';
+
+/**
+ * The served manifest, or null when what came back is not one: not JSON (an HTML page served for
+ * every path), or JSON without a model list. A JSON manifest that is malformed still throws (its
+ * message is shown: the operator deployed a broken file).
+ */
+async function servedManifest(res: Response): Promise<{ models?: unknown[] } | null> {
+  const type = res.headers.get('content-type') ?? '';
+  if (/text\/html/i.test(type)) return null;
+  const text = await res.text();
+  if (/^\s*</.test(text)) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    if (/json/i.test(type)) throw new Error('the manifest is not valid JSON');
+    return null;
+  }
+  return json !== null && typeof json === 'object' ? (json as { models?: unknown[] }) : null;
+}
+
 /** Load the catalog for the base URL setting (null = the app's own llm/ folder). Never throws. */
 export async function loadCatalog(setting: string | null | undefined, deps: CatalogDeps = {}): Promise<Catalog> {
   let base: string;
@@ -76,15 +99,17 @@ export async function loadCatalog(setting: string | null | undefined, deps: Cata
   const fetchImpl = deps.fetchImpl ?? globalThis.fetch?.bind(globalThis);
   try {
     const res = await fetchImpl(manifestUrl(base), { cache: 'no-cache' });
-    if (res.ok) {
-      const served = (await res.json()) as { models?: unknown[] };
+    // a server without the file often answers with its app page (HTTP 200, HTML): no self-hosted
+    // model there, which is no error to show
+    const served = res.ok ? await servedManifest(res) : null;
+    if (served) {
       const parsed = parseModelsManifest(served);
       const servedEntries = served.models ?? [];
       const extra = (kept ?? []).filter((e) => !servedEntries.some((s) => idOf(s) === idOf(e)));
       if (caches) await writeKept(caches, base, [...servedEntries, ...extra]).catch(() => undefined);
       return { models: [...parsed, ...parseSafe(extra).models].sort(bySize), baseUrl: base, origin: 'served', note: null };
     }
-    note = res.status === 404 ? null : `The model manifest at ${manifestUrl(base)} answered HTTP ${res.status}.`;
+    note = res.ok || res.status === 404 ? null : `The model manifest at ${manifestUrl(base)} answered HTTP ${res.status}.`;
   } catch (e) {
     note = `${manifestUrl(base)}: ${(e as Error).message}`;
   }

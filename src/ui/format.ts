@@ -14,10 +14,17 @@ export function formatDuration(ms: number | null | undefined): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Local date and time of an ISO timestamp. */
-export function formatTime(iso: string): string {
+/** Date and time of an ISO timestamp in the browser's locale, with the time zone it is in ("25 Nov 2026, 20:05 CET"). */
+export function formatTime(iso: string, timeZone?: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short', ...(timeZone ? { timeZone } : {}) });
+}
+
+/** A date alone, in the browser's locale (a build date: no time, so no time zone). */
+export function formatDay(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 /** Offer text as a file download; only ever called from a user's click. */

@@ -17,3 +17,14 @@ describe('display formatters', () => {
     expect(formatBytes(null)).toBe('unknown');
   });
 });
+
+describe('dates', () => {
+  it('say the time zone with the time', async () => {
+    const { formatTime } = await import('../../src/ui/format.js');
+    expect(formatTime('2026-11-25T19:05:00Z', 'UTC')).toMatch(/UTC/);
+    expect(formatTime('2026-11-25T19:05:00Z', 'UTC')).toMatch(/19:05|7:05/);
+    expect(formatTime('2026-11-25T19:05:00Z', 'Europe/Berlin')).toMatch(/20:05|8:05/);
+    expect(formatTime('2026-11-25T19:05:00Z', 'Europe/Berlin')).toMatch(/GMT\+1|CET/);
+    expect(formatTime('not a date')).toBe('not a date');
+  });
+});
