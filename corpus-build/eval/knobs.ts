@@ -28,6 +28,7 @@ export const KNOBS: Knob[] = [
     ],
   },
   { name: 'passage windows', values: [{ label: 'on', over: {} }, { label: 'off', over: { windows: { enabled: false } } }] },
+  { name: 'identifiers as the documents write them', values: [{ label: 'on', over: {} }, { label: 'off', over: { identifiers: { enabled: false } } }] },
   { name: 'abbreviation expansion', values: [{ label: 'off', over: {} }, { label: 'on', over: { expansion: { enabled: true } } }] },
   {
     name: 'BM25 k1',

@@ -57,6 +57,12 @@ export interface RetrievalConfig {
    * EASA MRR (held-out 0.574 off vs 0.563 on) and leaves curated unchanged.
    */
   expansion: { enabled: boolean };
+  /**
+   * Identifiers rewritten as the documents print them (src/core/text/identifiers.ts, learned
+   * from the index's own text): "OSO #8" → "OSO #08", "M1A" → "M1(A)", "Step 2" → "Step #2".
+   * The rewritten question replaces the question in the lexical and the dense query.
+   */
+  identifiers: { enabled: boolean };
   /** Reciprocal rank fusion constant k (SKYSAFE §2.5.3: 60) and fused pool size (SKYSAFE: 10; ours 30, the reranker's input). */
   rrf: { k: number; pool: number };
   postScore: {
@@ -139,6 +145,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   mmr: { enabled: false, lambda: 0.6 },
   bm25: { enabled: true, pool: 50, k1: 1.5, b: 0.75 },
   expansion: { enabled: false },
+  identifiers: { enabled: true },
   rrf: { k: 60, pool: 30 },
   postScore: { enabled: false, fused: 0.5, summary: 0.3, dense: 0.7, window: 0.7, keyword: 0.02, keywordCap: 5 },
   rerank: { enabled: false, weight: 0.3, top: 20, input: 'window' },

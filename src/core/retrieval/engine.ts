@@ -23,6 +23,7 @@ import { abbreviationLexicon, abbreviationsFromChunks } from './abbreviations.js
 import { windowScorer } from './windows.js';
 import type { Evidence, Filters, GateVerdict, RerankStatus, RetrievalResult, Scored, StageTrace } from './types.js';
 import { rerankText } from './rerank-input.js';
+import { identifierFormsFromTexts, normaliseIdentifiers } from '../text/identifiers.js';
 
 export interface RetrieveOptions {
   filters?: Filters;
@@ -65,6 +66,8 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   const windows = windowScorer(index.windows, dim, index.chunks.length);
   const questions = windowScorer(index.questions, dim, index.chunks.length);
   const lexicon = abbreviationLexicon(abbreviationsFromChunks(index.chunks));
+  const identifierForms = identifierFormsFromTexts(index.chunks.map((c) => `${c.title}\n${c.text}`));
+  const IDENTIFIERS = 'identifiers as the documents write them';
   // a passage's edition is its logical document's (an Annex prints its entry's SORA edition), else its source's
   const documentEditions = new Map(index.documents.units.map((d) => [d.id, { full: d.edition, short: shortEdition(d.edition) }] as const));
   const editionOf = (c: Chunk) => (c.documentId !== undefined ? documentEditions.get(c.documentId) : undefined) ?? { full: c.edition, short: shortEdition(c.edition) };
@@ -176,7 +179,10 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   function prepare(query: string, options: RetrieveOptions = {}): Prepared {
     const cfg = withConfig(baseConfig, options.config);
     const terms = cfg.expansion.enabled ? lexicon.expand(query) : [];
+    // the question with its identifiers as printed replaces the question itself in search(): embedded as the first alternative
+    const written = cfg.identifiers.enabled ? normaliseIdentifiers(query, identifierForms) : query;
     const alternatives = [
+      ...(written !== query ? [{ text: written, label: IDENTIFIERS }] : []),
       ...(terms.length ? [{ text: `${query} ${terms.join('; ')}`, label: 'abbreviations expanded' }] : []),
       ...(options.alternatives ?? []).filter((a) => a.text.trim() && a.text.trim() !== query.trim()),
     ];
@@ -199,8 +205,14 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
 
   async function search(query: string, qv: Float32Array, prep: Prepared, alternativeVectors: Float32Array[], t0: number): Promise<RetrievalResult> {
     const { cfg, filters } = prep;
-    const alternatives: Formulation[] = prep.alternatives.map((a, i) => ({ ...a, vector: alternativeVectors[i]! }));
+    let alternatives: Formulation[] = prep.alternatives.map((a, i) => ({ ...a, vector: alternativeVectors[i]! }));
+    const asked = query;
     const trace: StageTrace[] = [];
+    if (alternatives[0]?.label === IDENTIFIERS) {
+      ({ text: query, vector: qv } = alternatives[0]);
+      alternatives = alternatives.slice(1);
+      trace.push({ stage: IDENTIFIERS, ms: 0, candidates: [], note: query });
+    }
     let broadened = false;
     let gate: GateVerdict | null = null;
     const gates: GateVerdict[] = [];
@@ -248,7 +260,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const note = editionNote(ctx.included.map((id) => editionOf(index.chunks[index.rowOf.get(id)!]!).full));
     trace.push({ stage: 'context', ms: now() - t, candidates: ctx.included.map((id) => ({ id, score: 0 })), note: `${ctx.context.length} chars; omitted ${ctx.omitted.length}${ctx.cut ? `; [${ctx.cut}] alone exceeds the budget: cut to fit` : ''}` });
     return {
-      query,
+      query: asked,
       evidence,
       noEvidence: evidence.length === 0,
       context: ctx.context,
