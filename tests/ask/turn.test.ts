@@ -4,7 +4,8 @@
  * evaluation run this one function.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { EMPTY_CALC_MEMORY, runTurn, type TurnEvent } from '../../src/core/ask/turn';
+import { EMPTY_CALC_MEMORY, runTurn, weakTableRoute, type TurnEvent } from '../../src/core/ask/turn';
+import { runCalc } from '../../src/core/sora/message-calc';
 import { answerOne } from '../../corpus-build/node/answer-eval';
 import { AskSession } from '../../src/ui/ask/session.svelte';
 import { delta, engineDouble } from '../answer/helpers';
@@ -96,6 +97,29 @@ describe('the Ask turn (core, Node)', () => {
     expect(out.phase).toBe('stopped');
     expect(runtime.queries).toEqual([]);
     expect(out.record).toBeNull();
+  });
+});
+
+describe('a table route the turn does not impose', () => {
+  it('falls back to the text search and offers the calculator when the router is unsure and no input was read', async () => {
+    // an undecided message, which the model classifies as a table question with low confidence
+    const chat = chatStandIn({ streams: [[delta('No figure is given here.', 'stop')]] }, ['{"path": "database", "confidence": 0.43, "reasoning": "a table value"}']);
+    const { events, emit } = collect();
+    const out = await runTurn({ question: 'ARC?', settings: { assist: false }, index: INDEX }, { retrieval: createFakeRuntime(), model: { engine: chat.engine } }, emit);
+    expect(out.route?.path).toBe('rules');
+    expect(out.calc).toBeNull();
+    expect(out.calcOffer?.why).toMatch(/low confidence \(43 %\)/);
+    expect(events.some((e) => e.type === 'calc')).toBe(false);
+  });
+
+  it('is weak only below the decision probability and when every calculator item lacks its inputs', () => {
+    const missing = runCalc(['igrc'], {}, [], []);
+    const computed = runCalc(['sail'], { grc: 3, residualArc: 'b' }, [], []);
+    expect(computed.items[0]!.status).toBe('ok');
+    expect(weakTableRoute({ path: 'database', confidence: 0.43 }, missing)).toBe(true);
+    expect(weakTableRoute({ path: 'database', confidence: 0.8 }, missing)).toBe(false);
+    expect(weakTableRoute({ path: 'both', confidence: 0.43 }, computed)).toBe(false);
+    expect(weakTableRoute({ path: 'rules', confidence: 0.1 }, missing)).toBe(false);
   });
 });
 

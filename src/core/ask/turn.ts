@@ -22,7 +22,7 @@ import { alternativesFrom, assistQuery, type QueryAssistance } from '../answer/q
 import { mergeParams, type CalcParams, type CalcTarget } from '../sora/extract.js';
 import { runCalc, type CalcOutcome } from '../sora/message-calc.js';
 import { createLlmRouterClassifier } from '../route/router-classifier.js';
-import { routeTurn, type ChatTurn, type PrefilterResult, type RouteDecision, type RoutePath } from '../route/router.js';
+import { DECIDED_PROBABILITY, routeTurn, type ChatTurn, type PrefilterResult, type RouteDecision, type RoutePath } from '../route/router.js';
 import type { IndexManifest } from '../index/manifest.js';
 import type { RetrievalConfigOverrides } from '../retrieval/config.js';
 import type { Filters } from '../retrieval/types.js';
@@ -108,6 +108,7 @@ export type TurnEvent =
   | { type: 'phase'; phase: TurnPhase }
   | { type: 'route'; route: RouteDecision; retrievalQuery: string }
   | { type: 'calc'; calc: CalcOutcome }
+  | { type: 'calc-offer'; calc: CalcOutcome; why: string }
   | { type: 'assistance'; assistance: QueryAssistance }
   | { type: 'assist-error'; message: string }
   | { type: 'retrieved'; ask: AskResult; mode: AnswerMode }
@@ -127,6 +128,11 @@ export interface TurnOutcome {
   prefilter: PrefilterResult | null;
   retrievalQuery: string;
   calc: CalcOutcome | null;
+  /**
+   * Set when a weakly routed table question read no calculator input: the turn fell back to the text
+   * search and offers the calculator (Assess) instead of showing empty calculator blocks.
+   */
+  calcOffer: { calc: CalcOutcome; why: string } | null;
   assistance: QueryAssistance | null;
   assistError: string | null;
   /** The retrieval as the answer saw it (with the condensed documents' evidence when they were the context). */
@@ -178,6 +184,7 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
     prefilter: null,
     retrievalQuery: question,
     calc: null,
+    calcOffer: null,
     assistance: null,
     assistError: null,
     ask: null,
@@ -220,9 +227,19 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
     const memory = input.memory ?? EMPTY_CALC_MEMORY;
     const params = followUp ? mergeParams(memory.params, ex.params) : ex.params;
     const targets = ex.targets.length ? ex.targets : followUp ? [...memory.targets] : [];
-    out.calc = runCalc(targets, params, ex.readings, ex.notes);
-    out.memory = { params, targets: out.calc.items.map((i) => i.target) };
-    emit({ type: 'calc', calc: out.calc });
+    const calc = runCalc(targets, params, ex.readings, ex.notes);
+    if (weakTableRoute(out.route, calc)) {
+      // unsure it is a table question and nothing to compute with: the text answers, the calculator is offered
+      const why = `The question was read as a table question with low confidence (${Math.round(100 * out.route.confidence)} %) and names no operation parameter the calculator can use.`;
+      out.calcOffer = { calc, why };
+      out.route = { ...out.route, path: 'rules', reasoning: `${out.route.reasoning}; fell back to the text search: no calculator input read` };
+      emit({ type: 'route', route: out.route, retrievalQuery: out.retrievalQuery });
+      emit({ type: 'calc-offer', calc, why });
+    } else {
+      out.calc = calc;
+      out.memory = { params, targets: calc.items.map((i) => i.target) };
+      emit({ type: 'calc', calc });
+    }
   }
   if (stopped()) return out;
 
@@ -340,6 +357,14 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
   }
   out.phase = result.stopped ? 'stopped' : 'done';
   return finish();
+}
+
+/**
+ * A table route the turn should not impose: below the router's own decision probability
+ * (DECIDED_PROBABILITY) and without one computed or computable value (every item lacks inputs).
+ */
+export function weakTableRoute(route: Pick<RouteDecision, 'path' | 'confidence'>, calc: CalcOutcome): boolean {
+  return route.path !== 'rules' && route.confidence < DECIDED_PROBABILITY && calc.items.every((i) => i.status === 'missing');
 }
 
 function mergeFilters(a: Filters | undefined, b: Filters | undefined): Filters | undefined {

@@ -40,6 +40,8 @@ export class Turn {
   phase: TurnPhase = $state('routing');
   route: RouteDecision | null = $state.raw(null);
   calc: CalcOutcome | null = $state.raw(null);
+  /** The calculator offered instead of imposed (a weak table route with no input read), with why. */
+  calcOffer: { calc: CalcOutcome; why: string } | null = $state.raw(null);
   calcTargets: CalcTarget[] = [];
   mode: AnswerMode | null = $state(null);
   ask: AskResult | null = $state.raw(null);
@@ -128,6 +130,7 @@ export interface StoredTurn {
   phase: 'done' | 'stopped' | 'error';
   route: Turn['route'];
   calc: Turn['calc'];
+  calcOffer?: Turn['calcOffer'];
   calcTargets: CalcTarget[];
   mode: Turn['mode'];
   ask: Turn['ask'];
@@ -179,6 +182,7 @@ function storedTurn(t: Turn): StoredTurn {
     phase: t.phase === 'error' ? 'error' : t.phase === 'stopped' ? 'stopped' : 'done',
     route: plain(t.route),
     calc: plain(t.calc),
+    calcOffer: plain(t.calcOffer),
     calcTargets: [...t.calcTargets],
     mode: t.mode,
     ask: plain(t.ask),
@@ -203,6 +207,7 @@ function restoredTurn(s: StoredTurn): Turn {
   t.phase = s.phase;
   t.route = s.route;
   t.calc = s.calc;
+  t.calcOffer = s.calcOffer ?? null;
   t.calcTargets = s.calcTargets;
   t.mode = s.mode;
   t.ask = s.ask;
@@ -363,6 +368,9 @@ function applyEvent(turn: Turn, e: TurnEvent): void {
       break;
     case 'calc':
       turn.calc = e.calc;
+      break;
+    case 'calc-offer':
+      turn.calcOffer = { calc: e.calc, why: e.why };
       break;
     case 'assistance':
       turn.assistance = e.assistance;
