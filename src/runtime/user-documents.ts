@@ -45,17 +45,29 @@ export interface UserDocumentInfo extends UserDocumentMetaRecord {
 
 /**
  * What one document may hold, so that an import ends in reasonable time on a phone, tablet or
- * laptop. Derived from the measured embedding throughput (`npm run bench:import`, docs/agents.md
- * "Imports in the background"): about 3 minutes of embedding on a 2-core machine in the browser.
+ * laptop: about 5 minutes of embedding at the slowest measured rate, ≈ 1,330 characters of text
+ * per second (MiniLM q8 on one core of a 2-core Xeon, `npm run bench:import`; docs/agents.md,
+ * "Imports in the background"). Files are refused by size before they are read where the size
+ * alone proves them too long; the text is counted after reading and again here.
  */
 export const IMPORT_LIMITS = {
-  /** Characters of text (after reading the file): ≈ 250 pages of prose. */
-  maxTextChars: 600_000,
+  /** Characters of text (after reading the file): ≈ 160 pages of prose. */
+  maxTextChars: 400_000,
   /** Pages of a PDF (its page count is known before its text is read). */
-  maxPdfPages: 300,
+  maxPdfPages: 500,
+  /** Bytes of a text or Markdown file: a UTF-8 character has at most 4 bytes, so a larger file has more characters than allowed. */
+  maxTextFileBytes: 1_600_000,
+  /** Bytes of an HTML file (markup around the text: 10 bytes per character of text). */
+  maxHtmlFileBytes: 4_000_000,
   /** The time budget the limits come from, in minutes (said to the user). */
-  budgetMinutes: 3,
+  budgetMinutes: 5,
 } as const;
+
+/** The limits in the user's words, said before an import and in a refusal. */
+export const IMPORT_LIMITS_TEXT =
+  `A document can have up to ${IMPORT_LIMITS.maxTextChars.toLocaleString('en')} characters of text (about 160 pages of prose; a PDF at most ` +
+  `${IMPORT_LIMITS.maxPdfPages} pages, a text or Markdown file at most ${IMPORT_LIMITS.maxTextFileBytes / 1e6} MB, an HTML file at most ` +
+  `${IMPORT_LIMITS.maxHtmlFileBytes / 1e6} MB): what a phone, tablet or laptop indexes in about ${IMPORT_LIMITS.budgetMinutes} minutes.`;
 
 /** The texts embedded per batch: between two batches a question goes first (and Cancel is seen). */
 export const IMPORT_BATCH = 8;
@@ -119,7 +131,7 @@ export class UserDocumentTooLargeError extends RuntimeError {
   constructor(title: string, chars: number) {
     super(
       `“${shown(title)}” has ${chars.toLocaleString('en')} characters of text; a document can have at most ${IMPORT_LIMITS.maxTextChars.toLocaleString('en')} ` +
-        `(about ${IMPORT_LIMITS.budgetMinutes} minutes of indexing on this kind of device). Nothing was added. Split it, or add only the chapters you need.`,
+        `(about ${IMPORT_LIMITS.budgetMinutes} minutes of indexing on a phone, tablet or laptop). Nothing was added. Split it, or add only the chapters you need.`,
     );
   }
 }

@@ -8,11 +8,32 @@ import { validateUserDocumentForm, type FormField } from '../../core/userdocs/fo
 import { duplicateOf, parseUserDocumentExport } from '../../core/userdocs/export-file';
 import { USER_DOCUMENT_NOTICE } from '../../core/userdocs/user-index';
 import { shown } from '../../core/userdocs/validate';
-import { extractText } from './extract-text';
+import { extractText, fileSizeProblem } from './extract-text';
 import type { SkyCiteRuntime } from '../../runtime/types';
 import { userDocumentExport, type UserDocumentInfo, type UserDocumentProgress } from '../../runtime/user-documents';
 import { createUserDocsStore, type UserDocsStore } from '../../storage/user-docs-store';
 import { downloadText } from '../format';
+
+/**
+ * Seconds left of an embedding, from its pace since `since` (the first progress seen of it), or
+ * null until there is a pace to go by (a few texts done and a second elapsed).
+ */
+export function importEta(since: { at: number; done: number }, now: number, p: Pick<UserDocumentProgress, 'done' | 'total'>): number | null {
+  const done = p.done - since.done;
+  const elapsed = (now - since.at) / 1000;
+  if (done <= 0 || elapsed < 1) return null;
+  return Math.max(0, Math.round(((p.total - p.done) * elapsed) / done));
+}
+
+/** "about 3 min left", "about 40 s left". */
+export function etaText(seconds: number): string {
+  if (seconds >= 90) return `about ${Math.round(seconds / 60)} min left`;
+  if (seconds >= 10) return `about ${Math.round(seconds / 10) * 10} s left`;
+  return 'a few seconds left';
+}
+
+/** An import stopped by Cancel (in the runtime or while reading), by its name: it crosses the worker as a name. */
+const isCancelled = (e: unknown): boolean => e instanceof Error && (e.name === 'UserDocumentImportCancelledError' || e.name === 'FileReadCancelledError');
 
 export interface AddRequest {
   file: File;
@@ -26,8 +47,8 @@ export class UserDocsState {
   /** Documents that could not be loaded, and why. */
   problems: string[] = $state.raw([]);
   loaded = $state(false);
-  /** What is running ("Adding …"), with the worker's progress. */
-  busy: { label: string; progress: UserDocumentProgress | null } | null = $state(null);
+  /** What is running ("Adding …"), with the worker's progress and, while embedding, the seconds left; `cancellable` for adds and re-indexes. */
+  busy: { label: string; progress: UserDocumentProgress | null; eta?: number | null; cancellable?: boolean; cancelling?: boolean } | null = $state(null);
   error: string | null = $state(null);
   done: string | null = $state(null);
 
@@ -37,7 +58,15 @@ export class UserDocsState {
    */
   storedOnly = $state(false);
 
-  constructor(private readonly runtime: SkyCiteRuntime) {}
+  /** The pace of the embedding running now (for the ETA). */
+  private since: { title: string; total: number; at: number; done: number } | null = null;
+  /** Stops reading a file when Cancel is pressed (the runtime's part is cancelled in the worker). */
+  private reading: AbortController | null = null;
+
+  constructor(
+    private readonly runtime: SkyCiteRuntime,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
 
   /** The index could not load: list the stored documents from the device store (never throws). */
   async listStored(open: () => UserDocsStore = () => createUserDocsStore()): Promise<void> {
@@ -73,27 +102,51 @@ export class UserDocsState {
   }
 
   private progress(p: UserDocumentProgress): void {
-    if (this.busy) this.busy = { ...this.busy, progress: p };
+    if (!this.busy) return;
+    let eta: number | null = null;
+    if (p.stage === 'embedding') {
+      const now = this.clock();
+      if (!this.since || this.since.title !== p.title || this.since.total !== p.total || p.done < this.since.done) this.since = { title: p.title, total: p.total, at: now, done: p.done };
+      eta = importEta(this.since, now, p);
+    } else this.since = null;
+    this.busy = { ...this.busy, progress: p, eta };
+  }
+
+  /**
+   * Cancel the add, import or re-index that is running: reading stops, the runtime stops before its
+   * next batch, nothing is stored and the library stays as it was (files already added stay).
+   */
+  async cancel(): Promise<void> {
+    if (!this.busy?.cancellable || this.busy.cancelling) return;
+    this.busy = { ...this.busy, cancelling: true };
+    this.reading?.abort();
+    await this.runtime.cancelUserDocumentImport().catch(() => false);
   }
 
   /** Field problems of a request (shown beside the fields), or null when it can be added. */
   check(r: { file: File | null; title: string; jurisdiction: string; edition: string }): Partial<Record<FormField, string>> | null {
     const v = validateUserDocumentForm({ fileName: r.file?.name ?? '', fileBytes: r.file?.size ?? 0, mime: r.file?.type ?? '', title: r.title, jurisdiction: r.jurisdiction, edition: r.edition });
-    return v.ok ? null : v.problems;
+    // a file whose size alone is over the limits is refused here, before it is read
+    const tooBig = v.ok && r.file ? fileSizeProblem(r.file, v.value.format) : null;
+    return tooBig ? { file: tooBig } : v.ok ? null : v.problems;
   }
 
-  private async run<T>(label: string, f: () => Promise<T>): Promise<T | null> {
+  private async run<T>(label: string, f: () => Promise<T>, cancellable = false): Promise<T | null> {
     if (this.busy) return null;
-    this.busy = { label, progress: null };
+    this.busy = { label, progress: null, cancellable };
     this.error = null;
     this.done = null;
+    this.since = null;
+    this.reading = cancellable ? new AbortController() : null;
     try {
       return await f();
     } catch (e) {
-      this.error = e instanceof Error ? e.message : String(e);
+      if (isCancelled(e)) this.done = `Cancelled: ${label.charAt(0).toLowerCase()}${label.slice(1)} was stopped. Nothing of it was stored and your library is as it was.`;
+      else this.error = e instanceof Error ? e.message : String(e);
       return null;
     } finally {
       this.busy = null;
+      this.reading = null;
     }
   }
 
@@ -105,16 +158,18 @@ export class UserDocsState {
         const v = validateUserDocumentForm({ fileName: r.file.name, fileBytes: r.file.size, mime: r.file.type, title: r.title, jurisdiction: r.jurisdiction, edition: r.edition });
         if (!v.ok) throw new Error(`${shown(r.file.name)}: ${Object.values(v.problems).join(' ')}`);
         this.progress({ stage: 'reading', title: v.value.title, done: 0, total: 1 });
-        const pages = await extractText(r.file, v.value.format);
+        const pages = await extractText(r.file, v.value.format, this.reading?.signal);
         const info = await this.runtime.addUserDocument({ ...v.value, fileName: r.file.name, pages }, (p) => this.progress(p));
         this.documents = [...this.documents, info];
         added.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
       }
       return true;
-    });
+    }, true);
     if (added.length) {
       const kept = this.documents.every((d) => d.stored) ? ' and kept on this device' : '';
-      this.done = `Added ${added.join(', ')}. ${added.length === 1 ? 'It is' : 'They are'} searched with the built-in documents${kept}.`;
+      // set by run() only when the rest was cancelled
+      const cancelled = this.done ? ` ${this.done}` : '';
+      this.done = `Added ${added.join(', ')}. ${added.length === 1 ? 'It is' : 'They are'} searched with the built-in documents${kept}.${cancelled}`;
     }
     return ok === true;
   }
@@ -137,8 +192,8 @@ export class UserDocsState {
         imported.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
       }
       return true;
-    });
-    if (imported.length) this.done = `Imported ${imported.join(', ')}. ${imported.length === 1 ? 'It is' : 'They are'} searched with the built-in documents.`;
+    }, true);
+    if (imported.length) this.done = `Imported ${imported.join(', ')}. ${imported.length === 1 ? 'It is' : 'They are'} searched with the built-in documents.${this.done ? ` ${this.done}` : ''}`;
     return ok === true;
   }
 
@@ -164,7 +219,7 @@ export class UserDocsState {
       const info = await this.runtime.reindexUserDocument(d.id, (p) => this.progress(p));
       this.documents = this.documents.map((x) => (x.id === d.id ? info : x));
       this.done = `Re-indexed “${d.title}”: ${info.chunkCount} passages.`;
-    });
+    }, true);
   }
 
   async export(d: UserDocumentInfo): Promise<void> {

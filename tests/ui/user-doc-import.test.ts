@@ -1,0 +1,101 @@
+/**
+ * The Library's side of a long import (issue 27, item 2): files over the limits are refused at
+ * once (before they are read), the embedding shows the time left, and Cancel stops the import with
+ * a message that nothing was stored.
+ */
+import { describe, expect, it } from 'vitest';
+import { IMPORT_LIMITS, type UserDocumentInfo, type UserDocumentProgress } from '../../src/runtime/user-documents';
+import { extractText, FileTooLargeError } from '../../src/ui/library/extract-text';
+import { etaText, importEta, UserDocsState } from '../../src/ui/library/user-docs.svelte';
+import { createFakeRuntime } from './fake-runtime';
+
+/** A file that records whether it was read. */
+function fileOf(name: string, size: number, text = '') {
+  const reads = { count: 0 };
+  const file = {
+    name,
+    size,
+    type: '',
+    text: async () => (reads.count++, text),
+    arrayBuffer: async () => (reads.count++, new ArrayBuffer(0)),
+  };
+  return { file: file as unknown as File, reads };
+}
+
+describe('reading a file with limits', () => {
+  it('refuses a 29 MB text file at once, without reading it, saying the limit and why', async () => {
+    const { file, reads } = fileOf('log.txt', 29_000_000);
+    const t = performance.now();
+    const err = (await extractText(file, 'text').catch((e: unknown) => e)) as Error;
+    expect(performance.now() - t).toBeLessThan(100);
+    expect(err).toBeInstanceOf(FileTooLargeError);
+    expect(err.message).toContain('“log.txt” is 29.0 MB');
+    expect(err.message).toContain(`at most ${(IMPORT_LIMITS.maxTextFileBytes / 1e6).toFixed(1)} MB`);
+    expect(err.message).toMatch(/indexes in about \d+ minutes\)\. Nothing was added\. Split it/);
+    expect(reads.count).toBe(0);
+  });
+
+  it('refuses a text over the character limit once it is read, and the Add form refuses an oversized file before reading', async () => {
+    const text = 'x'.repeat(IMPORT_LIMITS.maxTextChars + 1);
+    const { file } = fileOf('long.md', text.length, text);
+    await expect(extractText(file, 'markdown')).rejects.toThrow(`has ${(IMPORT_LIMITS.maxTextChars + 1).toLocaleString('en')} characters of text; a document can have at most`);
+    const state = new UserDocsState(createFakeRuntime());
+    const { file: big } = fileOf('log.txt', 29_000_000);
+    expect(state.check({ file: big, title: 'Log', jurisdiction: 'DE', edition: '1' })?.file).toMatch(/is 29\.0 MB; a text or Markdown file can be at most/);
+    const { file: small } = fileOf('ok.txt', 1000);
+    expect(state.check({ file: small, title: 'Ok', jurisdiction: 'DE', edition: '1' })).toBeNull();
+  });
+});
+
+describe('the time left and Cancel', () => {
+  it('estimates the time left from the pace so far', () => {
+    expect(importEta({ at: 0, done: 0 }, 500, { done: 4, total: 100 })).toBeNull();
+    expect(importEta({ at: 0, done: 0 }, 10_000, { done: 20, total: 100 })).toBe(40);
+    expect(importEta({ at: 1_000, done: 10 }, 11_000, { done: 30, total: 130 })).toBe(50);
+    expect(etaText(200)).toBe('about 3 min left');
+    expect(etaText(42)).toBe('about 40 s left');
+    expect(etaText(3)).toBe('a few seconds left');
+  });
+
+  it('shows the time left while embedding, and Cancel stops the add: nothing added, the message says so', async () => {
+    let clock = 0;
+    let cancelled = false;
+    let cancels = 0;
+    let report: ((p: UserDocumentProgress) => void) | undefined;
+    const runtime = {
+      ...createFakeRuntime(),
+      // an add that embeds until it is cancelled, as the worker's does
+      addUserDocument: (_input: unknown, onProgress?: (p: UserDocumentProgress) => void) =>
+        new Promise<UserDocumentInfo>((_resolve, reject) => {
+          report = onProgress;
+          const step = () => {
+            if (cancelled) {
+              const e = new Error('Adding “Manual” was cancelled. Nothing was stored and your library is as it was.');
+              e.name = 'UserDocumentImportCancelledError';
+              reject(e);
+            } else setTimeout(step, 1);
+          };
+          step();
+        }),
+      cancelUserDocumentImport: async () => {
+        cancels++;
+        cancelled = true;
+        return true;
+      },
+    };
+    const state = new UserDocsState(runtime, () => clock);
+    const adding = state.add([{ file: new File(['Section 1\n\nThe pilot checks the battery.'], 'manual.txt'), title: 'Manual', jurisdiction: 'DE', edition: '1' }]);
+    await expect.poll(() => report !== undefined).toBe(true);
+    report!({ stage: 'embedding', title: 'Manual', done: 0, total: 200 });
+    clock = 10_000;
+    report!({ stage: 'embedding', title: 'Manual', done: 50, total: 200 });
+    expect(state.busy).toMatchObject({ cancellable: true, eta: 30 });
+    await state.cancel();
+    expect(cancels).toBe(1);
+    expect(await adding).toBe(false);
+    expect(state.busy).toBeNull();
+    expect(state.error).toBeNull();
+    expect(state.done).toMatch(/^Cancelled: adding “Manual” was stopped\. Nothing of it was stored and your library is as it was\./);
+    expect(state.documents).toEqual([]);
+  });
+});
