@@ -108,11 +108,22 @@ interface Piece {
  * `maxChars`. Paragraphs within a chunk are separated by an empty line.
  */
 export function chunkParagraphs(doc: PageAwareDocument, meta: GenericChunkMeta): Chunk[] {
+  const maxChars = maxCharsOf(meta);
+  const groups = packParagraphs(paragraphs(doc), maxChars);
+  const perPage = new Map<number, number>();
+  return groups.map((group) => draftOf(group, meta, [meta.title], perPage));
+}
+
+function maxCharsOf(meta: GenericChunkMeta): number {
   const maxChars = meta.maxChars ?? DEFAULT_MAX_CHARS;
   if (!(maxChars > 0)) throw new RangeError(`maxChars must be positive, got ${maxChars}`);
+  return maxChars;
+}
 
+/** Paragraphs packed, in order, into groups of at most `maxChars` characters (long paragraphs split at sentences). */
+function packParagraphs(paras: readonly Paragraph[], maxChars: number): Piece[][] {
   const pieces: Piece[] = [];
-  for (const para of paragraphs(doc)) {
+  for (const para of paras) {
     if (para.text.length <= maxChars) {
       pieces.push({ text: para.text, page: para.page, sep: '\n\n' });
       continue;
@@ -137,32 +148,129 @@ export function chunkParagraphs(doc: PageAwareDocument, meta: GenericChunkMeta):
     }
   }
   if (cur.length) groups.push(cur);
+  return groups;
+}
 
+/** The chunk of one group of pieces; `perPage` counts the chunks starting on each page (for the id). */
+function draftOf(group: Piece[], meta: GenericChunkMeta, sectionPath: string[], perPage: Map<number, number>): Chunk {
+  const text = group.map((p, i) => (i === 0 ? p.text : p.sep + p.text)).join('');
+  const pages = group.map((p) => p.page).filter((p): p is number => p !== null);
+  const pageStart = pages.length ? Math.min(...pages) : null;
+  const pageEnd = pages.length ? Math.max(...pages) : null;
+  const key = pageStart ?? 0;
+  const n = (perPage.get(key) ?? 0) + 1;
+  perPage.set(key, n);
+  const title = sectionPath[sectionPath.length - 1] ?? meta.title;
+  return {
+    id: `${meta.docId}/p${key}-${n}`,
+    docId: meta.docId,
+    kind: 'pdf-section',
+    title,
+    sectionPath,
+    pageStart,
+    pageEnd,
+    text,
+    summary: '',
+    keywords: [],
+    jurisdiction: meta.jurisdiction,
+    edition: meta.edition,
+    language: meta.language,
+    links: [],
+    retrieval: `${title} ${title}. ${text}`,
+  };
+}
+
+/**
+ * Numbered headings: "1 Scope", "2.1 Consent", "3. Night flights", "A.2 Records", "Section 4 …",
+ * "Annex B …", "Kapitel 2 …", "II. Scope". The words after the number start with a capital letter.
+ */
+const NUMBERED_HEADING =
+  /^(?:(?:Section|Chapter|Article|Annex|Appendix|Part|Abschnitt|Kapitel|Artikel|Anhang|Anlage|Teil|Chapitre|Annexe|Partie)\s+(?:\d{1,3}|[IVXLC]{1,6}|[A-Z])\b\.?(?:\s+\S.*)?|(?:\d{1,2}(?:\.\d{1,2}){0,4}|[A-Z]\.\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,5})\.?\s+[\p{Lu}"'“(].*)$/u;
+/** Longest heading (characters and words); a longer line is text. */
+const MAX_HEADING_CHARS = 120;
+const MAX_HEADING_WORDS = 16;
+
+/**
+ * A line's heading level by its form, or null when it is not a heading: `level` is the
+ * numbering's depth ("2.1" → 2; "Annex B" → 1), or null for an unnumbered heading (only a
+ * line standing alone as a paragraph: short, starting with a capital, no closing punctuation).
+ */
+export function headingOf(line: string, standalone: boolean): { level: number | null } | null {
+  const t = line.replace(/\s+/g, ' ').trim();
+  if (!t || t.length > MAX_HEADING_CHARS || t.split(' ').length > MAX_HEADING_WORDS) return null;
+  if (!/\p{L}/u.test(t) || /[.,;:!?]$/.test(t) || /^(?:page|seite|p\.)\s*\d+/i.test(t)) return null;
+  const numbered = NUMBERED_HEADING.exec(t);
+  if (numbered) {
+    const label = t.split(' ')[0]!.replace(/\.$/, '');
+    const level = /^[\d]|^[A-Z]\.\d/.test(label) ? label.split('.').filter(Boolean).length : 1;
+    return { level };
+  }
+  if (standalone && /^[\p{Lu}\d]/u.test(t)) return { level: null };
+  return null;
+}
+
+type Block = { heading: true; text: string; level: number; page: number | null } | { heading: false; para: Paragraph };
+
+/**
+ * Chunk a document by its headings and pages (the user's own documents): a heading — a numbered
+ * line starting a paragraph, or a short line standing alone (the PDF reader sets a line printed
+ * larger than the body text apart) — opens a section; unnumbered headings sit under the numbered
+ * one before them. A heading followed by no text before the next heading of its level or above
+ * is text (a document title above "1 Scope"). Each section's paragraphs are packed as
+ * chunkParagraphs packs them, a chunk never spans two sections or two pages, and a chunk's
+ * title is its heading (its section path: the document title, then the headings above it);
+ * the heading is not repeated in the chunk's text. Ids as chunkParagraphs makes them.
+ */
+export function chunkSections(doc: PageAwareDocument, meta: GenericChunkMeta): Chunk[] {
+  const maxChars = maxCharsOf(meta);
+  const blocks: Block[] = [];
+  for (const para of paragraphs(doc)) {
+    const lines = para.text.split('\n');
+    const h = headingOf(lines[0]!, lines.length === 1);
+    // a numbered line opening a longer paragraph is a heading when it is clearly shorter than the text under it (not a list item's first line)
+    const setApart = lines.length === 1 || (h?.level !== null && lines[0]!.trim().length <= 0.75 * lines[1]!.trim().length);
+    if (!h || !setApart) {
+      blocks.push({ heading: false, para });
+      continue;
+    }
+    blocks.push({ heading: true, text: lines[0]!.replace(/\s+/g, ' ').trim(), level: h.level ?? 0, page: para.page });
+    if (lines.length > 1) blocks.push({ heading: false, para: { text: lines.slice(1).join('\n'), page: para.page } });
+  }
+  // unnumbered headings: under the numbered heading before them (level 0 marks them above)
+  const numbered = blocks.some((b) => b.heading && b.level > 0);
+  let open = 0;
+  for (const b of blocks) {
+    if (!b.heading) continue;
+    if (b.level > 0) open = b.level;
+    else b.level = numbered ? open + 1 : 1;
+  }
+  // a heading with nothing under it is text
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const b = blocks[i]!;
+    const next = blocks[i + 1];
+    if (b.heading && (!next || (next.heading && next.level <= b.level))) blocks[i] = { heading: false, para: { text: b.text, page: b.page } };
+  }
+
+  const stack: { level: number; text: string }[] = [];
   const perPage = new Map<number, number>();
-  return groups.map((group): Chunk => {
-    const text = group.map((p, i) => (i === 0 ? p.text : p.sep + p.text)).join('');
-    const pages = group.map((p) => p.page).filter((p): p is number => p !== null);
-    const pageStart = pages.length ? Math.min(...pages) : null;
-    const pageEnd = pages.length ? Math.max(...pages) : null;
-    const key = pageStart ?? 0;
-    const n = (perPage.get(key) ?? 0) + 1;
-    perPage.set(key, n);
-    return {
-      id: `${meta.docId}/p${key}-${n}`,
-      docId: meta.docId,
-      kind: 'pdf-section',
-      title: meta.title,
-      sectionPath: [meta.title],
-      pageStart,
-      pageEnd,
-      text,
-      summary: '',
-      keywords: [],
-      jurisdiction: meta.jurisdiction,
-      edition: meta.edition,
-      language: meta.language,
-      links: [],
-      retrieval: `${meta.title} ${meta.title}. ${text}`,
-    };
-  });
+  const out: Chunk[] = [];
+  let run: Paragraph[] = [];
+  const flush = (): void => {
+    if (!run.length) return;
+    const path = [meta.title, ...stack.map((s) => s.text)];
+    for (const group of packParagraphs(run, maxChars)) out.push(draftOf(group, meta, path, perPage));
+    run = [];
+  };
+  for (const b of blocks) {
+    if (b.heading) {
+      flush();
+      while (stack.length && stack[stack.length - 1]!.level >= b.level) stack.pop();
+      stack.push({ level: b.level, text: b.text });
+      continue;
+    }
+    if (run.length && run[run.length - 1]!.page !== b.para.page) flush();
+    run.push(b.para);
+  }
+  flush();
+  return out;
 }

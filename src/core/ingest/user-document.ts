@@ -1,8 +1,9 @@
 /**
  * The user's own documents (issue 12, item 4), the part shared with the build: text
  * (plain, Markdown, or the text layer of a PDF, one string per page) → page-aware
- * document → the build's generic chunker and enrichment → chunks and one logical
- * document with its summary index. Pure: runs in the browser worker and in Node.
+ * document → chunks by its headings and pages (generic-chunker.ts chunkSections: a passage
+ * never spans two sections or two pages, its title is its heading) → the build's enrichment
+ * → chunks and one logical document with its summary index. Pure: runs in the browser worker and in Node.
  * Embedding, storage and the UI are not here.
  */
 import { SkyCiteError } from '../errors.js';
@@ -10,7 +11,9 @@ import type { Chunk } from '../model/chunk.js';
 import type { PageAwareDocument, SourceLine } from './document-model.js';
 import { type DocumentUnit, splitSourceDocuments } from './documents.js';
 import { enrichDrafts } from './enrich/drafts.js';
-import { chunkParagraphs } from './generic-chunker.js';
+import { retrievalString } from './enrich/retrieval-string.js';
+import { chunkSections } from './generic-chunker.js';
+import { shown } from '../userdocs/validate.js';
 
 export interface UserDocumentMeta {
   /** Stable id, e.g. "user/lba-guidance-2024"; must not collide with a built-in source. */
@@ -66,7 +69,7 @@ const JURISDICTION = /^(EU|[A-Z]{2})$/;
 export function ingestUserDocument(meta: UserDocumentMeta, doc: PageAwareDocument, reservedIds: readonly string[] = []): { chunks: Chunk[]; document: DocumentUnit } {
   if (!meta.title.trim()) throw new UserDocumentError('Give the document a title.');
   if (!JURISDICTION.test(meta.jurisdiction)) {
-    throw new UserDocumentError(`Jurisdiction "${meta.jurisdiction}" is not "EU" or a two-letter country code (e.g. "DE").`);
+    throw new UserDocumentError(`Jurisdiction "${shown(meta.jurisdiction)}" is not "EU" or a two-letter country code (e.g. "DE").`);
   }
   if (!/^[a-z0-9][a-z0-9/._-]*$/.test(meta.id) || reservedIds.includes(meta.id)) {
     throw new UserDocumentError(`The document id "${meta.id}" is not usable (lower-case letters, digits, / . _ - only, and not an id already in the library).`);
@@ -75,8 +78,13 @@ export function ingestUserDocument(meta: UserDocumentMeta, doc: PageAwareDocumen
     throw new UserDocumentError('The document has no text (a scanned PDF without a text layer?): nothing can be indexed. Run OCR on it first.');
   }
   const language = meta.language ?? 'en';
-  const drafts = chunkParagraphs(doc, { docId: meta.id, title: meta.title, edition: meta.edition, jurisdiction: meta.jurisdiction, language });
-  const chunks = enrichDrafts(drafts).map((c) => ({ ...c, documentId: meta.id }));
+  const drafts = chunkSections(doc, { docId: meta.id, title: meta.title, edition: meta.edition, jurisdiction: meta.jurisdiction, language });
+  // a passage is found by its document's title and its heading
+  const chunks = enrichDrafts(drafts).map((c) => ({
+    ...c,
+    documentId: meta.id,
+    retrieval: retrievalString(c.title === meta.title ? meta.title : `${meta.title}: ${c.title}`, c.text),
+  }));
   const [document] = splitSourceDocuments(chunks, { id: meta.id, title: meta.title, edition: meta.edition, jurisdiction: meta.jurisdiction });
   return { chunks, document: document! };
 }
