@@ -4,6 +4,8 @@ import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { createDocumentAgents } from '../../src/core/agents/agents.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { chunkOf, tinyIndex } from '../support/tiny-index.js';
+import { readPdf } from '../../src/ui/library/extract-text.js';
+import { guidancePdf, METADATA_TITLE, nodePdfjs, PRINTED_TITLE } from '../support/guidance-pdf.js';
 
 const meta = { id: 'user/lba-2024', title: 'National guidance on drone flights near hospitals', jurisdiction: 'DE', edition: '2024-03' };
 const PAGE1 = 'Scope\n\nThis guidance applies to UAS operators in Germany.\nIt complements the EU rules.';
@@ -24,7 +26,7 @@ describe('a user document', () => {
     for (const c of chunks) {
       expect(c.id.startsWith(`${meta.id}/`)).toBe(true);
       expect(c).toMatchObject({ docId: meta.id, documentId: meta.id, jurisdiction: 'DE', edition: '2024-03' });
-      expect(c.retrieval.startsWith(`${meta.title} ${meta.title}. `)).toBe(true);
+      expect(c.retrieval.startsWith(meta.title)).toBe(true);
       expect(c.summary.length).toBeGreaterThan(0);
     }
     expect(document).toMatchObject({ id: meta.id, jurisdiction: 'DE', edition: '2024-03', pageStart: 1, pageEnd: 2 });
@@ -58,5 +60,49 @@ describe('a user document', () => {
     const b = await agents.run(v, (await emb.embed([v]))[0]!, { filters: { jurisdictions: ['DE'] }, config: { gate: { minDense: 0.5 } } });
     expect(b.flat.broadened).toBe(true);
     expect(b.consulted.map((c) => c.id)).toContain('easa');
+  });
+});
+
+describe('a user document chunked by its headings and pages (issue 26, item 6)', () => {
+  it('splits a two-page PDF at its numbered headings, each passage with its heading and its own page', async () => {
+    const { pages } = await readPdf(await guidancePdf(), 'guidance.pdf', undefined, nodePdfjs);
+    expect(pages).toHaveLength(2);
+    const { chunks, document } = ingestUserDocument(meta, textToDocument(meta.id, pages));
+    const at = (heading: string) => chunks.filter((c) => c.title === heading);
+    expect(chunks.map((c) => [c.title, c.pageStart, c.pageEnd])).toEqual([
+      [meta.title, 1, 1], // the printed title above "1 Scope"
+      ['1 Scope', 1, 1],
+      ['2 Flights near hospitals', 1, 1],
+      ['2.1 Consent of the hospital', 2, 2],
+      ['3 Records', 2, 2],
+    ]);
+    expect(at('1 Scope')[0]!.text).toBe('This guidance applies to UAS operators in Germany\nand complements the EU rules for the specific category.');
+    const consent = at('2.1 Consent of the hospital')[0]!;
+    // the heading is the passage's title and section, not a sentence of its text (the highlight cannot fall on it)
+    expect(consent.text.startsWith('Operators shall obtain the consent of the hospital')).toBe(true);
+    expect(consent.text).not.toContain('2.1 Consent');
+    expect(consent.sectionPath).toEqual([meta.title, '2 Flights near hospitals', '2.1 Consent of the hospital']);
+    expect(consent.retrieval.startsWith(`${meta.title}: 2.1 Consent of the hospital`)).toBe(true);
+    expect(document.sections.map((s) => s.path.at(-1))).toEqual(expect.arrayContaining(['1 Scope', '2 Flights near hospitals', '3 Records']));
+    expect(document).toMatchObject({ pageStart: 1, pageEnd: 2 });
+  });
+
+  it('sets a heading printed larger than the text apart, numbered or not, and never runs a passage over a page', () => {
+    const pages = ['Hospitals\n\nOperators shall obtain consent.\nIt is kept with the records.', 'They are kept for two years.\n\nNight flights\n\nLights are on.'];
+    const { chunks } = ingestUserDocument(meta, textToDocument(meta.id, pages));
+    expect(chunks.map((c) => [c.title, c.pageStart, c.text])).toEqual([
+      ['Hospitals', 1, 'Operators shall obtain consent.\nIt is kept with the records.'],
+      ['Hospitals', 2, 'They are kept for two years.'],
+      ['Night flights', 2, 'Lights are on.'],
+    ]);
+    // a numbered list item's first line is not a heading, nor a short line inside a paragraph
+    const list = ingestUserDocument(meta, textToDocument(meta.id, ['1 Operators shall obtain the consent of the hospital before\nflying within 100 m of its grounds.']));
+    expect(list.chunks.map((c) => c.title)).toEqual([meta.title]);
+  });
+
+  it('takes its default title from the PDF metadata, else from the first page\'s main heading', async () => {
+    expect((await readPdf(await guidancePdf({ metadataTitle: METADATA_TITLE }), 'x.pdf', undefined, nodePdfjs)).title).toBe(METADATA_TITLE);
+    expect((await readPdf(await guidancePdf(), 'x.pdf', undefined, nodePdfjs)).title).toBe(PRINTED_TITLE);
+    expect((await readPdf(await guidancePdf({ metadataTitle: 'Microsoft Word - guidance_v3.docx' }), 'x.pdf', undefined, nodePdfjs)).title).toBe(PRINTED_TITLE);
   });
 });
