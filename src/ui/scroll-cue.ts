@@ -27,8 +27,8 @@ export function scrollCueText(cue: { left: boolean; right: boolean }): string | 
   return null;
 }
 
-/** Width of a monospace character in em (DejaVu Sans Mono and the usual ui-monospace fonts: 0.6). */
-export const MONO_CHAR_EM = 0.6;
+/** Width of a monospace character in em (DejaVu Sans Mono 0.602, the usual ui-monospace fonts about 0.6), with a margin for rounding. */
+export const MONO_CHAR_EM = 0.62;
 
 /** The longest line of a printed layout, in characters. */
 export const longestLine = (text: string): number => text.split(/\r?\n/).reduce((n, l) => Math.max(n, l.trimEnd().length), 0);
