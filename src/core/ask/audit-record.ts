@@ -130,6 +130,8 @@ export interface AuditRecord {
   answer: string;
   /** Chunk ids the answer cites, in order of first appearance (AnswerResult.citations). */
   citedSources: string[];
+  /** Of the cited sources, the passages of the user's own documents (not regulation); absent in older records and when none. */
+  userDocumentSources?: string[];
   /** Of the cited sources, those the grounding check added to sentences the model left uncited (attribution.ts); absent in older records and when none. */
   attributedSources?: { id: string; sentence: string }[];
   /** The grounding check's report (AnswerResult.grounding); null when not run (evidence-only, failure). */

@@ -16,6 +16,10 @@ import { alternativesFrom, type QueryAssistance } from '../answer/query-assist.j
 import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecordInput, AuditRoute } from './audit-record.js';
 import type { CalcOutcome } from '../sora/message-calc.js';
 import type { CondensedContext } from '../agents/condense.js';
+import { USER_DOCUMENT_ID_PREFIX } from '../userdocs/validate.js';
+
+/** A passage of the user's own documents (their ids are under user/, never a built-in document's). */
+const isUserDocumentChunkId = (id: string): boolean => id.startsWith(USER_DOCUMENT_ID_PREFIX);
 
 export interface AuditInput {
   question: string;
@@ -111,6 +115,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
     modelParams: generative ? input.answer!.params : null,
     answer: answerText,
     citedSources: cited,
+    ...(cited.some(isUserDocumentChunkId) ? { userDocumentSources: cited.filter(isUserDocumentChunkId) } : {}),
     ...(generative && input.answer!.attributed.length ? { attributedSources: input.answer!.attributed.map(({ id, sentence }) => ({ id, sentence })) } : {}),
     grounding: generative ? (input.grounding ?? input.answer!.grounding ?? null) : null,
     reasoning: generative ? input.answer!.reasoning || null : null,

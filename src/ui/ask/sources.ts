@@ -8,6 +8,7 @@ import type { AnswerResult } from '../../core/answer/generation';
 import type { GroundingReport } from '../../core/answer/grounding';
 import type { Chunk } from '../../core/model/chunk';
 import { splitSentenceSpans } from '../../core/text/sentences';
+import { USER_DOCUMENT_ID_PREFIX } from '../../core/userdocs/validate';
 import type { AskResult } from '../../runtime/types';
 import { citedPassageRanges, type TextRange } from '../highlight';
 
@@ -71,4 +72,26 @@ export function turnSources(input: SourceInput): TurnSources {
   const citedIds = new Set(cited.map((c) => c.chunk.id));
   const other = ask.chunks.filter((c) => !citedIds.has(c.id)).map((chunk) => ({ number: null, chunk, ranges: [] }));
   return { cited, other };
+}
+
+/** Is this passage from one of the user's own documents (added in the Library), not from the built-in regulation? */
+export const isUserDocument = (chunk: Pick<Chunk, 'docId'>): boolean => chunk.docId.startsWith(USER_DOCUMENT_ID_PREFIX);
+
+/** The badge of a passage from the user's own document: "your document · DE"; null for a built-in document. */
+export function ownDocumentLabel(chunk: Pick<Chunk, 'docId' | 'jurisdiction'>): string | null {
+  return isUserDocument(chunk) ? `your document · ${chunk.jurisdiction}` : null;
+}
+
+const ROUTE_TEXT = { rules: 'From the regulatory text', database: 'Table calculation', both: 'Table calculation + regulatory text' } as const;
+
+/**
+ * The turn's route badge: the text route says whether the cited passages are the regulatory text,
+ * the user's own documents, or both (a user's document is never shown as regulation).
+ */
+export function routeLabel(path: keyof typeof ROUTE_TEXT, sources: TurnSources): string {
+  const own = sources.cited.filter((s) => isUserDocument(s.chunk)).length;
+  if (path === 'database' || own === 0) return ROUTE_TEXT[path];
+  const builtIn = sources.cited.length - own;
+  if (path === 'both') return builtIn ? 'Table calculation + regulatory text + your documents' : 'Table calculation + your documents';
+  return builtIn ? 'From the regulatory text and your documents' : 'From your documents';
 }
