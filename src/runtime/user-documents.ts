@@ -45,10 +45,12 @@ export interface UserDocumentInfo extends UserDocumentMetaRecord {
 
 /**
  * What one document may hold, so that an import ends in reasonable time on a phone, tablet or
- * laptop: about 5 minutes of embedding at the slowest measured rate, ≈ 1,330 characters of text
- * per second (MiniLM q8 on one core of a 2-core Xeon, `npm run bench:import`; docs/agents.md,
- * "Imports in the background"). Files are refused by size before they are read where the size
- * alone proves them too long; the text is counted after reading and again here.
+ * laptop: about 5 minutes of embedding. 400,000 characters of prose are ≈ 350 passages and
+ * ≈ 2,000 texts to embed; the built-in MiniLM (q8) embeds 6.1 texts/s on one core of this 2-core
+ * Xeon and 7.5 on both (≈ 1,160–1,450 characters/s; `npm run bench:import`), so 4.5–5.7 minutes.
+ * Derivation and figures: docs/agents.md, "Imports in the background". Files are refused by size
+ * before they are read where the size alone proves them too long; the text is counted after
+ * reading and again here.
  */
 export const IMPORT_LIMITS = {
   /** Characters of text (after reading the file): ≈ 160 pages of prose. */
@@ -70,7 +72,7 @@ export const IMPORT_LIMITS_TEXT =
   `${IMPORT_LIMITS.maxHtmlFileBytes / 1e6} MB): what a phone, tablet or laptop indexes in about ${IMPORT_LIMITS.budgetMinutes} minutes.`;
 
 /** The texts embedded per batch: between two batches a question goes first (and Cancel is seen). */
-export const IMPORT_BATCH = 8;
+export const IMPORT_BATCH = 4;
 
 export interface UserDocumentProgress {
   stage: 'reading' | 'embedding' | 'saving';
