@@ -1,6 +1,7 @@
 /** Text from an added HTML file: through DOMParser (inert), paragraphs kept, scripts and styles dropped. */
 import { describe, expect, it } from 'vitest';
-import { htmlToText } from '../../src/ui/library/extract-text.js';
+import { htmlToText, suggestedTitle } from '../../src/ui/library/extract-text.js';
+import { htmlTitle, metadataTitle, titleFromText } from '../../src/ui/library/pdf-layout.js';
 import { testWindow } from './dom.js';
 
 describe('HTML as text', () => {
@@ -16,5 +17,27 @@ describe('HTML as text', () => {
     expect(text).toBe('Night flights\n\nA lighting plan is required.\nFiled with the office.\n\nZone Park\n\nOne\n\nTwo');
     expect(ran).toBe(0);
     expect(w.document.body.innerHTML).toBe('');
+  });
+});
+
+describe('the default title of an added file (issue 26, item 6)', () => {
+  it('is the heading printed at the top of a Markdown or text file, not the file name', async () => {
+    const md = new File(['Intro words.\n\n# Night *flights* near hospitals\n\nA lighting plan is required.'], 'lba_notice-03.md');
+    expect(await suggestedTitle(md, 'markdown')).toBe('Night flights near hospitals');
+    expect(await suggestedTitle(new File(['Flights near hospitals\n\nOperators shall obtain consent.'], 'x.txt'), 'text')).toBe('Flights near hospitals');
+    // a first line that is a sentence of text is no title: the form keeps the file name
+    expect(await suggestedTitle(new File(['Operators shall obtain consent.\nIt is kept.'], 'x.txt'), 'text')).toBeNull();
+    expect(titleFromText(`${'Very long heading '.repeat(20)}\n\nText.`, 'text')).toBeNull();
+  });
+
+  it("is an HTML document's title (as text, nothing run), and a PDF's metadata title only when it is one", async () => {
+    const w = await testWindow();
+    let ran = 0;
+    (w as unknown as { __ran: () => void }).__ran = () => ran++;
+    expect(htmlTitle('<html><head><title>LBA <b>notice</b></title></head><body><h1>Other</h1><img src=x onerror="window.__ran()"></body></html>', new w.DOMParser())).toBe('LBA <b>notice</b>');
+    expect(htmlTitle('<body><h1>Flights <em>near</em> hospitals</h1><p>x</p></body>', new w.DOMParser())).toBe('Flights near hospitals');
+    expect(ran).toBe(0);
+    expect(metadataTitle(' LBA guidance:  hospitals ')).toBe('LBA guidance: hospitals');
+    for (const junk of ['Untitled', 'Microsoft Word - guidance_v3.docx', 'scan_0001.pdf', '', '  ', 42, undefined]) expect(metadataTitle(junk)).toBeNull();
   });
 });

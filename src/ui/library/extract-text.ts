@@ -105,7 +105,14 @@ async function browserPdfjs(): Promise<PdfjsLib> {
  * IMPORT_LIMITS.maxPdfPages pages, and as soon as its text passes IMPORT_LIMITS.maxTextChars;
  * `signal` stops it between two pages.
  */
-export async function readPdf(bytes: Uint8Array, fileName = 'The PDF', signal?: AbortSignal, load: () => Promise<PdfjsLib> = browserPdfjs): Promise<{ pages: string[]; title: string | null }> {
+export async function readPdf(
+  bytes: Uint8Array,
+  fileName = 'The PDF',
+  signal?: AbortSignal,
+  load: () => Promise<PdfjsLib> = browserPdfjs,
+  /** Read only this many pages (the default title needs the first ones). */
+  maxPages = Infinity,
+): Promise<{ pages: string[]; title: string | null }> {
   const pdfjs = await load();
   const task = pdfjs.getDocument({ data: bytes, isEvalSupported: false, verbosity: 0, disableFontFace: true, useSystemFonts: false, stopAtErrors: false });
   let pdf: Awaited<typeof task.promise>;
@@ -123,7 +130,7 @@ export async function readPdf(bytes: Uint8Array, fileName = 'The PDF', signal?: 
     }
     const runs: PdfRun[][] = [];
     let chars = 0;
-    for (let n = 1; n <= pdf.numPages; n++) {
+    for (let n = 1; n <= Math.min(pdf.numPages, maxPages); n++) {
       if (signal?.aborted) throw new FileReadCancelledError(fileName);
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
@@ -157,7 +164,7 @@ export async function suggestedTitle(file: Pick<File, 'name' | 'size' | 'arrayBu
     if (fileSizeProblem(file, format)) return null;
     switch (format) {
       case 'pdf':
-        return (await readPdf(new Uint8Array(await file.arrayBuffer()), file.name)).title;
+        return (await readPdf(new Uint8Array(await file.arrayBuffer()), file.name, undefined, browserPdfjs, 2)).title;
       case 'html':
         return htmlTitle(await file.text(), new DOMParser());
       case 'text':
