@@ -10,7 +10,10 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
+import { createRuntimeClient } from '../../src/runtime/client.js';
 import { createInProcessRuntime, NO_ADAPTER } from '../../src/runtime/in-process.js';
+import type { RuntimeReply, RuntimeRequest, SkyCiteRuntime } from '../../src/runtime/types.js';
+import { serveRuntime } from '../../src/runtime/worker-serve.js';
 import { IMPORT_LIMITS, type UserDocumentInput, type UserDocumentProgress } from '../../src/runtime/user-documents.js';
 import { createUserDocsStore, openUserDocsDb } from '../../src/storage/user-docs-store.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
@@ -152,5 +155,51 @@ describe('imports in the background', () => {
     expect(err.message).toMatch(/Split it/);
     expect(counter.texts).toBe(before);
     expect(await rt.listUserDocuments()).toEqual([]);
+  });
+});
+
+/**
+ * The same runtime behind the worker protocol: the client and the worker's own request handler
+ * (worker-serve.ts), each message cloned and delivered in a later task, as postMessage does.
+ */
+function behindWorker(rt: SkyCiteRuntime): SkyCiteRuntime {
+  const worker = {
+    onmessage: null as ((ev: MessageEvent<RuntimeReply>) => void) | null,
+    onerror: null,
+    postMessage(req: RuntimeRequest) {
+      const copy = structuredClone(req);
+      setTimeout(() => void serve(copy), 0);
+    },
+    terminate() {},
+  };
+  const serve = serveRuntime(rt, (reply) => {
+    const copy = structuredClone(reply);
+    setTimeout(() => worker.onmessage!({ data: copy } as MessageEvent<RuntimeReply>), 0);
+  });
+  return createRuntimeClient(worker as unknown as Worker);
+}
+
+describe('imports in the background, behind the worker protocol', () => {
+  it('answers a question sent during an add, and a Cancel sent after it stops the add with nothing stored', async () => {
+    const { embedder } = blockingEmbedder(2);
+    const db = freshDb();
+    const client = behindWorker(await runtime(db, embedder));
+    const progress: UserDocumentProgress[] = [];
+    let asked: Promise<UserDocumentProgress | undefined> | null = null;
+    const adding = client.addUserDocument(MANUAL, (p) => {
+      progress.push(p);
+      if (!asked && p.stage === 'embedding' && p.done > 0) asked = client.retrieve(QUESTION).then(() => progress.at(-1));
+    });
+    await expect.poll(() => asked !== null).toBe(true);
+    const whenAnswered = await asked!;
+    expect(whenAnswered).toMatchObject({ stage: 'embedding' });
+    expect(whenAnswered!.done).toBeLessThan(whenAnswered!.total);
+    expect(await client.cancelUserDocumentImport()).toBe(true);
+    const err = (await adding.catch((e: unknown) => e)) as Error;
+    expect(err.name).toBe('UserDocumentImportCancelledError');
+    expect(err.message).toMatch(/Nothing was stored/);
+    expect(await client.listUserDocuments()).toEqual([]);
+    expect(await client.keywordSearch('survey')).toEqual([]);
+    expect((await createUserDocsStore({ open: () => openUserDocsDb(db) }).list()).records).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { IMPORT_LIMITS, type UserDocumentInfo, type UserDocumentProgress } from '../../src/runtime/user-documents';
-import { extractText, FileTooLargeError } from '../../src/ui/library/extract-text';
+import { extractText, FileTooLargeError, readPdf, type PdfjsLib } from '../../src/ui/library/extract-text';
 import { etaText, importEta, UserDocsState } from '../../src/ui/library/user-docs.svelte';
 import { createFakeRuntime } from './fake-runtime';
 
@@ -44,6 +44,42 @@ describe('reading a file with limits', () => {
     expect(state.check({ file: big, title: 'Log', jurisdiction: 'DE', edition: '1' })?.file).toMatch(/is 29\.0 MB; a text or Markdown file can be at most/);
     const { file: small } = fileOf('ok.txt', 1000);
     expect(state.check({ file: small, title: 'Ok', jurisdiction: 'DE', edition: '1' })).toBeNull();
+  });
+});
+
+/** A pdfjs stand-in: `numPages` pages of `perPage` characters each; counts the pages read. */
+function fakePdfjs(numPages: number, perPage: number) {
+  const read = { pages: 0 };
+  const pdf = {
+    numPages,
+    getPage: async () => {
+      read.pages++;
+      return { getTextContent: async () => ({ items: [{ str: 'x'.repeat(perPage), hasEOL: true, transform: [10, 0, 0, 10, 0, 700], width: 100, height: 10, fontName: 'f' }] }), cleanup: () => undefined };
+    },
+    getMetadata: async () => ({ info: {}, metadata: null }),
+    destroy: async () => undefined,
+  };
+  const lib = { getDocument: () => ({ promise: Promise.resolve(pdf), destroy: async () => undefined }) } as unknown as PdfjsLib;
+  return { load: async () => lib, read };
+}
+
+describe('reading a PDF with limits', () => {
+  it('refuses a PDF with too many pages from its page count, before reading a page', async () => {
+    const { load, read } = fakePdfjs(IMPORT_LIMITS.maxPdfPages + 1, 100);
+    await expect(readPdf(new Uint8Array(1), 'atlas.pdf', undefined, load)).rejects.toThrow(`“atlas.pdf” has ${IMPORT_LIMITS.maxPdfPages + 1} pages; a PDF can have at most ${IMPORT_LIMITS.maxPdfPages}`);
+    expect(read.pages).toBe(0);
+  });
+
+  it('stops reading a PDF as soon as its text passes the limit, and when Cancel is pressed', async () => {
+    // 50,000 characters a page with its line end: the page that passes the limit is the last one read
+    const long = fakePdfjs(IMPORT_LIMITS.maxPdfPages, 49_999);
+    await expect(readPdf(new Uint8Array(1), 'long.pdf', undefined, long.load)).rejects.toBeInstanceOf(FileTooLargeError);
+    expect(long.read.pages).toBe(IMPORT_LIMITS.maxTextChars / 50_000 + 1);
+    const cancel = new AbortController();
+    cancel.abort();
+    const cancelled = fakePdfjs(10, 100);
+    await expect(readPdf(new Uint8Array(1), 'short.pdf', cancel.signal, cancelled.load)).rejects.toThrow('Reading “short.pdf” was cancelled. Nothing was added.');
+    expect(cancelled.read.pages).toBe(0);
   });
 });
 
