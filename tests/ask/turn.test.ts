@@ -74,7 +74,7 @@ describe('the Ask turn (core, Node)', () => {
     expect(out.record?.models?.generation).toEqual({ id: 'test-model', weightsUrl: 'models/x/', libraryUrl: 'models/x.wasm' });
   });
 
-  it('remembers the calculator inputs: a follow-up that changes one input reuses the others and searches with the previous question', async () => {
+  it('remembers the calculator inputs: a follow-up that changes one input reuses the others and searches its own words with the previous topic', async () => {
     const first = 'What is the iGRC of a 3 m drone at 30 m/s over < 500 people/km2?';
     const a = await runTurn({ question: first, index: INDEX }, { retrieval: createFakeRuntime(), model: null });
     expect(a.route?.path).toBe('database');
@@ -84,7 +84,7 @@ describe('the Ask turn (core, Node)', () => {
       { retrieval: createFakeRuntime(), model: null },
     );
     expect(b.prefilter?.cues.followUpOf).toBe('database');
-    expect(b.retrievalQuery).toBe(`${first} and for 1 m?`);
+    expect(b.retrievalQuery).toBe('for 1 m? (igrc 3 drone 30 500 people km2)');
     expect(b.calc?.items.map((i) => i.target)).toEqual(a.calc?.items.map((i) => i.target));
     expect(b.memory.params).toMatchObject({ dimensionM: 1 });
   });

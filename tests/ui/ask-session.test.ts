@@ -113,7 +113,7 @@ describe('Ask session: calculator and follow-ups', () => {
     expect(item.cells[0]).toMatchObject({ docId: expect.any(String), caption: expect.any(String), cell: expect.any(String) });
   });
 
-  it('carries the previous parameters into a short follow-up and retrieves with both questions', async () => {
+  it('carries the previous parameters into a short follow-up and retrieves its own words with the previous topic', async () => {
     const app = appStandIn();
     const session = new AskSession(app);
     const first = await session.ask('What is the SAIL for a final GRC of 4 and ARC-c?');
@@ -121,7 +121,7 @@ describe('Ask session: calculator and follow-ups', () => {
     expect(first.route?.path).not.toBe('rules');
     expect(follow.route?.path).toBe(first.route?.path); // a follow-up keeps the previous path
     expect(follow.route?.reasoning).toMatch(/follow-up/);
-    expect(follow.retrievalQuery).toBe('What is the SAIL for a final GRC of 4 and ARC-c? and for ARC-b?');
+    expect(follow.retrievalQuery).toBe('for ARC-b? (sail final grc 4)');
     expect(follow.calc!.params).toMatchObject({ grc: 4, residualArc: 'b' });
     expect(follow.calc!.items.find((i) => i.target === 'sail')!.value).toMatch(/\bIII\b/); // GRC 4 with ARC-b → SAIL III
     const [, r] = await records(app.audit);

@@ -26,6 +26,7 @@ import { DECIDED_PROBABILITY, routeTurn, type ChatTurn, type PrefilterResult, ty
 import type { IndexManifest } from '../index/manifest.js';
 import type { RetrievalConfigOverrides } from '../retrieval/config.js';
 import type { Filters } from '../retrieval/types.js';
+import { standaloneFollowUp } from './follow-up.js';
 import { buildAuditRecord, noEvidenceDetail, noEvidenceReason, type ModelDescriber } from './audit.js';
 import type { AnswerMode, AuditRecordInput } from './audit-record.js';
 import type { AskResult, AskRetrieval, RetrieveRequest } from './types.js';
@@ -73,6 +74,8 @@ export interface TurnSettings {
   readonly filters?: Filters;
   /** Retrieval configuration overrides (ablations). */
   readonly retrievalConfig?: RetrievalConfigOverrides;
+  /** How a follow-up is searched without a model (default 'standalone'). */
+  readonly followUps?: FollowUpRule;
 }
 
 /** An earlier turn of the conversation, as the next turn reads it. */
@@ -153,13 +156,20 @@ export interface TurnOutcome {
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
- * The query retrieval searches. A follow-up is searched as the previous question and the new one
- * together (the question alone lacks the topic).
+ * The query retrieval searches. A follow-up may lack its topic: 'standalone' (default) searches its own
+ * words, with the topic the previous question supplies when it names none (follow-up.ts); 'appended'
+ * searches the previous question and the new one together (the rule before, kept for measurement:
+ * `npm run eval:follow-ups`).
  */
-export function retrievalQueryOf(question: string, prefilter: PrefilterResult, previous: readonly PriorTurn[]): string {
+export function retrievalQueryOf(question: string, prefilter: PrefilterResult, previous: readonly PriorTurn[], rule: FollowUpRule = 'standalone'): string {
   const prevQuestion = previous[previous.length - 1]?.question;
-  return prefilter.cues.followUpOf && prevQuestion ? `${prevQuestion} ${question}` : question;
+  if (!prefilter.cues.followUpOf || !prevQuestion) return question;
+  if (rule === 'appended') return `${prevQuestion} ${question}`;
+  return standaloneFollowUp(question, prevQuestion, rule === 'standalone' ? 'missing' : 'always').query;
 }
+
+/** 'standalone': the topic only when the message names none; 'topic-always': always add it; 'appended': the rule before. */
+export type FollowUpRule = 'standalone' | 'topic-always' | 'appended';
 
 /** The router's view of the conversation: each earlier question with its path, and what was answered. */
 export function routerHistory(previous: readonly PriorTurn[]): ChatTurn[] {
@@ -217,7 +227,7 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
   const routed = await routeTurn(question, routerHistory(previous), classifier);
   out.route = routed.decision;
   out.prefilter = routed.prefilter;
-  out.retrievalQuery = retrievalQueryOf(question, routed.prefilter, previous);
+  out.retrievalQuery = retrievalQueryOf(question, routed.prefilter, previous, settings.followUps);
   emit({ type: 'route', route: out.route, retrievalQuery: out.retrievalQuery });
 
   // 2. calculator (database / both); a follow-up changes the last operation's inputs
@@ -284,7 +294,8 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
   // 5b. evidence-only
   if (!engine) {
     phase('composing');
-    out.evidence = await ports.retrieval.evidenceOnly(question, ask);
+    // sentences are matched against what was searched: a follow-up's standalone query, not "and at night?" alone
+    out.evidence = await ports.retrieval.evidenceOnly(out.retrievalQuery, ask);
     if (stopped()) return out;
     emit({ type: 'evidence', evidence: out.evidence });
     return finish();

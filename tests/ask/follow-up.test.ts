@@ -1,0 +1,32 @@
+/** Follow-ups searched as standalone queries without a model (src/core/ask/follow-up.ts). */
+import { describe, expect, it } from 'vitest';
+import { standaloneFollowUp } from '../../src/core/ask/follow-up';
+import { runTurn } from '../../src/core/ask/turn';
+import { createFakeRuntime } from '../ui/fake-runtime';
+
+const FIRST = 'What training does OSO #09 require for the remote crew?';
+
+describe('a follow-up as a standalone query', () => {
+  it('searches a message that names no topic with the topic the previous question supplies, not the previous question again', () => {
+    const q = standaloneFollowUp('and at night?', FIRST);
+    expect(q.query.startsWith('at night?')).toBe(true);
+    expect(q.topic).toEqual(['training', 'oso', '09', 'require', 'remote', 'crew']);
+    expect(q.query).not.toContain('What training');
+  });
+
+  it('searches a message that names its own topic as it is, without the opener', () => {
+    expect(standaloneFollowUp('and what about multi-crew coordination?', FIRST)).toEqual({ query: 'multi-crew coordination?', topic: [] });
+    expect(standaloneFollowUp('And for the design and production organisation?', FIRST).topic).toEqual([]);
+  });
+
+  it('is what the turn searches for a follow-up, and the evidence is matched against it', async () => {
+    const runtime = createFakeRuntime();
+    const first = await runTurn({ question: 'What is the iGRC of a 3 m drone at 30 m/s over < 500 people/km2?', index: { manifestSha: '' } }, { retrieval: runtime, model: null });
+    const f = await runTurn(
+      { question: 'and for 1 m?', previous: [{ question: 'What is the iGRC of a 3 m drone at 30 m/s over < 500 people/km2?', path: first.route!.path }], memory: first.memory, index: { manifestSha: '' } },
+      { retrieval: runtime, model: null },
+    );
+    expect(f.retrievalQuery).toMatch(/^for 1 m\? \(igrc 3 drone 30 500 people km2\)$/);
+    expect(runtime.queries.at(-1)).toBe(f.retrievalQuery);
+  });
+});
