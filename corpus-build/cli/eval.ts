@@ -8,11 +8,12 @@
 import { parseArgs } from 'node:util';
 import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
 import { deepMerge } from '../../src/core/config/merge.js';
-import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, summarise, type EvalReport, documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
+import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, isHit, summarise, type EvalReport, documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
 import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents } from '../../src/core/agents/agents.js';
 import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/core/evaluation/cross-validation.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
 import { retrieveLocal } from '../../src/core/ask/retrieve.js';
+import { eraOf } from '../../src/core/retrieval/engine.js';
 import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
 import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
@@ -179,11 +180,15 @@ const agentsFor = (over: Partial<AgentConfig> = {}) => createDocumentAgents(inde
 const agents = values.agents ? agentsFor() : null;
 if (agents && values.decompose) fail('--agents and --decompose cannot be combined.');
 const selections: { gold: string[]; selected: string[]; kept?: string[] }[] = [];
+// current edition first: questions whose gold includes a passage of the newest SORA edition, and whether an older edition's passage came first
+const currentEra = Math.max(0, ...index.chunks.map(eraOf));
+const editionChecks: { olderFirst: boolean }[] = [];
 
 async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], agentOver?: Partial<AgentConfig>): Promise<QuestionOutcome[]> {
   const docAgents = agents && agentOver ? agentsFor(agentOver) : agents;
   const outcomes: QuestionOutcome[] = [];
   selections.length = 0;
+  editionChecks.length = 0;
   for (const q of qs) {
     const options = { filters: questionFilters(q.question, corpus), config, alternatives: assisted.get(q.question) ?? [] };
     let r;
@@ -205,6 +210,10 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
     selected ??= [...new Set(ranked.map((c) => c.documentId ?? c.docId))].slice(0, 3);
     const gold = q.answerable ? goldDocuments(q, index.chunks) : [];
     if (q.answerable) selections.push({ gold, selected, kept });
+    if (q.answerable && index.chunks.some((c) => eraOf(c) === currentEra && isHit(q, c))) {
+      const topEra = ranked[0] ? eraOf(ranked[0]) : 0;
+      editionChecks.push({ olderFirst: topEra > 0 && topEra < currentEra });
+    }
     const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };
     outcomes.push(o);
     if (values.verbose) console.error(`${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${gold.length && !gold.some((g) => selected.includes(g)) ? `DOCUMENT-MISSED(gold ${gold.join('|')}) ` : ''}${o.topIds[0] ?? ''} gate=${'gate' in r ? (r.gate?.note ?? '-') : '-'}${'consulted' in r ? ` docs=${r.consulted.map((c) => `${c.id}${c.kept ? "" : `(${c.reason})`}`).join(',')}` : ''}`);
@@ -213,8 +222,9 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
 }
 
 const t0 = performance.now();
-const report: EvalReport & { cv?: unknown; seconds?: number; assistance?: unknown; documentSelection?: unknown } = summarise(await run(over, selected));
+const report: EvalReport & { cv?: unknown; seconds?: number; assistance?: unknown; documentSelection?: unknown; editionOrder?: { n: number; olderFirst: number } } = summarise(await run(over, selected));
 report.documentSelection = { ...documentSelection(selections), by: agents ? `agents (top 3 documents, merge ${baseAgentConfig.merge}, hit pool ${baseAgentConfig.hitPool})` : 'flat ranking (first 3 distinct documents)' };
+report.editionOrder = { n: editionChecks.length, olderFirst: editionChecks.filter((c) => c.olderFirst).length / Math.max(editionChecks.length, 1) };
 if (assistReport) report.assistance = assistReport;
 
 function printReport(r: EvalReport) {
@@ -227,6 +237,8 @@ function printReport(r: EvalReport) {
   console.log(`unanswerable: n=${r.unanswerable.n}, no-evidence rate ${r.unanswerable.noEvidenceRate.toFixed(3)}`);
   console.log(`answerable refused ("no evidence"): ${(r.answerableRefused.rate * 100).toFixed(1)} % of ${r.answerableRefused.n}`);
   const ds = (r as { documentSelection?: { n: number; top1: number; top3: number; kept: number; by: string } }).documentSelection;
+  const eo = (r as { editionOrder?: { n: number; olderFirst: number } }).editionOrder;
+  if (eo) console.log(`current edition first: of ${eo.n} questions whose gold includes a SORA ${currentEra} passage, ${(eo.olderFirst * 100).toFixed(1)} % had an older edition's passage first`);
   if (ds) console.log(`document selection (${ds.by}): n=${ds.n}, top1 ${ds.top1.toFixed(3)}, top3 ${ds.top3.toFixed(3)}, among the documents kept at the gate ${ds.kept.toFixed(3)}`);
 }
 

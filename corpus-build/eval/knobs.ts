@@ -41,6 +41,15 @@ export const KNOBS: Knob[] = [
   },
   { name: 'MMR', values: [{ label: 'off', over: {} }, { label: 'λ=0.6', over: { mmr: { enabled: true } } }] },
   { name: 'post-scoring', values: [{ label: 'off', over: {} }, { label: 'on', over: { postScore: { enabled: true } } }] },
+  {
+    name: 'current edition first',
+    values: [
+      { label: 'off', over: {} },
+      { label: 'within 0.9', over: { editionOrder: { enabled: true, ratio: 0.9 } } },
+      { label: 'within 0.75', over: { editionOrder: { enabled: true, ratio: 0.75 } } },
+      { label: 'always', over: { editionOrder: { enabled: true, ratio: 0 } } },
+    ],
+  },
 ];
 
 /**

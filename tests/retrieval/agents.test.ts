@@ -236,6 +236,11 @@ describe('edition awareness', () => {
     const one = await engine.retrieve('adjacent area distance', { ...opts, filters: { docIds: ['new', 'nat'] } });
     expect(one.context).toContain('[nat/1] Local rule — nat, Edition 2, page 1\n');
     expect(one.editionNote).toBeUndefined();
+    // the note covers every passage shown, also one the context budget left out
+    const small = await engine.retrieve('adjacent area distance', { config: { gate: { enabled: false }, contextChars: 150 } });
+    expect(small.evidence.map((e) => e.id)).toEqual(expect.arrayContaining(['new/1', 'old/1']));
+    expect(small.context).not.toContain('[old/1]');
+    expect(small.editionNote).toMatch(/mixes SORA editions/);
   });
 });
 

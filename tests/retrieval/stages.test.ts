@@ -5,7 +5,7 @@ import { elbowCut } from '../../src/core/retrieval/elbow.js';
 import { mmr } from '../../src/core/retrieval/mmr.js';
 import { rrf } from '../../src/core/retrieval/rrf.js';
 import { allowedRows } from '../../src/core/retrieval/filters.js';
-import { broaden } from '../../src/core/retrieval/engine.js';
+import { broaden, currentEditionFirst, eraOf } from '../../src/core/retrieval/engine.js';
 import { keywordHits } from '../../src/core/retrieval/post-score.js';
 import { mergeEvidence, splitCompoundQuestion } from '../../src/core/retrieval/decompose.js';
 
@@ -150,5 +150,24 @@ describe('query decomposition', () => {
       ['b', 0.9],
       ['c', 0.1],
     ]);
+  });
+});
+
+describe('current edition first', () => {
+  const era = (row: number) => [2, 2.5, 2.5, 0, 2][row]!;
+  const p = (row: number, final: number) => ({ row, final });
+
+  it('moves a current-edition passage above an older restatement when it scores within the ratio, keeping the rest in order', () => {
+    const kept = [p(0, 1), p(1, 0.8), p(3, 0.7), p(2, 0.5)];
+    expect(currentEditionFirst(kept, era, 2.5, 0.75).map((x) => x.row)).toEqual([1, 0, 3, 2]);
+    expect(currentEditionFirst(kept, era, 2.5, 0).map((x) => x.row)).toEqual([1, 2, 0, 3]);
+    expect(currentEditionFirst(kept, era, 2.5, 0.9).map((x) => x.row)).toEqual([0, 1, 3, 2]);
+  });
+
+  it('reads the SORA edition a passage prints, and leaves passages of no SORA edition where they are', () => {
+    expect(eraOf({ edition: 'Issue 1, Amendment 3; SORA 2.5, edition September 2025' })).toBe(2.5);
+    expect(eraOf({ edition: 'SORA 2.0-era AMC1 Article 11' })).toBe(2);
+    expect(eraOf({ edition: 'national guidance 2024' })).toBe(0);
+    expect(currentEditionFirst([p(3, 1), p(1, 0.1)], era, 2.5, 0).map((x) => x.row)).toEqual([3, 1]);
   });
 });

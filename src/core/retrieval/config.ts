@@ -129,6 +129,13 @@ export interface RetrievalConfig {
     /** Minimum best reranker score; calibrated on synthetic questions (docs/retrieval.md, "Evidence gate"). */
     minRerank: number;
   };
+  /**
+   * Current edition first: when a passage of the current SORA edition and one of an older edition
+   * (the curated SORA 2.0 restatements) are both kept, the current one is moved above the older one
+   * when its score is at least `ratio` × the older one's (0: always). Off by default until
+   * cross-validation picks it (`npm run eval -- --cv 5`, knob "current edition first").
+   */
+  editionOrder: { enabled: boolean; ratio: number };
   /** Evidence kept after filtering (SKYSAFE §2.7: 10). */
   keep: number;
   /** Context budget in characters (SKYSAFE §2.7: 12,000). */
@@ -156,6 +163,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
     minDense: GATE_CALIBRATION.dense.threshold,
     minRerank: GATE_CALIBRATION.rerank?.threshold ?? 0.5,
   },
+  editionOrder: { enabled: false, ratio: 0.75 },
   keep: 10,
   contextChars: 12_000,
   broadenPoolFactor: 2,

@@ -72,6 +72,8 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   const documentEditions = new Map(index.documents.units.map((d) => [d.id, { full: d.edition, short: shortEdition(d.edition) }] as const));
   const editionOf = (c: Chunk) => (c.documentId !== undefined ? documentEditions.get(c.documentId) : undefined) ?? { full: c.edition, short: shortEdition(c.edition) };
 
+  // the newest SORA edition the index holds: its passages go first when an older restatement also answers
+  const currentEra = Math.max(0, ...index.chunks.map(eraOf));
   const traceOf = (stage: string, ms: number, list: Scored[], note?: string): StageTrace => ({
     stage,
     ms,
@@ -249,6 +251,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       trace.push({ stage: 'broaden', ms: 0, candidates: [], note: `filters ${JSON.stringify(filters)} → ${JSON.stringify(broader)}, pool ×${cfg.broadenPoolFactor}` });
       kept = await attempt(broader, cfg.broadenPoolFactor);
     }
+    if (cfg.editionOrder.enabled) kept = currentEditionFirst(kept, (row) => eraOf(index.chunks[row]!), currentEra, cfg.editionOrder.ratio);
     const t = now();
     const evidence: Evidence[] = kept.map((p) => ({
       id: ids[p.row]!,
@@ -257,7 +260,8 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       parts: { dense: p.dense, window: p.window, summary: p.summary, fused: p.fused, keywordHits: p.keywordHits, rerank: p.rerank },
     }));
     const ctx = assembleContext(evidence.map((e) => index.chunks[e.row]!), cfg.contextChars, (c) => editionOf(c).short);
-    const note = editionNote(ctx.included.map((id) => editionOf(index.chunks[index.rowOf.get(id)!]!).full));
+    // over all the evidence shown, not only what fits the context: the view lists every passage kept
+    const note = editionNote(evidence.map((e) => editionOf(index.chunks[e.row]!).full));
     trace.push({ stage: 'context', ms: now() - t, candidates: ctx.included.map((id) => ({ id, score: 0 })), note: `${ctx.context.length} chars; omitted ${ctx.omitted.length}${ctx.cut ? `; [${ctx.cut}] alone exceeds the budget: cut to fit` : ''}` });
     return {
       query: asked,
@@ -330,4 +334,29 @@ export function evidenceGate(
   const best = Math.max(...ranked.map((r) => Math.max(r.dense, r.window)));
   const passed = best >= cfg.gate.minDense;
   return { passed, source: 'dense', score: best, threshold: cfg.gate.minDense, note: `best dense cosine ${best.toFixed(3)} ${passed ? '≥' : '<'} ${cfg.gate.minDense}` };
+}
+
+/** The SORA edition a passage prints (2.5, 2.0), or 0 when its edition names none (user documents, other texts). */
+export function eraOf(c: Pick<Chunk, 'edition'>): number {
+  const m = /\bSORA (\d+\.\d+)/.exec(c.edition);
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Current edition first (RetrievalConfig.editionOrder): each kept passage of an older SORA edition is
+ * preceded by the later-ranked passages of the current edition that score at least `ratio` × its
+ * score; everything else keeps its order. Pure.
+ */
+export function currentEditionFirst<T extends { row: number; final: number }>(kept: readonly T[], era: (row: number) => number, current: number, ratio: number): T[] {
+  let out = [...kept];
+  for (let i = 0; i < out.length; i++) {
+    const e = era(out[i]!.row);
+    if (e === 0 || e >= current) continue;
+    const floor = ratio * out[i]!.final;
+    const promote = out.slice(i + 1).filter((p) => era(p.row) === current && p.final >= floor);
+    if (!promote.length) continue;
+    out = [...out.slice(0, i), ...promote, ...out.slice(i).filter((p) => !promote.includes(p))];
+    i += promote.length;
+  }
+  return out;
 }
