@@ -119,8 +119,8 @@ export function collectionOf(chunks: readonly Pick<Chunk, 'title' | 'text'>[]): 
   const df = new Map<string, number>();
   for (const c of chunks) for (const t of new Set(contentTokens(`${c.title} ${c.text}`))) df.set(t, (df.get(t) ?? 0) + 1);
   const n = Math.max(1, chunks.length);
-  // BM25's idf, floored at 0 (a word in more than half the passages says nothing)
-  return { n, df, idf: (t) => Math.max(0, Math.log((n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))) };
+  // BM25's idf in its always-positive form (Lucene's): log(1 + (n − df + 0.5) / (df + 0.5)); a word in every passage weighs little, never less than nothing
+  return { n, df, idf: (t) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5)) };
 }
 
 /** BM25 of a bag of tokens for weighted terms. */
