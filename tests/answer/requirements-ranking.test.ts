@@ -121,6 +121,7 @@ describe('requirements draft: what is a requirement', () => {
       'A note highlights that the air risk buffer must be considered.',
       'Care should be taken to ensure that the remote pilot can see the aircraft.',
       'In addition, the use of licensed frequency bands for C2 links is required.',
+      'The flight area must also identify whether it is a controlled ground area and must include a buffer.',
     ])
       expect(nonRequirementReason(s)).toBeNull();
   });

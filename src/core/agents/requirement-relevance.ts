@@ -51,7 +51,9 @@ export function nonRequirementReason(sentence: string): string | null {
   const s = collapseWhitespace(sentence);
   if (/\?\s*["'’”)]*$/.test(s)) return 'a question';
   if (/^(?:\(?[a-z0-9ivx]+\)\s*)?(?:this|the|these|that|a|an)\s+(?:present\s+)?(?:content|section|chapter|annex|appendix|document|paragraph|table|figure|note|step|guidance|material|text|part|item)s?\b[^.;:]{0,60}?\b(?:describes?|explains?|outlines?|summari[sz]es?|presents?|introduces?|addresses|covers?|provides?|gives?|focus(?:es)?|discusses|illustrates?|sets out)\b/i.test(s)) return 'describes the text itself';
-  if (/\b(?:how|what|whether|why|which)\b[^,;:()]*?\b(?:shall|must|should|(?:is|are) required)\b/i.test(s)) return 'the modal is inside an embedded question or a relative clause';
+  // only when the sentence's first modal is the embedded one ("must identify whether it … and must include" is a requirement)
+  const first = /\b(?:shall|must|should|(?:is|are) required)\b/i.exec(s);
+  if (first && /\b(?:how|what|whether|why|which)\b[^,;:()]*$/i.test(s.slice(0, first.index))) return 'the modal is inside an embedded question or a relative clause';
   if (/\b(?:shall|must|should)\s+(?:also\s+)?be\s+(?:noted|understood|interpreted|read|recalled|remembered)\b/i.test(s)) return 'a note to the reader or a definition';
   if (/\b(?:is|are)\s+not\s+required\b|\bno\s+[\w\s-]{1,40}?\b(?:is|are)\s+required\b/i.test(s)) return 'says what is not required';
   if (/\b(?:judge?ment|care|caution|attention|common sense|vigilance)\s+(?:shall|must|should)\s+(?:always\s+)?be\s+\w+(?:\s+by\b[^.]*)?\.?\s*$/i.test(s)) return 'an exhortation with nothing to check';
