@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { PdfjsLib } from '../../src/ui/library/extract-text.js';
 
 export const PRINTED_TITLE = 'Drone flights near hospitals';
 export const METADATA_TITLE = 'LBA guidance: drone flights near hospitals (invented sample)';
@@ -47,8 +48,9 @@ export async function guidancePdf(opts: { metadataTitle?: string } = {}): Promis
 }
 
 /** pdfjs' legacy build for Node, with the standard fonts' data (the browser build needs a worker URL). */
-export async function nodePdfjs(): Promise<{ getDocument: (src: Record<string, unknown>) => ReturnType<typeof import('pdfjs-dist/legacy/build/pdf.mjs')['getDocument']> }> {
+export async function nodePdfjs(): Promise<PdfjsLib> {
   const m = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const standardFontDataUrl = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + path.sep;
-  return { getDocument: (src) => m.getDocument({ ...src, standardFontDataUrl }) };
+  const getDocument = (src: Parameters<PdfjsLib['getDocument']>[0]) => m.getDocument({ ...(src as object), standardFontDataUrl });
+  return { getDocument: getDocument as unknown as PdfjsLib['getDocument'] };
 }
