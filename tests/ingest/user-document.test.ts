@@ -96,6 +96,10 @@ describe('a user document chunked by its headings and pages (issue 26, item 6)',
       ['Night flights', 2, 'Lights are on.'],
     ]);
     // a numbered list item's first line is not a heading, nor a short line inside a paragraph
+    // a heading that is the document's title is not a section of it
+    const titled = ingestUserDocument(meta, textToDocument(meta.id, [`${meta.title}\n\nHospitals\n\nOperators shall obtain consent.`]));
+    expect(titled.chunks.map((c) => [c.title, c.sectionPath, c.text])).toEqual([['Hospitals', [meta.title, 'Hospitals'], 'Operators shall obtain consent.']]);
+    expect(ingestUserDocument(meta, textToDocument(meta.id, [meta.title])).chunks.map((c) => c.text)).toEqual([meta.title]);
     const list = ingestUserDocument(meta, textToDocument(meta.id, ['1 Operators shall obtain the consent of the hospital before\nflying within 100 m of its grounds.']));
     expect(list.chunks.map((c) => c.title)).toEqual([meta.title]);
   });

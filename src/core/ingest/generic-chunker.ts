@@ -216,7 +216,8 @@ type Block = { heading: true; text: string; level: number; page: number | null }
  * line starting a paragraph, or a short line standing alone (the PDF reader sets a line printed
  * larger than the body text apart) — opens a section; unnumbered headings sit under the numbered
  * one before them. A heading followed by no text before the next heading of its level or above
- * is text (a document title above "1 Scope"). Each section's paragraphs are packed as
+ * is text (a document title above "1 Scope"); a heading that is the document's title is left
+ * out (it is the passages' document title). Each section's paragraphs are packed as
  * chunkParagraphs packs them, a chunk never spans two sections or two pages, and a chunk's
  * title is its heading (its section path: the document title, then the headings above it);
  * the heading is not repeated in the chunk's text. Ids as chunkParagraphs makes them.
@@ -233,7 +234,9 @@ export function chunkSections(doc: PageAwareDocument, meta: GenericChunkMeta): C
       blocks.push({ heading: false, para });
       continue;
     }
-    blocks.push({ heading: true, text: lines[0]!.replace(/\s+/g, ' ').trim(), level: h.level ?? 0, page: para.page });
+    const text = lines[0]!.replace(/\s+/g, ' ').trim();
+    // the document's own title printed as a heading is its title, not a section
+    if (text.toLowerCase() !== meta.title.replace(/\s+/g, ' ').trim().toLowerCase()) blocks.push({ heading: true, text, level: h.level ?? 0, page: para.page });
     if (lines.length > 1) blocks.push({ heading: false, para: { text: lines.slice(1).join('\n'), page: para.page } });
   }
   // unnumbered headings: under the numbered heading before them (level 0 marks them above)
@@ -272,5 +275,6 @@ export function chunkSections(doc: PageAwareDocument, meta: GenericChunkMeta): C
     run.push(b.para);
   }
   flush();
-  return out;
+  // nothing but the title: the paragraphs as they are
+  return out.length ? out : chunkParagraphs(doc, meta);
 }
