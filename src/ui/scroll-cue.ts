@@ -42,3 +42,12 @@ export function fitFontPx(chars: number, widthPx: number, minPx = 8, maxPx = 14)
   const px = Math.floor((widthPx / (chars * MONO_CHAR_EM)) * 10) / 10;
   return Math.min(maxPx, Math.max(minPx, px));
 }
+
+/** Smallest font (px) a printed table is fitted to without being asked: below it the box scrolls until "Fit to screen width" is chosen. */
+export const AUTO_FIT_MIN_PX = 10;
+
+/** Whether a printed table is shown fitted to the width at first: it is wider than the box at the normal size and still legible when fitted. */
+export function fitsLegibly(chars: number, widthPx: number, normalPx = 14): boolean {
+  if (chars <= 0 || widthPx <= 0) return false;
+  return chars * MONO_CHAR_EM * normalPx > widthPx && fitFontPx(chars, widthPx, 0, normalPx) >= AUTO_FIT_MIN_PX;
+}

@@ -128,13 +128,16 @@ for (const viewport of [
       await read.click();
       const viewer = page.getByTestId('chunk-viewer');
       await expect(viewer.getByTestId('chunk-viewer-position').textContent()).resolves.toMatch(/^Passage 1 of (\d+) · Section 4 The SORA process$/);
-      const first = await viewer.locator('#viewer-title').textContent();
+      const title = viewer.locator('#viewer-title');
+      await expect.poll(() => title.textContent()).not.toMatch(/Loading/);
+      const first = await title.textContent();
       expect(await viewer.getByTestId('chunk-viewer-previous').isDisabled()).toBe(true);
       await viewer.getByTestId('chunk-viewer-next').click();
       await expect.poll(() => viewer.getByTestId('chunk-viewer-position').textContent()).toMatch(/^Passage 2 of /);
-      await expect.poll(() => viewer.locator('#viewer-title').textContent()).not.toBe(first);
+      // the next passage's own title (not the loading placeholder)
+      await expect.poll(async () => ((await title.textContent()) ?? '').replace(/^\s*Loading passage…\s*$/, first ?? '')).not.toBe(first);
       await viewer.getByTestId('chunk-viewer-previous').click();
-      await expect.poll(() => viewer.locator('#viewer-title').textContent()).toBe(first);
+      await expect.poll(() => title.textContent()).toBe(first);
       await viewer.getByTestId('chunk-viewer-close').click();
 
       // Annex B: every table under its caption; the number printed twice is said
@@ -161,7 +164,9 @@ for (const viewport of [
       const overflow = () => region.evaluate((el) => el.scrollWidth - el.clientWidth);
       if ((await overflow()) > 2) expect(await viewer.getByTestId('scroll-cue').isVisible()).toBe(true);
       await shot(page, `table-dialog-${viewport.width}x${viewport.height}`);
-      await viewer.getByTestId('chunk-viewer-fit').click();
+      // fitted at first where that stays legible, else on request
+      const fitButton = viewer.getByTestId('chunk-viewer-fit');
+      if ((await fitButton.getAttribute('aria-pressed')) !== 'true') await fitButton.click();
       await expect.poll(overflow).toBeLessThanOrEqual(2);
       await viewer.getByTestId('chunk-viewer-close').click();
       await shot(page, `library-${viewport.width}x${viewport.height}`);
@@ -192,6 +197,9 @@ for (const viewport of [
       }
       expect(await page.getByTestId('model-progress-card').count()).toBe(0);
       expect(downloads).toEqual([]);
+
+      await page.getByTestId('model-software-adapter').scrollIntoViewIfNeeded();
+      await shot(page, `settings-models-${viewport.width}x${viewport.height}`);
 
       // the audit log: times with their zone, and a readable Markdown summary beside the JSON
       const time = page.getByTestId('audit-item').first().locator('.time');

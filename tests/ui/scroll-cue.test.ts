@@ -31,3 +31,12 @@ describe('fitting a printed table to the width', () => {
     expect(fitFontPx(0, 700)).toBe(14);
   });
 });
+
+describe('fitting a printed table at first', () => {
+  it('fits a table that is too wide but stays legible fitted, and leaves a narrow or a very wide one as it is', async () => {
+    const { fitsLegibly } = await import('../../src/ui/scroll-cue.js');
+    expect(fitsLegibly(130, 890)).toBe(true); // 890 / (130 × 0.62) = 11.0 px
+    expect(fitsLegibly(60, 890)).toBe(false); // fits at the normal size
+    expect(fitsLegibly(160, 700)).toBe(false); // 7.0 px: too small, scrolls instead
+  });
+});
