@@ -45,29 +45,29 @@ export interface UserDocumentInfo extends UserDocumentMetaRecord {
 
 /**
  * What one document may hold, so that an import ends in reasonable time on a phone, tablet or
- * laptop: about 5 minutes of embedding. 400,000 characters of prose are ≈ 350 passages and
- * ≈ 2,000 texts to embed; the built-in MiniLM (q8) embeds 6.1 texts/s on one core of this 2-core
- * Xeon and 7.5 on both (≈ 1,160–1,450 characters/s; `npm run bench:import`), so 4.5–5.7 minutes.
- * Derivation and figures: docs/agents.md, "Imports in the background". Files are refused by size
- * before they are read where the size alone proves them too long; the text is counted after
- * reading and again here.
+ * laptop: about 5 minutes of embedding in the browser. Measured with `npm run bench:import`
+ * (docs/agents.md, "Imports in the background"): the production build in Chromium on WASM embeds
+ * 3.5 texts/s ≈ 660 characters of prose per second on this 2-core Xeon (shared, load ≈ 13), so
+ * 5 minutes ≈ 200,000 characters ≈ 1,000 texts (≈ 175 passages). Files are refused by size before
+ * they are read where the size alone proves them too long; the text is counted after reading and
+ * again here.
  */
 export const IMPORT_LIMITS = {
-  /** Characters of text (after reading the file): ≈ 160 pages of prose. */
-  maxTextChars: 400_000,
-  /** Pages of a PDF (its page count is known before its text is read). */
-  maxPdfPages: 500,
+  /** Characters of text (after reading the file): ≈ 80 pages of prose. */
+  maxTextChars: 200_000,
+  /** Pages of a PDF (its page count is known before its text is read; a denser one stops at maxTextChars). */
+  maxPdfPages: 300,
   /** Bytes of a text or Markdown file: a UTF-8 character has at most 4 bytes, so a larger file has more characters than allowed. */
-  maxTextFileBytes: 1_600_000,
+  maxTextFileBytes: 800_000,
   /** Bytes of an HTML file (markup around the text: 10 bytes per character of text). */
-  maxHtmlFileBytes: 4_000_000,
+  maxHtmlFileBytes: 2_000_000,
   /** The time budget the limits come from, in minutes (said to the user). */
   budgetMinutes: 5,
 } as const;
 
 /** The limits in the user's words, said before an import and in a refusal. */
 export const IMPORT_LIMITS_TEXT =
-  `A document can have up to ${IMPORT_LIMITS.maxTextChars.toLocaleString('en')} characters of text (about 160 pages of prose; a PDF at most ` +
+  `A document can have up to ${IMPORT_LIMITS.maxTextChars.toLocaleString('en')} characters of text (about 80 pages of prose; a PDF at most ` +
   `${IMPORT_LIMITS.maxPdfPages} pages, a text or Markdown file at most ${IMPORT_LIMITS.maxTextFileBytes / 1e6} MB, an HTML file at most ` +
   `${IMPORT_LIMITS.maxHtmlFileBytes / 1e6} MB): what a phone, tablet or laptop indexes in about ${IMPORT_LIMITS.budgetMinutes} minutes.`;
 

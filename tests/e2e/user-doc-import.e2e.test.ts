@@ -51,7 +51,7 @@ describe('a long import in Chromium (production build)', () => {
     await verified(page);
     await page.getByTestId('userdoc-none').waitFor();
     // the limits, before any import
-    expect(await page.getByTestId('userdoc-limits').textContent()).toMatch(/up to 400,000 characters of text .* in about 5 minutes/);
+    expect(await page.getByTestId('userdoc-limits').textContent()).toMatch(/up to 200,000 characters of text .* in about 5 minutes/);
 
     await chooseFile(page, 'survey-manual.txt', Buffer.from(MANUAL));
     await page.getByTestId('userdoc-add').click();
@@ -90,7 +90,7 @@ describe('a long import in Chromium (production build)', () => {
     await chooseFile(page, 'huge-log.txt', Buffer.alloc(29_000_000, 'a'));
     const t2 = Date.now();
     await page.getByTestId('userdoc-add').click();
-    const refused = page.getByTestId('userdoc-field-error').filter({ hasText: /“huge-log\.txt” is 29\.0 MB; a text or Markdown file can be at most 1\.6 MB/ });
+    const refused = page.getByTestId('userdoc-field-error').filter({ hasText: /“huge-log\.txt” is 29\.0 MB; a text or Markdown file can be at most 0\.8 MB/ });
     await refused.waitFor({ timeout: 10_000 });
     expect(Date.now() - t2).toBeLessThan(5_000);
     expect(await refused.textContent()).toMatch(/in about 5 minutes\)\. Nothing was added\. Split it/);
