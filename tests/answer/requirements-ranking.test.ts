@@ -59,7 +59,7 @@ describe('requirements draft: order', () => {
   it('ranks the candidates that state the hazard above those of a better-ranked passage that does not', () => {
     const curOnly = draftFromPassages('loss of command and control link', [passage(techConditions, 1), passage(c2Restated, 2)], [], fixed);
     expect(curOnly.requirements.map((r) => r.source.chunkId)).toEqual(['cur/c2', 'cur/tech', 'cur/tech']);
-    expect(curOnly.requirements[0]!.relevance).toBeGreaterThan(curOnly.requirements[1]!.relevance);
+    expect(curOnly.requirements[0]!.relevance!).toBeGreaterThan(curOnly.requirements[1]!.relevance!);
   });
 
   it('lists the current SORA 2.5 text before SORA 2.0 restatements, under labelled headings', () => {

@@ -54,7 +54,7 @@ describe('requirement draft', () => {
     expect(md).not.toContain('**REQ-001** (is required) “A parachute is required to meet the criterion.” — from a restatement');
     expect(JSON.parse(draftToJson(draft))).toEqual(draft);
     const csv = draftToCsv(draft).trimEnd().split('\r\n');
-    expect(csv[0]).toBe('id,group,modal,statement,document,edition,section,pages,chunk_id,source_verbatim,rationale,group_title,currency,relevance');
+    expect(csv[0]).toBe('id,group,modal,statement,document,edition,section,pages,chunk_id,source_verbatim,rationale');
     expect(csv).toHaveLength(5);
     // the quote-and-comma statement survives as one field
     expect(csv[2]).toContain('"Note: the designer, ""not the operator"", must test it, at 1:1 scale."');
@@ -70,7 +70,7 @@ describe('requirement draft', () => {
     const none = draftFromPassages('x', [], docs, fixed);
     expect(none.noEvidence).toBe(true);
     expect(draftToMarkdown(none)).toContain('No evidence');
-    expect(draftToCsv(none)).toBe('id,group,modal,statement,document,edition,section,pages,chunk_id,source_verbatim,rationale,group_title,currency,relevance\r\n');
+    expect(draftToCsv(none)).toBe('id,group,modal,statement,document,edition,section,pages,chunk_id,source_verbatim,rationale\r\n');
   });
 
   it('quotes CSV fields only when needed', () => {

@@ -70,11 +70,11 @@ export interface CandidateRequirement {
   /** "OSO #05", "Mitigation M2", "Step #9" (from the printed headings), or the document's title when the passage is under none. */
   group: string;
   /** The group's heading as printed ("OSO #06 — C3 link characteristics … are appropriate for the UAS operation"), or the document's title. */
-  groupTitle: string;
+  groupTitle?: string;
   /** Current text, an earlier SORA edition printed verbatim, or a restatement (listed in that order). */
-  currency: Currency;
-  /** Fused relevance to the description (reciprocal ranks: the passage's retrieval rank, its objective's rank, the sentence's own match); higher first. */
-  relevance: number;
+  currency?: Currency;
+  /** (Optional: drafts recorded before issue 26 lack this and the two fields above.) Fused relevance to the description (reciprocal ranks: the passage's retrieval rank, its objective's rank, the sentence's own match); higher first. */
+  relevance?: number;
   rationale: string;
   source: DraftSource;
   /** Evidence-only drafts are verbatim; a model draft would be checked by the grounding check. */
@@ -391,14 +391,15 @@ export function draftTiers(d: Pick<RequirementDraft, 'requirements'>): DraftTier
 
 export const draftToJson = (d: RequirementDraft): string => `${JSON.stringify(d, null, 2)}\n`;
 
-const CSV_COLUMNS = ['id', 'group', 'modal', 'statement', 'document', 'edition', 'section', 'pages', 'chunk_id', 'source_verbatim', 'rationale', 'group_title', 'currency', 'relevance'] as const;
+/** The columns a requirements tool imports (kept stable: the edition tier and the group's heading are in the JSON export; the rows are in ranked order). */
+const CSV_COLUMNS = ['id', 'group', 'modal', 'statement', 'document', 'edition', 'section', 'pages', 'chunk_id', 'source_verbatim', 'rationale'] as const;
 
 /** One CSV cell: RFC 4180 quoting and OWASP's rule against formula injection (the one escaping of every CSV writer, core/text/csv.ts). */
 export const csvField = csvCell;
 
 export function draftToCsv(d: RequirementDraft): string {
   const rows = d.requirements.map((r) =>
-    csvRow([r.id, r.group, r.modal, r.statement, r.source.document, r.source.edition, r.source.section, r.source.pages, r.source.chunkId, String(r.sourceVerbatim), r.rationale, r.groupTitle, r.currency, String(r.relevance)]),
+    csvRow([r.id, r.group, r.modal, r.statement, r.source.document, r.source.edition, r.source.section, r.source.pages, r.source.chunkId, String(r.sourceVerbatim), r.rationale]),
   );
   return `${[csvRow(CSV_COLUMNS), ...rows].join('\r\n')}\r\n`;
 }
