@@ -18,6 +18,8 @@ import {
 } from './easa-structure.js';
 import { findTableRegions, type TableRegion } from './tables.js';
 import { splitIntoParts } from './split.js';
+import { isHeadingOnly } from './hygiene.js';
+import { isColumnHeader, readGlossaryColumns } from './glossary.js';
 
 export interface ChunkerMeta {
   docId: string;
@@ -38,7 +40,7 @@ export const DEFAULT_CHUNKING: ChunkingOptions = { maxChars: 900, minChars: 300 
 /** A chunk before enrichment (summary, keywords, links, retrieval added later). */
 export type ChunkDraft = Omit<Chunk, 'summary' | 'keywords' | 'links' | 'retrieval'>;
 
-interface Unit {
+export interface Unit {
   heading: Heading | null;
   idPrefix: string;
   path: string[];
@@ -199,6 +201,12 @@ export function chunkEasaDocument(
     current.unit.lines.push(lines[i]!);
   }
 
+  // a glossary entry's columns read one after the other, not interleaved line by line
+  for (const { unit } of units) {
+    if (unit.kind === 'glossary') unit.lines = readGlossaryColumns(unit.lines) ?? unit.lines;
+  }
+  const mergedAway = mergeHeadingOnlyUnits(units.map((u) => u.unit));
+
   const used = new Map<string, number>();
   const uniqueId = (id: string): string => {
     const n = (used.get(id) ?? 0) + 1;
@@ -218,9 +226,13 @@ export function chunkEasaDocument(
   for (const { unit, tables } of units) {
     const title = unit.heading?.title ?? unit.path[unit.path.length - 1]!;
     const text = dedent(unit.lines.map((l) => l.text));
+    // a heading given to the unit below it keeps its id reserved, so the ids of the units after it stay as they were
+    if (mergedAway.has(unit)) uniqueId(unit.idPrefix);
     if (text.trim() !== '') {
       const unitId = uniqueId(unit.idPrefix);
       const parts = splitIntoParts(unit.lines, options);
+      // a first part that is the unit's heading alone goes with the text it introduces
+      if (parts.length > 1 && isHeadingOnly({ title, text: dedent(parts[0]!.map((l) => l.text)) })) parts.splice(0, 2, [...parts[0]!, ...parts[1]!]);
       parts.forEach((partLines, k) => {
         const partText = dedent(partLines.map((l) => l.text));
         const d: ChunkDraft = {
@@ -252,6 +264,33 @@ export function chunkEasaDocument(
   }
   // document order: a table sits where it is printed, between the parts of its unit
   return drafts.sort((a, b) => a.firstLine - b.firstLine).map((x) => x.draft);
+}
+
+/**
+ * A unit whose text is its heading alone (a SORA step whose body is in its subsections, an
+ * annex's title page) gives its lines to the unit right after it when that one is its
+ * descendant, so the heading is read with the content it introduces instead of taking an
+ * evidence slot of its own. Tables printed under the heading keep their own chunks. From the
+ * last unit backwards, so a chain of headings ("Section 4", "S.4.1 Step #1") ends up in the
+ * first unit with a body.
+ */
+export function mergeHeadingOnlyUnits(units: Unit[]): Set<Unit> {
+  const merged = new Set<Unit>();
+  for (let i = units.length - 2; i >= 0; i--) {
+    const unit = units[i]!;
+    // the next unit that still has lines (one merged away already gave its own to the unit after it)
+    let j = i + 1;
+    while (j < units.length - 1 && merged.has(units[j]!)) j++;
+    const next = units[j]!;
+    if (!unit.heading || !unit.lines.length || merged.has(next)) continue;
+    const descendant = next.path.length > unit.path.length && unit.path.every((t, k) => next.path[k] === t);
+    if (!descendant || !isHeadingOnly({ title: unit.heading.title, text: dedent(unit.lines.map((l) => l.text)) })) continue;
+    const moved = next.kind === 'glossary' ? unit.lines.filter((l) => !isColumnHeader(l.text)) : unit.lines;
+    next.lines = [...moved, ...next.lines];
+    unit.lines = [];
+    merged.add(unit);
+  }
+  return merged;
 }
 
 function decorate(d: ChunkDraft): void {

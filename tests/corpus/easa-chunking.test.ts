@@ -4,6 +4,7 @@ import { chunkEasaDocument } from '../../corpus-build/chunking/easa-chunker.js';
 import { enrichDrafts } from '../../corpus-build/build/pipeline.js';
 import { loadLayoutText } from '../../corpus-build/loaders/easa-layout.js';
 import { easaSourcePath } from '../support/paths.js';
+import { countHygiene, hasInterleavedColumns, isHeadingOnly } from '../../corpus-build/chunking/hygiene.js';
 
 const source = readFileSync(easaSourcePath, 'utf8');
 const doc = loadLayoutText(source, 'easa-amc-gm-2019-947');
@@ -166,5 +167,36 @@ describe('EASA structure-aware chunking', () => {
     expect(chunks.some((c) => c.amendmentArtefacts)).toBe(true);
     const withFigure = chunks.find((c) => c.missingFigures?.some((f) => f.startsWith('Figure 6 — ARC assignment process')));
     expect(withFigure).toBeDefined();
+  });
+
+  it('leaves no SORA step or annex as a heading-only chunk: the heading is read with the content it introduces', () => {
+    const { headingOnly } = countHygiene(chunks);
+    // left: the SORA 2.0 entry, printed as its title, its edition and "[…]"
+    expect(headingOnly).toEqual(['easa-amc-gm-2019-947/amc1bis-art11']);
+    expect(headingOnly.filter((id) => /\/s4\.\d+$|\/section-\d+$|\/annex-[a-z]$/.test(id))).toEqual([]);
+    // Step #2's heading opens its first subsection; the subsection keeps its id and title
+    const first = chunks.find((c) => c.title.startsWith('S.4.2.1 '))!;
+    expect(first.id).toBe('easa-amc-gm-2019-947/amc1-art11/s4.2.1');
+    expect(collapse(first.text).startsWith('S.4.2 Step #2 — Determination of the intrinsic ground risk class (iGRC) S.4.2.1 ')).toBe(true);
+    expect(chunks.some((c) => c.id === 'easa-amc-gm-2019-947/amc1-art11/s4.2')).toBe(false);
+    // a chain of headings ends in the first unit with a body
+    const step1 = chunks.find((c) => collapse(c.text).startsWith('Section 4 The SORA process S.4.1 Step #1'))!;
+    expect(isHeadingOnly(step1)).toBe(false);
+    // the ids of the units after a merged heading do not move (E.3's OSOs keep theirs)
+    expect(chunks.some((c) => c.id.startsWith('easa-amc-gm-2019-947/amc1-art11/annex-e/e3-2/'))).toBe(true);
+  });
+
+  it('reads a glossary entry column by column: term (acronym), then the definition, never interleaved', () => {
+    const glossary = chunks.filter((c) => c.kind === 'glossary');
+    expect(glossary.length).toBeGreaterThan(150);
+    // I.18 keeps a figure's labels, printed side by side inside its definition: not a term beside a definition
+    expect(glossary.filter((c) => hasInterleavedColumns(c.text)).map((c) => c.id)).toEqual(['easa-amc-gm-2019-947/amc1-art11/annex-i/i-18']);
+    const erp = glossary.find((c) => c.title.startsWith('I.56. '))!;
+    const text = collapse(erp.text);
+    expect(text.startsWith('I.56. Emergency response plan (ERP) Plan of actions')).toBe(true);
+    expect(text).toContain('in a certain order or manner, in response to an emergency event.');
+    // a wrapped acronym is read whole, and the column labels repeated at page tops are gone
+    expect(collapse(glossary.find((c) => c.title.startsWith('I.25. '))!.text)).toContain('I.25. Beyond visual line of sight operation with airspace observers (BVLOS with AOs) A UAS operation');
+    expect(glossary.some((c) => /Term\s+Acronym\s+Definition/.test(c.text))).toBe(false);
   });
 });
