@@ -151,7 +151,7 @@ describe('requirements draft from the agents', () => {
     expect(d.documents.map((x) => x.id)).toContain('e');
   });
 
-  it('says in plain words why each document was consulted and what it gave, without scores', () => {
+  it('says in plain words why each document was consulted and what it gave, without scores, those that gave candidates first', () => {
     const md = draftToMarkdown(d);
     const header = md.slice(0, md.indexOf('## Current text'));
     expect(header).not.toMatch(/summary match|owns \d+ of the top|\b0\.\d\d\b/);
@@ -159,6 +159,8 @@ describe('requirements draft from the agents', () => {
     expect(header).toContain('it holds the passage that best matches your description');
     expect(header).toContain('It gave no candidate: its matching passages state no requirement.');
     expect(header).toMatch(/its OSO #06[^\n]* about what you describe/);
+    // the document that gave nothing is listed last, not first
+    expect(d.documents.at(-1)!.id).toBe('i');
     expect(d.summary).toMatch(/most relevant to your description first, grouped by the safety objective \(OSO\), mitigation or SORA step/);
   });
 });

@@ -207,7 +207,10 @@ export function draftFromPassages(
     for (const g of [...new Set(inTier.map((r) => r.group))]) sorted.push(...inTier.filter((r) => r.group === g));
   }
   const requirements = sorted.map(({ match: _m, passageRank: _p, objectiveRank: _o, order: _r, ...r }, i) => ({ id: `REQ-${String(i + 1).padStart(3, '0')}`, ...r, relevance: Number(r.relevance.toFixed(5)) }));
-  const docs = documents.map((d) => ({ ...d, contributed: requirements.filter((r) => passages.some((p) => p.chunk.id === r.source.chunkId && (p.chunk.documentId ?? p.chunk.docId) === d.id)).length }));
+  // the documents that gave candidates first (in their consulted order), then those that gave none
+  const docs = documents
+    .map((d) => ({ ...d, contributed: requirements.filter((r) => passages.some((p) => p.chunk.id === r.source.chunkId && (p.chunk.documentId ?? p.chunk.docId) === d.id)).length }))
+    .sort((a, b) => Number(!a.contributed) - Number(!b.contributed));
   return {
     query,
     mode: 'evidence-only',
