@@ -134,4 +134,26 @@ describe('the time left and Cancel', () => {
     expect(state.done).toMatch(/^Cancelled: adding “Manual” was stopped\. Nothing of it was stored and your library is as it was\./);
     expect(state.documents).toEqual([]);
   });
+
+  it('Cancel while a file is being read: nothing is sent to the runtime, the message says it was cancelled', async () => {
+    let release: (t: string) => void = () => undefined;
+    let adds = 0;
+    const runtime = {
+      ...createFakeRuntime(),
+      addUserDocument: async () => {
+        adds++;
+        throw new Error('should not be called');
+      },
+    };
+    const state = new UserDocsState(runtime);
+    const file = { name: 'rules.txt', size: 100, type: 'text/plain', text: () => new Promise<string>((r) => (release = r)), arrayBuffer: async () => new ArrayBuffer(0) } as unknown as File;
+    const adding = state.add([{ file, title: 'Rules', jurisdiction: 'DE', edition: '1' }]);
+    await expect.poll(() => state.busy?.progress?.stage).toBe('reading');
+    await state.cancel();
+    release('The pilot checks the battery.');
+    expect(await adding).toBe(false);
+    expect(adds).toBe(0);
+    expect(state.error).toBeNull();
+    expect(state.done).toMatch(/^Cancelled: adding “Rules” was stopped/);
+  });
 });

@@ -8,7 +8,7 @@ import { validateUserDocumentForm, type FormField } from '../../core/userdocs/fo
 import { duplicateOf, parseUserDocumentExport } from '../../core/userdocs/export-file';
 import { USER_DOCUMENT_NOTICE } from '../../core/userdocs/user-index';
 import { shown } from '../../core/userdocs/validate';
-import { extractText, fileSizeProblem } from './extract-text';
+import { extractText, FileReadCancelledError, fileSizeProblem } from './extract-text';
 import type { SkyCiteRuntime } from '../../runtime/types';
 import { userDocumentExport, type UserDocumentInfo, type UserDocumentProgress } from '../../runtime/user-documents';
 import { createUserDocsStore, type UserDocsStore } from '../../storage/user-docs-store';
@@ -159,6 +159,8 @@ export class UserDocsState {
         if (!v.ok) throw new Error(`${shown(r.file.name)}: ${Object.values(v.problems).join(' ')}`);
         this.progress({ stage: 'reading', title: v.value.title, done: 0, total: 1 });
         const pages = await extractText(r.file, v.value.format, this.reading?.signal);
+        // Cancel pressed while the file was read (the runtime had nothing to cancel yet)
+        if (this.reading?.signal.aborted) throw new FileReadCancelledError(r.file.name);
         const info = await this.runtime.addUserDocument({ ...v.value, fileName: r.file.name, pages }, (p) => this.progress(p));
         this.documents = [...this.documents, info];
         added.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
@@ -183,6 +185,7 @@ export class UserDocsState {
     const imported: string[] = [];
     const ok = await this.run(`Importing ${files.length === 1 ? `“${shown(files[0]!.name)}”` : `${files.length} files`}`, async () => {
       for (const file of files) {
+        if (this.reading?.signal.aborted) throw new FileReadCancelledError(file.name);
         const parsed = parseUserDocumentExport(file.name, await file.text(), file.size);
         if (!parsed.ok) throw new Error(parsed.message);
         const same = duplicateOf(parsed.value, this.documents);
