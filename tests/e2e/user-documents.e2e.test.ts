@@ -24,17 +24,21 @@ const TEXT = [
 const QUESTION = 'Where shall drone batteries be charged in hangar seven?';
 const TITLE = 'Hangar seven house rules';
 
-/** A two-page PDF with a text layer, a stand-in for a national guidance document. */
+/** A two-page PDF with a text layer, a stand-in for a national guidance document: its title printed larger, numbered headings. */
 async function guidancePdf(): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const lines = [
-    ['Rooftop landing guidance', 'This guidance applies to drone operators in Germany.'],
-    ['Rooftop landings', 'A drone may land on a hospital rooftop only after the building', 'manager has switched off the rooftop ventilation fans.'],
+  const lines: [number, string][][] = [
+    [[20, 'Rooftop landing guidance'], [15, '1 Scope'], [12, 'This guidance applies to drone operators in Germany.']],
+    [[15, '2 Rooftop landings'], [12, 'A drone may land on a hospital rooftop only after the building'], [12, 'manager has switched off the rooftop ventilation fans.']],
   ];
   for (const page of lines) {
     const p = pdf.addPage([595, 842]);
-    page.forEach((text, i) => p.drawText(text, { x: 50, y: 780 - i * 18, size: 12, font }));
+    let y = 780;
+    page.forEach(([size, text], i) => {
+      y -= i === 0 ? 0 : size > 12 || page[i - 1]![0] > 12 ? 30 : 16;
+      p.drawText(text, { x: 50, y, size, font });
+    });
   }
   return Buffer.from(await pdf.save());
 }
@@ -88,11 +92,11 @@ describe('your own documents in Chromium (production build)', () => {
     // invalid values: each field says what to enter, nothing is added
     await page.getByTestId('userdoc-file').setInputFiles({ name: 'hangar-rules.txt', mimeType: 'text/plain', buffer: Buffer.from(TEXT) });
     await page.getByTestId('userdoc-title').fill(' ');
-    await page.getByTestId('userdoc-jurisdiction').fill('Germany');
+    await page.getByTestId('userdoc-jurisdiction').fill('Bundesrepublik Deutschland');
     await page.getByTestId('userdoc-add').click();
     const fieldErrors = (await page.getByTestId('userdoc-field-error').allTextContents()).join(' ');
     expect(fieldErrors).toMatch(/Give the document a title/);
-    expect(fieldErrors).toMatch(/“Germany” is not a jurisdiction/);
+    expect(fieldErrors).toMatch(/“Bundesrepublik Deutschland” is not a jurisdiction/);
     expect(fieldErrors).toMatch(/edition or date/);
     expect(await page.getByTestId('userdoc').count()).toBe(0);
 
@@ -134,7 +138,8 @@ describe('your own documents in Chromium (production build)', () => {
     await page.goto(`${server.url}?device=wasm#/library`);
     await verified(page);
     await page.getByTestId('userdoc-file').setInputFiles({ name: 'rooftops.pdf', mimeType: 'application/pdf', buffer: await guidancePdf() });
-    await page.getByTestId('userdoc-title').fill('Rooftop landing guidance');
+    // the title printed in the PDF, not the file name
+    await expect.poll(() => page.getByTestId('userdoc-title').inputValue(), { timeout: 60_000 }).toBe('Rooftop landing guidance');
     await page.getByTestId('userdoc-jurisdiction').fill('de');
     await page.getByTestId('userdoc-edition').fill('2025-06');
     await page.getByTestId('userdoc-add').click();
@@ -142,7 +147,10 @@ describe('your own documents in Chromium (production build)', () => {
     expect(await page.locator('[data-testid="userdoc"][data-doc-id="user/rooftop-landing-guidance"]').textContent()).toMatch(/DE · 2025-06 · pages 1–2/);
     const pdfHit = await askForSources(page, 'In Germany, when may a drone land on a hospital rooftop with ventilation fans?');
     expect(pdfHit.ids[0]).toMatch(/^user\/rooftop-landing-guidance\//);
-    expect(pdfHit.lines).toMatch(/Rooftop landing guidance · (page 2|pages 1–2)/);
+    // the passage of its section, on its page, labelled as the user's own (not as regulatory text)
+    expect(pdfHit.lines).toMatch(/2 Rooftop landings\s*your document · DE.*Rooftop landing guidance · page 2/);
+    expect(await page.getByTestId('turn').last().getByTestId('turn-route').textContent()).toBe('From your documents');
+    expect(await page.getByTestId('turn').last().getByTestId('evidence-own').first().textContent()).toBe('your document · DE');
     // "In Germany" filters to DE: only the German documents (both are the user's) are searched
     expect(pdfHit.ids.every((id) => id.startsWith('user/'))).toBe(true);
 
