@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
 import { buildBm25 } from '../../src/core/index/bm25.js';
+import { withIdentifiersAsPrinted } from '../../src/core/text/identifiers.js';
 import { WINDOW_SCALE } from '../../src/core/index/load.js';
 import { collapseWhitespace } from '../../src/core/text/sentences.js';
 import { passageWindows, DEFAULT_WINDOWS } from '../../src/core/ingest/enrich/windows.js';
@@ -199,8 +200,10 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
   );
   const nodeTexts = documents.flatMap((d) => [documentNodeText(d), ...d.sections.map((s) => sectionNodeText(d, s))]);
   const documentVectors = await timed('embed summary index', () => embedAll(opts.embedder, nodeTexts, 'embed summary index', progress));
+  // identifiers in the BM25 field as the documents mostly print them ("OSO #8" → "OSO #08"), the forms the engine rewrites a question into
+  const bm25Chunks = withIdentifiersAsPrinted(chunks);
   const bm25Json = await timed('BM25 index', async () =>
-    JSON.stringify(buildBm25(chunks, (id) => (synth?.byChunk.get(id) ?? []).map((q) => q.q))),
+    JSON.stringify(buildBm25(bm25Chunks, (id) => (synth?.byChunk.get(id) ?? []).map((q) => q.q))),
   );
 
   const encoder = new TextEncoder();

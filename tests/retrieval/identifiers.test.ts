@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identifierFormsFromTexts, normaliseIdentifiers } from '../../src/core/text/identifiers.js';
+import { identifierFormsFromTexts, normaliseIdentifiers, withIdentifiersAsPrinted } from '../../src/core/text/identifiers.js';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { chunkOf as mk, tinyIndex } from '../support/tiny-index.js';
@@ -52,6 +52,19 @@ describe('identifiers as people write them', () => {
     // learned nothing, rewrites nothing
     const none = identifierFormsFromTexts(['plain prose without numbered identifiers']);
     expect(normaliseIdentifiers('OSO #8, Step 2, M1A, S4.2', none)).toBe('OSO #8, Step 2, M1A, S4.2');
+  });
+});
+
+describe('the BM25 field with identifiers as the documents mostly print them', () => {
+  it('writes a stray "OSO #8" of the documents as "OSO #08", leaving runs into digits (a word and its footnote mark) alone', () => {
+    const chunk = (id: string, text: string) => ({ id, title: id, text, retrieval: `${id}. ${text}` });
+    const out = withIdentifiersAsPrinted([
+      chunk('a', 'OSO #03, OSO #08 and OSO #12 apply.'),
+      chunk('b', 'See OSO #8 and the UAS3 operator.'),
+      chunk('c', 'As OSO #081 says.'),
+    ]);
+    expect(out.map((c) => c.retrieval)).toEqual(['a. OSO #03, OSO #08 and OSO #12 apply.', 'b. See OSO #08 and the UAS3 operator.', 'c. As OSO #081 says.']);
+    expect(out[1]!.text).toBe('See OSO #8 and the UAS3 operator.'); // the passage shown stays as printed
   });
 });
 

@@ -104,10 +104,14 @@ const Q_DOTTED = /(?<![\p{L}\p{N}.\-])([A-Za-z])(?:\.\s?(\d{1,2}(?:\.\d{1,2})*)|
 
 /**
  * Rewrite the identifiers of a text (a question) into the documents' forms. Only a form the
- * documents use is produced; anything else is left as written.
+ * documents use is produced; anything else is left as written. `bareRuns: false` (for the
+ * documents' own text, the BM25 field) leaves a prefix run straight into digits ("UAS3") alone.
  */
-export function normaliseIdentifiers(text: string, forms: IdentifierForms): string {
+export function normaliseIdentifiers(text: string, forms: IdentifierForms, options: { bareRuns?: boolean } = {}): string {
+  const { bareRuns = true } = options;
   let out = text.replace(Q_NUMBERED, (all, prefix: string, sep: string, digits: string) => {
+    // "OSO8" in a question is OSO #08; in a document a run like "UAS3" is a word with its footnote mark
+    if (sep === '' && !bareRuns) return all;
     const key = prefix.toLowerCase().replace(/\s/, '-');
     if (forms.words.has(key) && prefix !== prefix.toUpperCase()) return all;
     const roman = forms.roman.get(key);
@@ -115,7 +119,8 @@ export function normaliseIdentifiers(text: string, forms: IdentifierForms): stri
     if (roman !== undefined) return n >= 1 && n < ROMANS.length ? `${roman} ${ROMANS[n]}` : all;
     const form = forms.numbered.get(key);
     if (!form) return all;
-    const written = `${form.prefix}${form.sep}${String(n).padStart(form.width, '0')}`;
+    // padded, never stripped: "#081" (a number with its footnote mark) stays as printed
+    const written = `${form.prefix}${form.sep}${digits.length >= form.width ? digits : digits.padStart(form.width, '0')}`;
     return written.toLowerCase() === all.toLowerCase() ? all : written;
   });
   out = out.replace(Q_LETTERED, (all, base: string, a?: string, b?: string, c?: string) => forms.lettered.get(`${base}${a ?? b ?? c}`.toLowerCase()) ?? all);
@@ -124,4 +129,15 @@ export function normaliseIdentifiers(text: string, forms: IdentifierForms): stri
     return forms.dotted.get(`${letter}${nums.replace(/\./g, '')}`.toLowerCase() + `:${nums.split('.').length}`) ?? all;
   });
   return out;
+}
+
+/**
+ * Chunks with their retrieval string's identifiers as the documents mostly print them, for the
+ * BM25 field: the documents also write "OSO #8" now and then, which a question rewritten to
+ * "OSO #08" would no longer match word for word. Forms learned from the chunks themselves (as the
+ * engine learns them from the index), runs into digits ("UAS3", a word and its footnote mark) left alone.
+ */
+export function withIdentifiersAsPrinted<T extends { title: string; text: string; retrieval: string }>(chunks: readonly T[]): T[] {
+  const forms = identifierFormsFromTexts(chunks.map((c) => `${c.title}\n${c.text}`));
+  return chunks.map((c) => ({ ...c, retrieval: normaliseIdentifiers(c.retrieval, forms, { bareRuns: false }) }));
 }
