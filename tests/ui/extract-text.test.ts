@@ -1,7 +1,7 @@
 /** Text from an added HTML file: through DOMParser (inert), paragraphs kept, scripts and styles dropped. */
 import { describe, expect, it } from 'vitest';
 import { htmlToText, suggestedTitle } from '../../src/ui/library/extract-text.js';
-import { htmlTitle, metadataTitle, titleFromText } from '../../src/ui/library/pdf-layout.js';
+import { htmlTitle, layoutPdf, metadataTitle, titleFromText, type PdfRun } from '../../src/ui/library/pdf-layout.js';
 import { testWindow } from './dom.js';
 
 describe('HTML as text', () => {
@@ -39,5 +39,24 @@ describe('the default title of an added file (issue 26, item 6)', () => {
     expect(ran).toBe(0);
     expect(metadataTitle(' LBA guidance:  hospitals ')).toBe('LBA guidance: hospitals');
     for (const junk of ['Untitled', 'Microsoft Word - guidance_v3.docx', 'scan_0001.pdf', '', '  ', 42, undefined]) expect(metadataTitle(junk)).toBeNull();
+  });
+});
+
+describe('a PDF page laid out for the chunker (issue 26, item 6)', () => {
+  const run = (str: string, y: number, size = 10, x = 72): PdfRun => ({ str, x, y, width: str.length * size * 0.5, size, eol: true });
+  it('sets a heading printed larger apart (its two lines joined), and starts a paragraph where the line spacing widens', () => {
+    const page = [
+      run('Flights near hospitals and', 800, 16),
+      run('other protected sites', 782, 16),
+      run('Operators shall obtain', 750),
+      run('the consent of the hospital.', 738),
+      run('Records are kept', 714),
+      run('for two years.', 702),
+    ];
+    const { pages, firstHeading } = layoutPdf([page, [run('Annex', 800), run('Nothing else.', 788)]]);
+    expect(pages).toEqual(['Flights near hospitals and other protected sites\n\nOperators shall obtain\nthe consent of the hospital.\n\nRecords are kept\nfor two years.', 'Annex\nNothing else.']);
+    expect(firstHeading).toBe('Flights near hospitals and other protected sites');
+    // runs of one line (same baseline, no line end) are joined with a space where they are apart
+    expect(layoutPdf([[{ ...run('Operators', 700), eol: false, width: 45 }, run('shall', 700, 10, 122)]]).pages).toEqual(['Operators shall']);
   });
 });
