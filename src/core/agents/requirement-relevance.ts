@@ -17,7 +17,7 @@ export interface DraftRankConfig {
   /** BM25's k1 and b (Robertson's standard values, as the index's BM25 stage). */
   k1: number;
   b: number;
-  /** SORA objectives / mitigations searched by their own text, per edition tier (as many as the documents the agents consult: 3). */
+  /** SORA objectives / mitigations of the current text searched by their own text (as many as the documents the agents consult: 3). */
   objectives: number;
   /** Top passages of the agents whose printed titles lend the hazard the documents' own words (pseudo-relevance feedback), and their weight. */
   feedbackPassages: number;

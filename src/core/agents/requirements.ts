@@ -304,7 +304,8 @@ export function draftFromAgents(
     const c = chunks[o.rows[0]!]!;
     return currencyOf(c.edition, verbatimOf(c.docId), latestEdition);
   };
-  const objectives = CURRENCY_ORDER.flatMap((t) => ranked.filter((o) => tierOf(o) === t).slice(0, config.objectives));
+  // the current text's objectives only: restatements and earlier editions come in through the agents' passages, after it
+  const objectives = ranked.filter((o) => tierOf(o) === 'current').slice(0, config.objectives);
   const have = new Map(passages.map((p) => [p.chunk.id, p] as const));
   const extraDocs = new Map<string, DraftDocument>();
   for (const o of objectives) {
