@@ -295,8 +295,6 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
   /** Chunk and embed: everything that can fail before anything is changed. */
   async function build(id: string, meta: StoredUserDocument['meta'], pages: string[] | string, reserved: string[], onProgress: Progress, t: ImportTicket): Promise<StoredUserDocument> {
     onProgress({ stage: 'reading', title: meta.title, done: 0, total: 1 });
-    const chars = textChars(pages);
-    if (chars > IMPORT_LIMITS.maxTextChars) throw new UserDocumentTooLargeError(meta.title, chars);
     await scheduler.turn();
     check(t);
     const text = meta.format === 'markdown' ? (Array.isArray(pages) ? pages.map(markdownToText) : markdownToText(pages)) : pages;
@@ -426,6 +424,9 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
       const t = ticket(input.title);
       return serial(async () => {
         check(t);
+        // refused before anything is chunked (a document already in the library is re-indexed whatever its size)
+        const chars = textChars(input.pages);
+        if (chars > IMPORT_LIMITS.maxTextChars) throw new UserDocumentTooLargeError(input.title, chars);
         const form = validateUserDocumentForm({ fileName: input.fileName, fileBytes: 1, title: input.title, jurisdiction: input.jurisdiction, edition: input.edition });
         if (!form.ok) throw new Error(Object.values(form.problems).join(' '));
         const taken = [...builtInIds, ...entries.keys(), ...damagedIds()];
