@@ -45,7 +45,7 @@ import { readRetrievalQuestions } from '../node/read-cases.js';
 const { values } = parseArgs({
   options: {
     k: { type: 'string', default: '5' },
-    'target-refused': { type: 'string', default: '0.05' },
+    'target-refused': { type: 'string', default: '0.02' },
     answerable: { type: 'string', default: '100000' },
     'per-passage': { type: 'string', default: '5' },
     targets: { type: 'string', default: '0.01,0.02,0.03,0.05' },
@@ -105,12 +105,47 @@ interface Row extends Item {
 const absent = absentInstruments(coverage);
 const instrumentVectors = SIM ? (await embedder.embed(absent.map(instrumentText), 'document')).map((vector, i) => ({ id: absent[i]!.id, vector })) : [];
 
+// nearest instrument per question, cached like the retrieval signals (keyed also on the instruments' texts)
+const NEAR_CACHE = '.tmp/coverage-eval-near.jsonl';
+const nearKey = sha(JSON.stringify([manifestSha, absent.map(instrumentText)]));
+const nearCache = new Map<string, ReturnType<typeof nearestInstrument>>();
+if (SIM && existsSync(NEAR_CACHE)) {
+  for (const l of readFileSync(NEAR_CACHE, 'utf8').split('\n')) {
+    if (!l.trim()) continue;
+    const r = JSON.parse(l) as { k: string; q: string; n: ReturnType<typeof nearestInstrument> };
+    if (r.k === nearKey) nearCache.set(r.q, r.n);
+  }
+}
+async function nearOf(q: string): Promise<ReturnType<typeof nearestInstrument>> {
+  if (nearCache.has(q)) return nearCache.get(q)!;
+  const n = nearestInstrument((await embedder.embed([q], 'query'))[0]!, instrumentVectors);
+  nearCache.set(q, n);
+  appendFileSync(NEAR_CACHE, `${JSON.stringify({ k: nearKey, q, n })}\n`);
+  return n;
+}
+
+/** Embed the questions not in the near cache in batches (much faster than one at a time). */
+async function prefetchNear(qs: string[]): Promise<void> {
+  const todo = [...new Set(qs.filter((q) => !nearCache.has(q)))];
+  for (let i = 0; i < todo.length; i += 64) {
+    const batch = todo.slice(i, i + 64);
+    const vs = await embedder.embed(batch, 'query');
+    batch.forEach((q, j) => {
+      const n = nearestInstrument(vs[j]!, instrumentVectors);
+      nearCache.set(q, n);
+      appendFileSync(NEAR_CACHE, `${JSON.stringify({ k: nearKey, q, n })}\n`);
+    });
+    console.error(`  embedded ${Math.min(i + 64, todo.length)}/${todo.length}`);
+  }
+}
+
 async function rowsOf(items: Item[]): Promise<Row[]> {
+  if (SIM) await prefetchNear(items.map((i) => i.q));
   const out: Row[] = [];
   for (const it of items) {
     const s = await signalOf(it.q);
     const m = coverageMatches(it.q, coverage);
-    const near = SIM ? nearestInstrument((await embedder.embed([it.q], 'query'))[0]!, instrumentVectors) : null;
+    const near = SIM ? await nearOf(it.q) : null;
     const f = decisionFeatures(m, s, near, coverage);
     const hit = candidateOf(m, near, coverage);
     out.push({ ...it, x: FEATS.map((n) => f[n]), matched: !!hit, noEvidence: s.noEvidence, instrument: hit?.instrument.id ?? null });
