@@ -3,7 +3,7 @@
  * evidence-only safety-requirement drafting. The document agents select up to three
  * documents and their passages; the normative statements (shall / should / must /
  * is required) of those passages are listed verbatim with document, section, pages
- * and chunk id, grouped by OSO or mitigation where the SORA applies.
+ * and chunk id, ranked by relevance and grouped by OSO or mitigation (src/core/agents/requirements.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -19,7 +19,9 @@ import { questionFilters } from '../node/question-filters.js';
 const USAGE = `Usage: npm run draft -- "hazard, function or operation" [options]
 
 Candidate safety requirements, evidence-only: normative statements quoted verbatim from the
-passages the document agents select (build the index first with npm run index).
+passages the document agents select and from the SORA objectives (OSOs) and mitigations whose own
+text matches the description; most relevant first, grouped by OSO / mitigation, the current SORA
+text before earlier wording (build the index first with npm run index).
 
   --format md|json|csv   output format (default md)
   --out <file>           write to a file instead of stdout
