@@ -110,7 +110,9 @@ describe('requirements draft: what is a requirement', () => {
       'the modal is inside an embedded question or a relative clause',
       'says what is not required',
     ]);
-    expect(draftToMarkdown(d)).toContain('6 sentences with “shall / should / must” were left out because they are not requirements');
+    const md = draftToMarkdown(d);
+    expect(md).toContain('6 sentences with “shall / should / must” were left out because they are not requirements');
+    expect(md).toContain('- “Who must report?” — a question [cur/notes]');
   });
 
   it('keeps obligations, prohibitions and conditional obligations', () => {
@@ -126,10 +128,17 @@ describe('requirements draft: what is a requirement', () => {
       expect(nonRequirementReason(s)).toBeNull();
   });
 
-  it('labels a sentence read across the columns of a printed table', () => {
-    const raw = 'Criterion #1     The operator should use     Same as low.\n(a)    The operator should check the link.';
-    expect(readAcrossColumns(raw, 'Criterion #1 The operator should use Same as low.')).toBe(true);
+  it('labels a sentence read across the columns of a printed table and lists it after the readable ones of its group', () => {
+    const raw = 'Criterion #1     The operator should use the link     Same as low.\n(a)    The operator should check the link.';
+    expect(readAcrossColumns(raw, 'Criterion #1 The operator should use the link Same as low.')).toBe(true);
     expect(readAcrossColumns(raw, '(a) The operator should check the link.')).toBe(false);
+    const table = under(chunkOf('e/oso-06/t', oso06.title, raw), oso06.sectionPath, 'e');
+    const d = draftFromPassages('link', [passage(table, 1)], [], fixed);
+    expect(d.requirements.map((r) => [r.statement, r.acrossColumns ?? false])).toEqual([
+      ['(a) The operator should check the link.', false],
+      ['Criterion #1 The operator should use the link Same as low.', true],
+    ]);
+    expect(draftToMarkdown(d)).toContain('Same as low.” — read across the columns of a printed table');
   });
 });
 

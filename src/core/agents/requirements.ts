@@ -204,7 +204,8 @@ export function draftFromPassages(
   const sorted: typeof scored = [];
   for (const tier of CURRENCY_ORDER) {
     const inTier = scored.filter((r) => r.currency === tier).sort(byScore);
-    for (const g of [...new Set(inTier.map((r) => r.group))]) sorted.push(...inTier.filter((r) => r.group === g));
+    // within a group, the sentences read cleanly before those read across table columns (labelled), each by relevance
+    for (const g of [...new Set(inTier.map((r) => r.group))]) sorted.push(...inTier.filter((r) => r.group === g).sort((a, b) => Number(a.acrossColumns ?? false) - Number(b.acrossColumns ?? false)));
   }
   const requirements = sorted.map(({ match: _m, passageRank: _p, objectiveRank: _o, order: _r, ...r }, i) => ({ id: `REQ-${String(i + 1).padStart(3, '0')}`, ...r, relevance: Number(r.relevance.toFixed(5)) }));
   // the documents that gave candidates first (in their consulted order), then those that gave none
@@ -364,6 +365,11 @@ export function draftToMarkdown(d: RequirementDraft): string {
       }
       lines.push('');
     }
+  }
+  if (d.excluded?.length) {
+    lines.push('## Left out: sentences with “shall / should / must” that are not requirements', '');
+    for (const e of d.excluded) lines.push(`- “${e.statement}” — ${e.reason} [${e.chunkId}]`);
+    lines.push('');
   }
   return `${lines.join('\n')}`;
 }
