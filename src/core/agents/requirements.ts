@@ -30,6 +30,7 @@ import {
   type RankedObjective,
 } from './requirement-relevance.js';
 import { contentTokens } from '../text/tokenize.js';
+import { shortEdition } from '../text/edition.js';
 import { formatPages } from '../retrieval/context.js';
 import { collapseWhitespace, splitSentences } from '../text/sentences.js';
 import { csvCell, csvRow } from '../text/csv.js';
@@ -349,7 +350,7 @@ export function draftToMarkdown(d: RequirementDraft): string {
   lines.push('## Documents consulted', '');
   for (const doc of d.documents) {
     const gave = doc.contributed === undefined ? '' : doc.contributed ? ` It gave ${doc.contributed} candidate${doc.contributed === 1 ? '' : 's'}.` : doc.kept ? ' It gave no candidate: its matching passages state no requirement.' : '';
-    lines.push(`- ${doc.title} (${doc.edition})${doc.kept ? '' : ' — not used'}: ${doc.reason}.${gave}`);
+    lines.push(`- ${doc.title} (${shortEdition(doc.edition)})${doc.kept ? '' : ' — not used'}: ${doc.reason}.${gave}`);
   }
   lines.push('');
   if (d.noEvidence || !d.requirements.length) {
