@@ -62,15 +62,21 @@ describe('requirements draft: order', () => {
     expect(curOnly.requirements[0]!.relevance!).toBeGreaterThan(curOnly.requirements[1]!.relevance!);
   });
 
-  it('lists the current SORA 2.5 text before SORA 2.0 restatements, under labelled headings', () => {
-    const d = draftFromPassages('loss of command and control link', [passage(c2Restated, 1), passage(oso13, 2), passage(oso06, 3)], [], fixed);
+  it('lists the current SORA 2.5 text before an earlier edition printed verbatim and SORA 2.0 restatements, under labelled headings', () => {
+    const bis = under(chunkOf('bis/1', 'Step #9 (edition 2020)', 'The operator must keep the command and control link within range.'), ['AMC1bis Article 11', 'Step #9 (edition 2020)'], 'bis', 'SORA 2.0, Edition December 2020');
+    const d = draftFromPassages('loss of command and control link', [passage(c2Restated, 1), passage(bis, 2), passage(oso13, 3), passage(oso06, 4)], [], fixed);
     expect(d.requirements.map((r) => [r.currency, r.source.chunkId])).toEqual([
       ['current', 'e/oso-06'],
       ['current', 'e/oso-13'],
+      ['earlier-edition', 'bis/1'],
       ['restatement', 'cur/c2'],
     ]);
     const tiers = draftTiers(d);
-    expect(tiers.map((t) => t.heading)).toEqual(['Current text (SORA 2.5)', 'Restatements of SORA 2.0 (not the regulation’s wording: check the official text)']);
+    expect(tiers.map((t) => t.heading)).toEqual([
+      'Current text (SORA 2.5)',
+      'Earlier SORA edition (superseded wording, printed verbatim) (SORA 2.0)',
+      'Restatements of SORA 2.0 (not the regulation’s wording: check the official text)',
+    ]);
     const md = draftToMarkdown(d);
     expect(md.indexOf('## Current text (SORA 2.5)')).toBeLessThan(md.indexOf('## Restatements of SORA 2.0'));
   });
