@@ -100,6 +100,25 @@ describe('the Ask turn (core, Node)', () => {
   });
 });
 
+describe('not in these documents', () => {
+  it('says where the rule lives first, shows the closest passages as such, and never calls the model', async () => {
+    const engine = engineDouble();
+    const scope = { message: 'Regulation (EU) 2019/947, Part A of the Annex (UAS.OPEN) — not included in these documents.', instrument: 'UAS.OPEN', location: 'Regulation (EU) 2019/947, Part A of the Annex' };
+    const { events, emit } = collect();
+    const out = await runTurn(
+      { question: QUESTION, settings: { assist: false, routerModel: false }, index: INDEX },
+      { retrieval: createFakeRuntime(), model: { engine }, scope: () => scope },
+      emit,
+    );
+    expect(out.scope).toEqual(scope);
+    expect(events.findIndex((e) => e.type === 'scope')).toBeLessThan(events.findIndex((e) => e.type === 'evidence'));
+    expect(out.evidence?.passages.length).toBeGreaterThan(0);
+    expect(engine.requests).toHaveLength(0);
+    expect(out.answer).toBeNull();
+    expect(out.record).toMatchObject({ answer: scope.message, scope });
+  });
+});
+
 describe('a table route the turn does not impose', () => {
   it('falls back to the text search and offers the calculator when the router is unsure and no input was read', async () => {
     // an undecided message, which the model classifies as a table question with low confidence

@@ -155,6 +155,8 @@ export interface AuditRecord {
   assistance?: AuditAssistance | null;
   /** Set when the answer's context was the condensed documents' (null or absent: the retrieval's passages). */
   answerContext?: AuditAnswerContext | null;
+  /** Set when the question's rule lives in an instrument the documents do not hold (said first; no model call); absent in older records. */
+  scope?: { message: string; instrument: string; location: string } | null;
 }
 
 export type AuditKind = 'ask' | 'assess' | 'requirements';

@@ -45,6 +45,8 @@ export interface AuditInput {
   assistance?: QueryAssistance | null;
   /** The documents' contexts as the model condensed them, when the answer was written from them. */
   condensed?: readonly CondensedContext[] | null;
+  /** Set when the question's rule lives in an instrument the documents do not hold. */
+  scope?: { message: string; instrument: string; location: string } | null;
 }
 
 /** Rank and score of a passage in every stage of the trace that lists it. */
@@ -100,7 +102,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
   const r = input.retrieval;
   const none = hasNoContext(r);
   const generative = input.mode === 'generative' && input.answer;
-  const answerText = none ? NO_ANSWER_TEXT : generative ? input.answer!.answer : (input.evidence?.text ?? NO_ANSWER_TEXT);
+  const answerText = input.scope ? input.scope.message : none ? NO_ANSWER_TEXT : generative ? input.answer!.answer : (input.evidence?.text ?? NO_ANSWER_TEXT);
   const cited = none ? [] : generative ? [...input.answer!.citations] : (input.evidence?.passages.map((p) => p.id) ?? []);
   const modelId = generative ? input.answer!.modelId : null;
   return {
@@ -127,6 +129,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
     assistance: input.assistance
       ? { parsed: input.assistance.parsed, alternatives: alternativesFrom(input.assistance), raw: input.assistance.raw }
       : null,
+    ...(input.scope ? { scope: { ...input.scope } } : {}),
     ...(generative && input.condensed
       ? {
           answerContext: {

@@ -25,7 +25,7 @@ import { createLlmRouterClassifier } from '../route/router-classifier.js';
 import { DECIDED_PROBABILITY, routeTurn, type ChatTurn, type PrefilterResult, type RouteDecision, type RoutePath } from '../route/router.js';
 import type { IndexManifest } from '../index/manifest.js';
 import type { RetrievalConfigOverrides } from '../retrieval/config.js';
-import type { Filters } from '../retrieval/types.js';
+import type { Filters, RetrievalResult } from '../retrieval/types.js';
 import { standaloneFollowUp } from './follow-up.js';
 import { buildAuditRecord, noEvidenceDetail, noEvidenceReason, type ModelDescriber } from './audit.js';
 import type { AnswerMode, AuditRecordInput } from './audit-record.js';
@@ -42,8 +42,22 @@ export interface TurnModel {
   readonly modelId?: string | null;
 }
 
+/** The documents do not hold the rule the question is about: where it likely lives, said before the closest passages. */
+export interface ScopeVerdict {
+  /** The sentence shown first, e.g. "Regulation (EU) 2019/947, Part A of the Annex (UAS.OPEN) — not included in these documents." */
+  message: string;
+  /** The instrument's label and where it lives. */
+  instrument: string;
+  location: string;
+}
+
+/** Decides from the question and its retrieval whether the answer is outside the documents (core/coverage); null: it may be here. */
+export type ScopeCheck = (question: string, retrieval: RetrievalResult) => ScopeVerdict | null;
+
 /** What a turn runs on; the app injects the runtime worker and WebLLM, the evaluations an in-process index and llama.cpp. */
 export interface TurnPorts {
+  /** Knowledge of what the documents do not hold (absent: every question is taken as possibly answered here). */
+  readonly scope?: ScopeCheck;
   readonly retrieval: AskRetrieval;
   readonly model: TurnModel | null;
   /** The generation model's URLs for the audit record (src/llm knows them); default: the id only. */
@@ -116,6 +130,7 @@ export type TurnEvent =
   | { type: 'assist-error'; message: string }
   | { type: 'retrieved'; ask: AskResult; mode: AnswerMode }
   | { type: 'no-evidence'; why: string; detail: string }
+  | { type: 'scope'; scope: ScopeVerdict }
   | { type: 'evidence'; evidence: EvidenceOnlyAnswer }
   | { type: 'condensed'; documents: CondensedContext[]; ask: AskResult }
   | { type: 'token'; delta: string }
@@ -142,6 +157,8 @@ export interface TurnOutcome {
   ask: AskResult | null;
   mode: AnswerMode | null;
   noEvidence: { why: string; detail: string } | null;
+  /** Set when the question's rule lives in an instrument these documents do not hold: said first, no model call. */
+  scope: ScopeVerdict | null;
   evidence: EvidenceOnlyAnswer | null;
   condensed: CondensedContext[] | null;
   answer: AnswerResult | null;
@@ -200,6 +217,7 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
     ask: null,
     mode: null,
     noEvidence: null,
+    scope: null,
     evidence: null,
     condensed: null,
     answer: null,
@@ -284,7 +302,21 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
   out.mode = engine ? 'generative' : 'evidence-only';
   emit({ type: 'retrieved', ask, mode: out.mode });
 
-  // 4. no evidence: the fixed reply, never a model call
+  // 4a. not in these documents: where the rule likely lives first, then the closest passages as such; never a model call
+  const scope = ports.scope?.(question, ask.retrieval) ?? null;
+  if (scope) {
+    out.scope = scope;
+    emit({ type: 'scope', scope });
+    if (!hasNoContext(ask.retrieval)) {
+      phase('composing');
+      out.evidence = await ports.retrieval.evidenceOnly(out.retrievalQuery, ask);
+      if (stopped()) return out;
+      emit({ type: 'evidence', evidence: out.evidence });
+    }
+    return finish();
+  }
+
+  // 4b. no evidence: the fixed reply, never a model call
   if (hasNoContext(ask.retrieval)) {
     out.noEvidence = { why: noEvidenceReason(ask.retrieval), detail: noEvidenceDetail(ask.retrieval) };
     emit({ type: 'no-evidence', ...out.noEvidence });
@@ -403,5 +435,6 @@ function auditOf(out: TurnOutcome, input: TurnInput, ports: TurnPorts): AuditRec
     ...(ports.describeModel ? { describeModel: ports.describeModel } : {}),
     assistance: out.assistance,
     condensed: out.condensed,
+    scope: out.scope,
   });
 }

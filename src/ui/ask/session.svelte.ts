@@ -14,7 +14,7 @@ import type { CondensedContext } from '../../core/agents/condense';
 import type { RouteDecision } from '../../core/route/router';
 import type { CalcTarget } from '../../core/sora/extract';
 import type { CalcOutcome } from '../../core/sora/message-calc';
-import { EMPTY_CALC_MEMORY, runTurn, type CalcMemory, type PriorTurn, type TurnEvent, type TurnPhase } from '../../core/ask/turn';
+import { EMPTY_CALC_MEMORY, runTurn, type CalcMemory, type PriorTurn, type ScopeCheck, type ScopeVerdict, type TurnEvent, type TurnPhase } from '../../core/ask/turn';
 import type { AskResult, AskRetrieval } from '../../core/ask/types';
 import type { AnswerMode } from '../../core/ask/audit-record';
 import { describeGenerationModel, type CuratedModel } from '../../llm/models';
@@ -62,6 +62,8 @@ export class Turn {
   grounding: GroundingReport | null = $state.raw(null);
   groundingError: string | null = $state(null);
   noEvidence = $state(false);
+  /** The rule asked about lives in an instrument these documents do not hold (said first). */
+  scope: ScopeVerdict | null = $state.raw(null);
   noEvidenceWhy = $state('');
   /** The retrieval's own figures behind "no evidence" (technical detail). */
   noEvidenceDetail = $state('');
@@ -120,6 +122,8 @@ export interface AskApp {
   readonly routerModel?: boolean;
   /** The offered models (the generation model's URLs in the audit record). */
   readonly llmModels?: readonly CuratedModel[];
+  /** What the documents do not hold (core/coverage); absent: no scope notice. */
+  readonly scope?: ScopeCheck;
   /** Where the conversation is kept across a reload (absent: not kept). */
   readonly sessionStore?: Pick<SessionStore, 'load' | 'save' | 'clear'>;
 }
@@ -143,6 +147,7 @@ export interface StoredTurn {
   grounding: Turn['grounding'];
   groundingError: string | null;
   noEvidence: boolean;
+  scope?: ScopeVerdict | null;
   noEvidenceWhy: string;
   noEvidenceDetail: string;
   error: TurnError | null;
@@ -195,6 +200,7 @@ function storedTurn(t: Turn): StoredTurn {
     grounding: plain(t.grounding),
     groundingError: t.groundingError,
     noEvidence: t.noEvidence,
+    scope: plain(t.scope),
     noEvidenceWhy: t.noEvidenceWhy,
     noEvidenceDetail: t.noEvidenceDetail,
     error: plain(t.error),
@@ -221,6 +227,7 @@ function restoredTurn(s: StoredTurn): Turn {
   t.grounding = s.grounding;
   t.groundingError = s.groundingError;
   t.noEvidence = s.noEvidence;
+  t.scope = s.scope ?? null;
   t.noEvidenceWhy = s.noEvidenceWhy;
   t.noEvidenceDetail = s.noEvidenceDetail;
   t.error = s.error;
@@ -330,6 +337,7 @@ export class AskSession {
       },
       {
         retrieval: app.runtime,
+        ...(app.scope ? { scope: app.scope } : {}),
         model: engine ? { engine, ...(chat?.contextWindow ? { contextWindow: chat.contextWindow } : {}), modelId: app.llm.loadedId } : null,
         describeModel: (id) => describeGenerationModel(id, app.settings.modelBaseUrl, app.llmModels),
         errorContext: () => ({ online: globalThis.navigator?.onLine !== false, modelCached: true }),
@@ -381,6 +389,9 @@ function applyEvent(turn: Turn, e: TurnEvent): void {
     case 'retrieved':
       turn.ask = e.ask;
       turn.mode = e.mode;
+      break;
+    case 'scope':
+      turn.scope = e.scope;
       break;
     case 'no-evidence':
       turn.noEvidence = true;
