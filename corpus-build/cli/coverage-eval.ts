@@ -190,14 +190,16 @@ const refuses = (m: DecisionModel, r: Row): boolean => r.matched && probabilityO
 
 /** The lowest threshold whose refusals of answerable training questions stay within the target (most out-of-scope caught). */
 function chooseThreshold(m: ReturnType<typeof fit>, rows: Row[], target: number): number {
-  const ans = rows.filter((r) => !r.oos);
-  const probs = rows.filter((r) => r.matched).map((r) => probabilityOf(asModel(m, 0), featuresOf(r)));
-  const candidates = [...new Set([...probs, ...Array.from({ length: 19 }, (_, i) => (i + 1) / 20)])].sort((a, b) => a - b);
-  for (const t of candidates) {
-    const mm = asModel(m, t);
-    if (ans.filter((r) => refuses(mm, r)).length / Math.max(ans.length, 1) <= target) return t;
+  const model = asModel(m, 0);
+  const nAns = rows.filter((r) => !r.oos).length;
+  const allowed = Math.floor(target * nAns + 1e-9);
+  const ansProbs = rows.filter((r) => !r.oos && r.matched).map((r) => probabilityOf(model, featuresOf(r))).sort((a, b) => b - a);
+  if (ansProbs.length <= allowed) {
+    // every matched answerable question may be refused: refuse every match
+    return Math.min(0.5, ...rows.filter((r) => r.matched).map((r) => probabilityOf(model, featuresOf(r))));
   }
-  return 1;
+  // just above the (allowed+1)-th most confident answerable question
+  return ansProbs[allowed]! + 1e-12;
 }
 
 interface Figures {
@@ -227,11 +229,15 @@ function figures(rows: Row[], decide: (r: Row) => boolean): Figures {
 // ---------------------------------------------------------------- apply to an eval-format file (aggregates only)
 if (values.questions) {
   const model = JSON.parse(readFileSync(values.model!, 'utf8')) as DecisionModel;
+  if (!!model.similarity !== SIM) {
+    console.error(`${values.model} was fitted ${model.similarity ? 'with' : 'without'} the nearest-instrument candidate: ${model.similarity ? 'add' : 'drop'} --similarity.`);
+    process.exit(2);
+  }
   const qs = readRetrievalQuestions(values.questions);
   const rows = await rowsOf(qs.map((q) => ({ q: q.question, oos: !q.answerable, group: q.group ?? q.id, source: q.corpus })));
   const f = figures(rows, (r) => refuses(model, r));
   const unans = rows.filter((r) => r.oos);
-  console.log(JSON.stringify({ file: values.questions, model: values.model, ...f, unanswerableNoEvidenceByGateAlone: Number((unans.filter((r) => r.noEvidence).length / Math.max(unans.length, 1)).toFixed(3)), unanswerableMatched: Number((unans.filter((r) => r.matched).length / Math.max(unans.length, 1)).toFixed(3)) }, null, 2));
+  console.log(JSON.stringify({ file: values.questions, model: values.model, ...f, unanswerableNoEvidenceByGateAlone: Number((unans.filter((r) => r.noEvidence).length / Math.max(unans.length, 1)).toFixed(3)), unanswerableMatched: Number((unans.filter((r) => r.matched).length / Math.max(unans.length, 1)).toFixed(3)), answerableRefusedByGateAlone: Number((rows.filter((r) => !r.oos && r.noEvidence).length / Math.max(rows.length - unans.length, 1)).toFixed(3)) }, null, 2));
   process.exit(0);
 }
 
