@@ -108,7 +108,9 @@ async function finalize(model: { name: string; file: string; sha256: string } | 
 }
 
 if (values.finalize) {
-  await finalize(null, {});
+  // with --model: record the model a still-running (or interrupted) generation uses
+  const m = values.model && existsSync(resolve(values.model)) ? { name: basename(values.model).replace(/\.gguf$/i, ''), file: basename(values.model), sha256: await fileSha(resolve(values.model)) } : null;
+  await finalize(m, m ? { finalizedWhileRunningAt: new Date().toISOString() } : {});
   process.exit(0);
 }
 if (!values.model || !existsSync(resolve(values.model))) {
