@@ -7,6 +7,7 @@ import { absentInstruments, parseCoverage } from '../../src/core/coverage/load.j
 import { coverageOf } from '../../src/core/coverage/match.js';
 import { INSTRUMENTS } from '../../corpus-build/coverage/instruments.js';
 import { templateQuestions } from '../../corpus-build/coverage/templates.js';
+import { DECISION_FEATURES, decideAnswerability, type DecisionModel } from '../../src/core/coverage/decide.js';
 
 const data = parseCoverage(coverageJson);
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -44,5 +45,22 @@ describe('template questions', () => {
     const cited = templateQuestions(data.instruments).filter((q) => q.style === 'names_rule' && q.instrument === 'r947-art14');
     expect(cited.length).toBeGreaterThan(0);
     for (const q of cited) expect(coverageOf(q.q, data)?.instrument.id).toBe('r947-art14');
+  });
+});
+
+describe('committed decision model', () => {
+  const model = JSON.parse(readFileSync('src/core/coverage/decision-model.json', 'utf8')) as DecisionModel;
+  it('uses known features with one weight, mean and spread each, and a threshold in (0, 1)', () => {
+    for (const f of model.features) expect(DECISION_FEATURES).toContain(f);
+    for (const a of [model.weights, model.mean, model.std]) expect(a).toHaveLength(model.features.length);
+    expect(model.threshold).toBeGreaterThan(0);
+    expect(model.threshold).toBeLessThan(1);
+  });
+  it('refuses a question citing an absent Article when the passages match weakly, and keeps a SORA question whose passages match closely', () => {
+    const weak = { noEvidence: false, gateScore: 0.1, topDense: 0.3, topWindow: 0.3, topIds: [] };
+    const strong = { noEvidence: false, gateScore: 0.95, topDense: 0.8, topWindow: 0.85, topIds: [] };
+    const cited = decideAnswerability('What does Article 14 of Regulation (EU) 2019/947 require?', data, weak, model, { id: 'r947-art14', score: 0.7 });
+    expect(cited.verdict === 'not-in-documents' && cited.hit.instrument.id).toBe('r947-art14');
+    expect(decideAnswerability('How is the final ground risk class reduced by M1 mitigations?', data, strong, model, { id: 'r947-open', score: 0.2 }).verdict).toBe('answerable');
   });
 });
