@@ -26,6 +26,7 @@ describe('scanReferences', () => {
 
   it('takes "class C6" as a class mark but not the command-and-control "C2 link"', () => {
     expect(keys('a UAS marked class C6')).toEqual(['class:C6']);
+    expect(scanReferences('a C1 drone')[0]!.subject).toBe(true);
     expect(keys('loss of the C2 link')).toEqual([]);
   });
 

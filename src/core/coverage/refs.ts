@@ -136,7 +136,8 @@ export function scanReferences(raw: string): Reference[] {
     push(`uas:${cat}${sts}${point}`, m as RegExpExecArray);
   }
   for (const m of text.matchAll(PART_UAS)) push('uas:', m as RegExpExecArray);
-  for (const m of text.matchAll(CLASS_MARK)) push(`class:C${m[1] ?? m[2]}`, m as RegExpExecArray);
+  // a class mark is a product attribute: the flight rules for class-marked UAS live in UAS.OPEN, the product rules in 2019/945
+  for (const m of text.matchAll(CLASS_MARK)) push(`class:C${m[1] ?? m[2]}`, m as RegExpExecArray, true);
   for (const m of text.matchAll(ICAO)) push(`icao:${m[1]!.toLowerCase()}:${m[2]}`, m as RegExpExecArray);
   for (const m of text.matchAll(SERA)) push(`sera:${m[1]}`, m as RegExpExecArray);
   for (const m of text.matchAll(ORO)) push('oro', m as RegExpExecArray);
