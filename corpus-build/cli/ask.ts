@@ -59,8 +59,9 @@ try {
   );
   const r = turn.ask!.retrieval;
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ route: turn.route, calculator: turn.calc, retrieval: r, evidenceOnly: turn.evidence })}\n`);
+    process.stdout.write(`${JSON.stringify({ route: turn.route, calculator: turn.calc, scope: turn.scope, retrieval: r, evidenceOnly: turn.evidence })}\n`);
   } else {
+    if (turn.scope) console.log(`Not in these documents: ${turn.scope.message}\n`);
     if (turn.noEvidence) console.log(`${turn.noEvidence.why}${turn.noEvidence.detail ? ` (${turn.noEvidence.detail})` : ''}`);
     r.evidence.forEach((e, i) => {
       const c = index.chunks[e.row]!;

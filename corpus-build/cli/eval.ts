@@ -14,7 +14,7 @@ import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/cor
 import { readRetrievalQuestions } from '../node/read-cases.js';
 import { retrieveLocal } from '../../src/core/ask/retrieve.js';
 import { eraOf } from '../../src/core/retrieval/engine.js';
-import { nodeEngine } from '../node/engine.js';
+import { nodeEngine, nodeScope } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
 import { deterministicDecomposer, retrieveDecomposed } from '../../src/core/retrieval/decompose.js';
 import { AGENT_KNOBS, KNOBS, type Knob } from '../eval/knobs.js';
@@ -45,6 +45,8 @@ const USAGE = `Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [
   --agent-merge global|weighted-rrf  how the documents' evidence is merged (default global)
   --knobs all|retrieval|agents  which choices --cv cross-validates (default all: the retrieval
                    knobs, plus the agents' with --agents)
+  --no-scope       without the "not in these documents" decision (src/core/ask/scope.ts): the evidence
+                   gate alone decides refusals
   --embedder <id>  retrieve with another model's vector set (npm run index:vectors), as the app does
                    after the user downloads it; its own calibrated evidence gate
   --verbose        one line per question on stderr`;
@@ -71,6 +73,7 @@ try {
       'no-windows': { type: 'boolean', default: false },
       'no-questions': { type: 'boolean', default: false },
       'no-question-bm25': { type: 'boolean', default: false },
+      'no-scope': { type: 'boolean', default: false },
       expansion: { type: 'boolean', default: false },
       decompose: { type: 'boolean', default: false },
       agents: { type: 'boolean', default: false },
@@ -136,6 +139,8 @@ async function vectorOf(text: string): Promise<Float32Array> {
 }
 
 const cachedEmbedder = { embed: (texts: string[]) => Promise.all(texts.map(vectorOf)) };
+// what the documents do not hold, as the app decides it (--no-scope: the gate alone, as before)
+const scopeCheck = values['no-scope'] ? null : nodeScope({ baseIndex: loaded.baseIndex, baseEmbedder: loaded.baseEmbedder });
 
 // model-assisted retrieval: one reply per question, cached by model file hash and question
 const assisted = new Map<string, { text: string; label: string }[]>();
@@ -198,8 +203,10 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
       r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
     } else {
       // the retrieval the app's Ask turn runs (core/ask/retrieve.ts), on cached query vectors
-      const { retrieval, agentResult } = await retrieveLocal({ index, engine, agents: docAgents, queryEmbedder: cachedEmbedder }, q.question, options);
+      const { retrieval, agentResult, scope } = await retrieveLocal({ index, engine, agents: docAgents, queryEmbedder: cachedEmbedder, scope: scopeCheck }, q.question, options);
       r = agentResult ?? retrieval;
+      // "not in these documents" is a refusal, as the app says it (counted in the no-evidence rates)
+      if (scope) r = { ...r, noEvidence: true };
       if (agentResult) {
         // selected: the documents the selection chose (before the evidence gate; a backfilled one is not counted); kept: those whose evidence passed the gate
         selected = agentResult.consulted.slice(0, baseAgentConfig.topDocuments).filter((c) => !c.backfilled).map((c) => c.id);

@@ -8,10 +8,14 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
-import { loadIndexFromDir, loadVectorSetFromDir } from './index-fs.js';
+import { DEFAULT_INDEX_DIR, loadIndexFromDir, loadVectorSetFromDir } from './index-fs.js';
 import { MODELS_DIR, nodeEmbedder } from './model.js';
 import { loadVoyInNode } from './voy.js';
 import { createLocalRetrieval } from '../../src/core/ask/retrieve.js';
+import { createScope, type Scope } from '../../src/core/ask/scope.js';
+import type { DecisionModel } from '../../src/core/coverage/decide.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { AskRetrieval } from '../../src/core/ask/types.js';
 import type { DocumentAgents } from '../../src/core/agents/agents.js';
 
@@ -33,9 +37,27 @@ export interface NodeEngine {
  * queries embedded with the retrieval model, highlights and the source check on the built-in model.
  */
 export function nodeRetrieval(loaded: NodeEngine, agents: DocumentAgents | null): AskRetrieval {
-  const deps = { index: loaded.baseIndex, engine: loaded.engine, agents, queryEmbedder: loaded.embedder, embedder: loaded.baseEmbedder };
+  const deps = { index: loaded.baseIndex, engine: loaded.engine, agents, queryEmbedder: loaded.embedder, embedder: loaded.baseEmbedder, scope: nodeScope(loaded) };
   return createLocalRetrieval(() => deps);
 }
+
+/**
+ * "Not in these documents" as the app decides it (core/ask/scope.ts), bound to the index on disk; null
+ * with the reason on stderr when the coverage data does not match it (rebuild with `npm run coverage:build`).
+ */
+export function nodeScope(loaded: Pick<NodeEngine, 'baseIndex' | 'baseEmbedder'>, indexDir = DEFAULT_INDEX_DIR): Scope | null {
+  const manifestSha = createHash('sha256').update(readFileSync(resolve(indexDir, 'manifest.json'))).digest('hex');
+  const coverage = JSON.parse(readFileSync(resolve(COVERAGE_DIR, 'coverage.json'), 'utf8')) as unknown;
+  const model = JSON.parse(readFileSync(resolve(COVERAGE_DIR, 'decision-model.json'), 'utf8')) as DecisionModel;
+  const scope = createScope(coverage, model, loaded.baseIndex.manifest, manifestSha, loaded.baseEmbedder);
+  if (scope.binding === 'stale') {
+    console.error('The coverage data (src/core/coverage/coverage.json) was built from other chunks than this index: no "not in these documents" verdicts. Rebuild it with npm run coverage:build.');
+    return null;
+  }
+  return scope;
+}
+
+const COVERAGE_DIR = resolve('src/core/coverage');
 
 /** The trained cross-encoder from public/models, or null (with the reason on stderr) when it is missing or broken. */
 export async function nodeReranker(): Promise<Reranker | null> {

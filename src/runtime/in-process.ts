@@ -6,6 +6,10 @@
  * (user-documents.ts). The Web Worker hosts exactly this.
  */
 import { createLocalRetrieval, draftRequirementsLocal, windowBackedEmbedder, type LocalRetrievalDeps } from '../core/ask/retrieve.js';
+import { createScope, type Scope } from '../core/ask/scope.js';
+import type { DecisionModel } from '../core/coverage/decide.js';
+import COVERAGE from '../core/coverage/coverage.json';
+import DECISION_MODEL from '../core/coverage/decision-model.json';
 import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents } from '../core/agents/agents.js';
 import type { Embedder } from '../core/embedding/embedder.js';
 import { embedderSpec } from '../core/embedding/models.js';
@@ -58,6 +62,8 @@ export interface InProcessDeps {
   loadVoy?: () => Promise<VoyConstructor>;
   /** The store of the user's documents (tests: fake-indexeddb, or null for none); default IndexedDB where it exists. */
   userDocStore?: UserDocsStore | null;
+  /** Coverage data and decision model (tests); null: no scope verdicts; default: the shipped src/core/coverage files. */
+  scope?: { coverage: unknown; model: DecisionModel } | null;
 }
 
 export const NO_ADAPTER: AdapterProbe = { available: false, software: false, name: '', unavailableReason: 'no WebGPU adapter' };
@@ -71,6 +77,8 @@ interface Loaded {
   models: RetrievalModels;
   library: Library;
   userDocs: UserDocuments;
+  /** What the documents do not hold, bound to this index (null when its data cannot be read). */
+  scope: Scope | null;
 }
 
 export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime {
@@ -88,9 +96,9 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
   };
   /** What the Ask turn's retrieval runs on now: the active model's engine and agents, the index's own embedder for highlights and grounding. */
   const current = (): LocalRetrievalDeps => {
-    const { index, embedder, models } = ready();
+    const { index, embedder, models, scope } = ready();
     const s = models.current();
-    return { index, engine: s.engine, agents: s.agents, queryEmbedder: s.queryEmbedder ?? embedder, embedder };
+    return { index, engine: s.engine, agents: s.agents, queryEmbedder: s.queryEmbedder ?? embedder, embedder, scope };
   };
   const local = createLocalRetrieval(current);
   // a question's work goes before the next batch of a document import (user-documents.ts)
@@ -208,7 +216,13 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         makeEngine: (view, emb, voy, id) => makeEngine(view, emb, voy, opts, reranker, id),
       });
       const builtInStatus: RetrievalModelStatus = { id: staticIndex.manifest.model.id, label: embedderSpec(staticIndex.manifest.model.id).label, state: 'default', loadMs: modelLoad.ms, device };
-      const state: Loaded = { index: staticIndex, embedder, models, library: createLibrary(() => ready().index), userDocs: null as unknown as UserDocuments };
+      let scope: Scope | null = null;
+      try {
+        scope = deps.scope === null ? null : createScope(deps.scope?.coverage ?? COVERAGE, deps.scope?.model ?? (DECISION_MODEL as DecisionModel), staticIndex.manifest, indexLoad.manifestSha, embedder);
+      } catch {
+        scope = null; // unreadable coverage data: questions are answered without scope verdicts (tests/coverage checks the shipped file)
+      }
+      const state: Loaded = { index: staticIndex, embedder, models, library: createLibrary(() => ready().index), userDocs: null as unknown as UserDocuments, scope };
       // (re)built on start and whenever the user's documents change (user-documents.ts merges them onto the static index);
       // while another retrieval model is in use, its engine keeps answering and this one waits for the switch back
       const searchOver = (merged: LoadedIndex) => {
@@ -223,6 +237,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       return {
         manifest: staticIndex.manifest,
         manifestSha: indexLoad.manifestSha,
+        scope: scope?.binding ?? 'unavailable',
         device,
         deviceChoice: modelLoad.choice,
         chunkCount: staticIndex.chunks.length,

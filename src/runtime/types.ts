@@ -47,6 +47,12 @@ export interface RuntimeStatus {
   manifest: IndexManifest;
   /** SHA-256 of static-index/manifest.json as served and verified (the audit record's index hash). */
   manifestSha: string;
+  /**
+   * "Not in these documents" (core/ask/scope.ts): 'current' or 'same-chunks' when the coverage data
+   * was built from this index's chunks; 'stale' (no verdicts: rebuild with `npm run coverage:build`);
+   * 'unavailable' when it could not be read.
+   */
+  scope: 'current' | 'same-chunks' | 'stale' | 'unavailable';
   /** Device the embedding model actually runs on. */
   device: 'webgpu' | 'wasm';
   /** Why that device: forced, no adapter, a software adapter, or the warm-up timings. */

@@ -164,7 +164,7 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
     filters: filterLog,
     failNext,
     async init() {
-      return { manifest: MANIFEST, manifestSha: FAKE_MANIFEST_SHA, device: 'wasm', deviceChoice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: 'WASM: no WebGPU adapter.', adapter: null }, chunkCount: chunks.length, loadMs: { index: 1, model: 1 }, dense: { backend: 'exact', buildMs: null }, reranker: { state: 'off', loadMs: null }, retrievalModel: BUILT_IN_MODEL };
+      return { manifest: MANIFEST, manifestSha: FAKE_MANIFEST_SHA, scope: 'unavailable', device: 'wasm', deviceChoice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: 'WASM: no WebGPU adapter.', adapter: null }, chunkCount: chunks.length, loadMs: { index: 1, model: 1 }, dense: { backend: 'exact', buildMs: null }, reranker: { state: 'off', loadMs: null }, retrievalModel: BUILT_IN_MODEL };
     },
     async retrieve(query, options) {
       queries.push(query);

@@ -17,6 +17,7 @@ import { splitSentenceSpans } from '../text/sentences.js';
 import { draftFromAgents, type RequirementDraft } from '../agents/requirements.js';
 import type { Filters } from '../retrieval/types.js';
 import type { AskResult, AskRetrieval, RetrieveRequest } from './types.js';
+import type { Scope } from './scope.js';
 
 export interface LocalRetrievalDeps {
   index: LoadedIndex;
@@ -28,6 +29,8 @@ export interface LocalRetrievalDeps {
   queryEmbedder: Pick<Embedder, 'embed'>;
   /** The index's own embedder (evidence highlights and the grounding check are calibrated on it). */
   embedder: Pick<Embedder, 'embed'>;
+  /** What the documents do not hold (scope.ts); absent: no scope verdicts. */
+  scope?: Scope | null;
 }
 
 /** The query's vector and its alternatives' vectors, embedded in one call (the only place that does). */
@@ -44,6 +47,13 @@ export async function embedQuery(
 
 /** Flat retrieval, and with agents the documents that hold the evidence, on one embedding of the query. */
 export async function retrieveLocal(deps: Omit<LocalRetrievalDeps, 'embedder'>, query: string, request: RetrieveRequest = {}): Promise<AskResult & { agentResult: AgentResult | null }> {
+  const result = await retrieveRanked(deps, query, request);
+  // not in these documents: decided on the flat retrieval, once per question, where the app, the CLIs and every eval retrieve
+  const scope = deps.scope ? await deps.scope.decide(query, result.retrieval) : null;
+  return scope ? { ...result, scope } : result;
+}
+
+async function retrieveRanked(deps: Omit<LocalRetrievalDeps, 'embedder'>, query: string, request: RetrieveRequest): Promise<AskResult & { agentResult: AgentResult | null }> {
   const { engine, index } = deps;
   const { agents: useAgents = true, ...options } = request;
   const config = withConfig(engine.config, options.config);

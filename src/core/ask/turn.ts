@@ -29,7 +29,9 @@ import type { Filters, RetrievalResult } from '../retrieval/types.js';
 import { standaloneFollowUp } from './follow-up.js';
 import { buildAuditRecord, noEvidenceDetail, noEvidenceReason, type ModelDescriber } from './audit.js';
 import type { AnswerMode, AuditRecordInput } from './audit-record.js';
-import type { AskResult, AskRetrieval, RetrieveRequest } from './types.js';
+import type { AskResult, AskRetrieval, RetrieveRequest, ScopeVerdict } from './types.js';
+
+export type { ScopeVerdict };
 
 export type TurnPhase = 'queued' | 'routing' | 'retrieving' | 'composing' | 'condensing' | 'generating' | 'checking' | 'done' | 'stopped' | 'error';
 
@@ -40,15 +42,6 @@ export interface TurnModel {
   readonly contextWindow?: number;
   /** Its id, for the answer's audit record when the stream does not report one. */
   readonly modelId?: string | null;
-}
-
-/** The documents do not hold the rule the question is about: where it likely lives, said before the closest passages. */
-export interface ScopeVerdict {
-  /** The sentence shown first, e.g. "Regulation (EU) 2019/947, Part A of the Annex (UAS.OPEN) — not included in these documents." */
-  message: string;
-  /** The instrument's label and where it lives. */
-  instrument: string;
-  location: string;
 }
 
 /** Decides from the question and its retrieval whether the answer is outside the documents (core/coverage); null: it may be here. */
@@ -303,7 +296,7 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
   emit({ type: 'retrieved', ask, mode: out.mode });
 
   // 4a. not in these documents: where the rule likely lives first, then the closest passages as such; never a model call
-  const scope = ports.scope?.(question, ask.retrieval) ?? null;
+  const scope = ports.scope?.(question, ask.retrieval) ?? ask.scope ?? null;
   if (scope) {
     out.scope = scope;
     emit({ type: 'scope', scope });

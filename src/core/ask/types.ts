@@ -8,6 +8,15 @@ import type { Filters, RetrievalResult } from '../retrieval/types.js';
 import type { EvidenceOnlyAnswer } from '../answer/evidence-only.js';
 import type { GroundingReport } from '../answer/grounding.js';
 
+/** The documents do not hold the rule the question is about: where it likely lives, said before the closest passages. */
+export interface ScopeVerdict {
+  /** The sentence shown first, e.g. "Regulation (EU) 2019/947, Part A of the Annex (UAS.OPEN) — not included in these documents." */
+  message: string;
+  /** The instrument's label and where it lives. */
+  instrument: string;
+  location: string;
+}
+
 export interface AskResult {
   retrieval: RetrievalResult;
   /** The configuration this retrieval ran with (the base configuration with the call's overrides). */
@@ -20,6 +29,8 @@ export interface AskResult {
    * Absent when the caller asked for the flat retrieval only (`agents: false`).
    */
   documents?: ConsultedDocuments;
+  /** Set when the question's rule lives in an instrument these documents do not hold (core/ask/scope.ts). */
+  scope?: ScopeVerdict | null;
 }
 
 export interface ConsultedDocuments {
