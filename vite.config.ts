@@ -120,7 +120,18 @@ function staticIndex(): Plugin {
  */
 export const MODELS_DIR = resolve(process.env['SKYCITE_MODELS_DIR'] ?? '.cache/models');
 function selfHostedModels(): Plugin {
-  const serve = (server: { middlewares: { use(path: string, fn: (req: { url?: string }, res: NodeJS.WritableStream & { setHeader(k: string, v: string | number): void; statusCode: number; end(body?: string): void }, next: () => void) => void): void } }) => {
+  const serve = (server: {
+    middlewares: {
+      use(
+        path: string,
+        fn: (
+          req: { url?: string },
+          res: NodeJS.WritableStream & { setHeader(k: string, v: string | number): void; statusCode: number; end(body?: string): void },
+          next: () => void,
+        ) => void,
+      ): void;
+    };
+  }) => {
     server.middlewares.use('/llm', (req, res, next) => {
       const file = resolve(MODELS_DIR, `.${decodeURIComponent((req.url ?? '/').split('?')[0]!)}`);
       // a missing model file is a 404 (never the app's index.html: /llm/manifest.json is read as JSON)
@@ -258,7 +269,16 @@ const distIO = {
 const isWebLlm = (id: string) => id.includes('/node_modules/@mlc-ai/web-llm/');
 
 export default defineConfig({
-  plugins: [securityHeaders(), bootGuard(), ortAssets(), svelte(), staticIndex(), selfHostedModels(), VitePWA(skyCitePwaOptions({ modelFolders: modelFolders(), integrityIO: distIO })), precompressed()],
+  plugins: [
+    securityHeaders(),
+    bootGuard(),
+    ortAssets(),
+    svelte(),
+    staticIndex(),
+    selfHostedModels(),
+    VitePWA(skyCitePwaOptions({ modelFolders: modelFolders(), integrityIO: distIO })),
+    precompressed(),
+  ],
   build: {
     target: 'es2022',
     sourcemap: false,

@@ -35,7 +35,11 @@ const server = await serveDist();
 const browser = await launchChromium({ webgpu: true });
 const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
 const page = await context.newPage();
-const verified = (p: Page) => p.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 300_000 });
+const verified = (p: Page) =>
+  p
+    .getByTestId('index-status')
+    .filter({ hasText: /verified/i })
+    .waitFor({ timeout: 300_000 });
 const t0 = Date.now();
 await page.goto(server.url);
 await verified(page);
@@ -135,10 +139,16 @@ console.log('first load (each path once: the page and the service worker precach
 for (const [g, b] of [...groups].sort((a, b) => b[1] - a[1])) console.log(`  ${g.padEnd(44)} ${(b / 1e6).toFixed(2)} MB`);
 console.log(`  ${'unique total'.padEnd(44)} ${(unique / 1e6).toFixed(2)} MB (served: ${(servedTotal / 1e6).toFixed(2)} MB, the test server sends no-cache)`);
 console.log(`dense backend: "${voyStatus.text}" (voy load + build ${voyStatus.buildMs ?? '?'} ms in the worker)`);
-console.log(`time to interactive (index verified, model loaded): ${(tti / 1000).toFixed(2)} s first visit; ${(repeat[1]! / 1000).toFixed(2)} s on a return visit (median of 3 reloads, ${controlled ? 'served by the service worker' : 'NOT served by the service worker'}: ${repeat.map((r) => (r / 1000).toFixed(2)).join(', ')} s)`);
+console.log(
+  `time to interactive (index verified, model loaded): ${(tti / 1000).toFixed(2)} s first visit; ${(repeat[1]! / 1000).toFixed(2)} s on a return visit (median of 3 reloads, ${controlled ? 'served by the service worker' : 'NOT served by the service worker'}: ${repeat.map((r) => (r / 1000).toFixed(2)).join(', ')} s)`,
+);
 console.log(`submit → evidence shown (warm, 20 questions): p50 ${p50} ms, p95 ${p95} ms`);
-console.log(`with ?dense=exact ("${exactStatus.text}"), fresh context: time to interactive ${(ttiExact / 1000).toFixed(2)} s; submit → evidence p50 ${timesExact[10]} ms, p95 ${timesExact[18]} ms`);
-console.log(`forced ?device=${other}, fresh context: time to interactive ${(ttiOther / 1000).toFixed(2)} s; submit → evidence (warm, ${OTHER_N} questions) median ${median(timesOther)} ms, max ${timesOther[timesOther.length - 1]} ms`);
+console.log(
+  `with ?dense=exact ("${exactStatus.text}"), fresh context: time to interactive ${(ttiExact / 1000).toFixed(2)} s; submit → evidence p50 ${timesExact[10]} ms, p95 ${timesExact[18]} ms`,
+);
+console.log(
+  `forced ?device=${other}, fresh context: time to interactive ${(ttiOther / 1000).toFixed(2)} s; submit → evidence (warm, ${OTHER_N} questions) median ${median(timesOther)} ms, max ${timesOther[timesOther.length - 1]} ms`,
+);
 console.log(`JS heap after 20 questions (main thread, after GC): ${(heap.usedSize / 1e6).toFixed(1)} MB used of ${(heap.totalSize / 1e6).toFixed(1)} MB`);
 
 // screenshots

@@ -45,6 +45,8 @@ const voy = new Voy({
 const voyBuild = performance.now() - tv;
 const ts = performance.now();
 const ser = voy.serialize();
-console.log(`voy build from vectors: ${voyBuild.toFixed(0)} ms; serialize ${(performance.now() - ts).toFixed(0)} ms → ${(ser.length / 1e6).toFixed(2)} MB JSON (not shipped)`);
+console.log(
+  `voy build from vectors: ${voyBuild.toFixed(0)} ms; serialize ${(performance.now() - ts).toFixed(0)} ms → ${(ser.length / 1e6).toFixed(2)} MB JSON (not shipped)`,
+);
 rmSync(out, { recursive: true, force: true });
 await embedder.dispose?.();

@@ -47,8 +47,12 @@ for (let i = 0; i < 5; i++) {
   builds.push(performance.now() - t);
 }
 
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${questions.length} questions × ${values.runs} runs${values['no-rerank'] ? ', rerank off' : ', rerank on when the model is present'}; embedder ${index.manifest.model.id}`);
-console.log(`voy: wasm instantiation ${loadMs.toFixed(1)} ms; build from ${index.chunks.length} × ${index.manifest.dimension} vectors p50 ${pct(builds, 50).toFixed(1)} ms (5 builds)`);
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${questions.length} questions × ${values.runs} runs${values['no-rerank'] ? ', rerank off' : ', rerank on when the model is present'}; embedder ${index.manifest.model.id}`,
+);
+console.log(
+  `voy: wasm instantiation ${loadMs.toFixed(1)} ms; build from ${index.chunks.length} × ${index.manifest.dimension} vectors p50 ${pct(builds, 50).toFixed(1)} ms (5 builds)`,
+);
 
 for (const backend of ['exact', 'voy'] as const) {
   const config: RetrievalConfigOverrides = { dense: { backend }, rerank: { enabled: !values['no-rerank'] } };

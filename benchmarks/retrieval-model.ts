@@ -25,7 +25,9 @@ const { values } = parseArgs({
 });
 const model = values.model!;
 if (!existsSync('dist/static-index/vector-sets.json') || !existsSync(`dist/models/${model}`)) {
-  console.error(`bench:retrieval-model: dist/ has no vector set or no model folder for ${model}. Run npm run models:prepare -- --embedder, npm run index:vectors, then npm run build.`);
+  console.error(
+    `bench:retrieval-model: dist/ has no vector set or no model folder for ${model}. Run npm run models:prepare -- --embedder, npm run index:vectors, then npm run build.`,
+  );
   process.exit(2);
 }
 
@@ -34,7 +36,11 @@ const server = await serveDist();
 const profile = mkdtempSync(join(tmpdir(), 'skycite-bench-profile-'));
 const context = await launchPersistentChromium(profile);
 const page = context.pages()[0] ?? (await context.newPage());
-const verified = (p: Page) => p.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 300_000 });
+const verified = (p: Page) =>
+  p
+    .getByTestId('index-status')
+    .filter({ hasText: /verified/i })
+    .waitFor({ timeout: 300_000 });
 /** Until retrieval uses the model; throws with the app's message when the switch failed. */
 const using = async (p: Page) => {
   await p

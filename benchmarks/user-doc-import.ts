@@ -22,7 +22,9 @@ import type { Chunk } from '../src/core/model/chunk.js';
 import { createInProcessRuntime, NO_ADAPTER } from '../src/runtime/in-process.js';
 import { IMPORT_LIMITS, type UserDocumentProgress } from '../src/runtime/user-documents.js';
 
-const { values } = parseArgs({ options: { chars: { type: 'string', default: '60000' }, json: { type: 'boolean', default: false }, browser: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { chars: { type: 'string', default: '60000' }, json: { type: 'boolean', default: false }, browser: { type: 'boolean', default: false } },
+});
 const chars = Number(values.chars);
 if (values.browser) {
   await inBrowser();
@@ -30,7 +32,8 @@ if (values.browser) {
 }
 
 // the index files from disk, as the worker fetches them from the app's origin
-const fetchImpl = (async (url: string | URL) => new Response(readFileSync(join(DEFAULT_INDEX_DIR, new URL(String(url)).pathname.replace(/^\/static-index\//, ''))))) as typeof fetch;
+const fetchImpl = (async (url: string | URL) =>
+  new Response(readFileSync(join(DEFAULT_INDEX_DIR, new URL(String(url)).pathname.replace(/^\/static-index\//, ''))))) as typeof fetch;
 const rt = createInProcessRuntime({
   baseUrl: 'http://localhost/',
   probeAdapter: async () => NO_ADAPTER,
@@ -75,15 +78,18 @@ let embedEnd = 0;
 let texts = 0;
 let during: Promise<number> | null = null;
 const t0 = performance.now();
-const info = await rt.addUserDocument({ title: 'Benchmark manual', jurisdiction: 'EU', edition: 'bench', fileName: 'bench.txt', format: 'text', pages: text }, (p: UserDocumentProgress) => {
-  if (p.stage === 'reading') readStart = performance.now();
-  if (p.stage !== 'embedding') return;
-  if (p.done === 0) embedStart = performance.now();
-  texts = p.total;
-  embedEnd = performance.now();
-  // a question posted while a third of the document is embedded (a message arrives as a task)
-  if (!during && p.done >= p.total / 3) during = new Promise((resolve) => setTimeout(() => void timeQuestion().then(resolve), 0));
-});
+const info = await rt.addUserDocument(
+  { title: 'Benchmark manual', jurisdiction: 'EU', edition: 'bench', fileName: 'bench.txt', format: 'text', pages: text },
+  (p: UserDocumentProgress) => {
+    if (p.stage === 'reading') readStart = performance.now();
+    if (p.stage !== 'embedding') return;
+    if (p.done === 0) embedStart = performance.now();
+    texts = p.total;
+    embedEnd = performance.now();
+    // a question posted while a third of the document is embedded (a message arrives as a task)
+    if (!during && p.done >= p.total / 3) during = new Promise((resolve) => setTimeout(() => void timeQuestion().then(resolve), 0));
+  },
+);
 const addMs = performance.now() - t0;
 const duringMs = await (during ?? Promise.resolve(NaN));
 const embedS = (embedEnd - embedStart) / 1000;
@@ -111,9 +117,13 @@ if (values.json) console.log(JSON.stringify(r));
 else {
   console.log(`machine: ${r.machine}\nmodel:   ${r.model}`);
   console.log(`document: ${r.chars} characters → ${r.passages} passages, ${r.texts} texts embedded`);
-  console.log(`embedding: ${r.embedSeconds} s → ${r.passagesPerSecond} passages/s, ${r.textsPerSecond} texts/s, ${r.charsPerSecond} characters/s (whole add ${r.addSeconds} s, chunking ${r.chunkSeconds} s)`);
+  console.log(
+    `embedding: ${r.embedSeconds} s → ${r.passagesPerSecond} passages/s, ${r.textsPerSecond} texts/s, ${r.charsPerSecond} characters/s (whole add ${r.addSeconds} s, chunking ${r.chunkSeconds} s)`,
+  );
   console.log(`a question: ${r.questionIdleMs} ms idle, ${r.questionDuringImportMs} ms while the document is embedded`);
-  console.log(`limit: ${IMPORT_LIMITS.maxTextChars} characters ≈ ${r.limit.minutesAtThisRate} min of embedding at this rate (budget ${IMPORT_LIMITS.budgetMinutes} min)`);
+  console.log(
+    `limit: ${IMPORT_LIMITS.maxTextChars} characters ≈ ${r.limit.minutesAtThisRate} min of embedding at this rate (budget ${IMPORT_LIMITS.budgetMinutes} min)`,
+  );
 }
 
 /** The same document added in the Library of the production build, in Chromium on WASM. */
@@ -129,7 +139,10 @@ async function inBrowser(): Promise<void> {
   const browser = await launchChromium();
   const page = await browser.newPage();
   await page.goto(`${server.url}?device=wasm#/library`);
-  await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 300_000 });
+  await page
+    .getByTestId('index-status')
+    .filter({ hasText: /verified/i })
+    .waitFor({ timeout: 300_000 });
   const text = prose(chars);
   await page.getByTestId('userdoc-file').setInputFiles({ name: 'bench.txt', mimeType: 'text/plain', buffer: Buffer.from(text) });
   await page.getByTestId('userdoc-title').fill('Benchmark manual');
@@ -140,7 +153,10 @@ async function inBrowser(): Promise<void> {
   let first: { t: number; done: number } | null = null;
   let last: { t: number; done: number; total: number } | null = null;
   for (;;) {
-    const busy = await page.getByTestId('userdoc-busy').textContent({ timeout: 1000 }).catch(() => null);
+    const busy = await page
+      .getByTestId('userdoc-busy')
+      .textContent({ timeout: 1000 })
+      .catch(() => null);
     if (busy === null && (await page.getByTestId('userdoc').count())) break;
     const m = /Embedding (\d+) of (\d+) texts/.exec(busy ?? '');
     if (m) {
@@ -173,6 +189,8 @@ async function inBrowser(): Promise<void> {
     console.log(`machine: ${r.machine}`);
     console.log(`document: ${r.chars} characters → ${r.passages} passages, ${r.texts} texts embedded`);
     console.log(`embedding: ${r.passagesPerSecond} passages/s, ${r.textsPerSecond} texts/s, ${r.charsPerSecond} characters/s (whole add ${r.addSeconds} s)`);
-    console.log(`limit: ${IMPORT_LIMITS.maxTextChars} characters ≈ ${(IMPORT_LIMITS.maxTextChars / r.charsPerSecond / 60).toFixed(1)} min of embedding at this rate (budget ${IMPORT_LIMITS.budgetMinutes} min)`);
+    console.log(
+      `limit: ${IMPORT_LIMITS.maxTextChars} characters ≈ ${(IMPORT_LIMITS.maxTextChars / r.charsPerSecond / 60).toFixed(1)} min of embedding at this rate (budget ${IMPORT_LIMITS.budgetMinutes} min)`,
+    );
   }
 }

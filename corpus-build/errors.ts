@@ -13,9 +13,7 @@ export class SourceMissingError extends CorpusBuildError {
     readonly tried: string[],
     fix: string,
   ) {
-    super(
-      `Source "${sourceId}" was not found. Tried:\n${tried.map((t) => `  - ${t}`).join('\n')}\nFix: ${fix}`,
-    );
+    super(`Source "${sourceId}" was not found. Tried:\n${tried.map((t) => `  - ${t}`).join('\n')}\nFix: ${fix}`);
   }
 }
 

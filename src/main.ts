@@ -25,10 +25,7 @@ if (import.meta.env.DEV) (window as unknown as { __skycite?: AppState }).__skyci
 // and delayed "Index verified" by seconds. It is registered once the index has settled (ready or
 // failed), or after OFFLINE_COPY_DELAY_MS at the latest.
 const OFFLINE_COPY_DELAY_MS = 30_000;
-const indexSettled = Promise.race([
-  app.waitForIndex().catch(() => undefined),
-  new Promise<void>((resolve) => setTimeout(resolve, OFFLINE_COPY_DELAY_MS)),
-]);
+const indexSettled = Promise.race([app.waitForIndex().catch(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, OFFLINE_COPY_DELAY_MS))]);
 
 // The update flow: a new version waiting → banner → applyUpdate() reloads into it.
 indexSettled

@@ -13,20 +13,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  AutoTokenizer,
-  env,
-  mean_pooling,
-  pipeline,
-  Tensor,
-  type FeatureExtractionPipeline,
-} from '@huggingface/transformers';
+import { AutoTokenizer, env, mean_pooling, pipeline, Tensor, type FeatureExtractionPipeline } from '@huggingface/transformers';
 
 const MODEL_ID = 'sentence-transformers/all-MiniLM-L6-v2';
 const MODELS_DIR = resolve(import.meta.dirname, '..', 'public', 'models');
-const REFERENCE = resolve(
-  process.argv[2] ?? '/work/shared/corpus/skysafe-sora-curated/reference-embeddings.json',
-);
+const REFERENCE = resolve(process.argv[2] ?? '/work/shared/corpus/skysafe-sora-curated/reference-embeddings.json');
 const DIM = 384;
 const MAX_TOKENS = 256;
 const BATCH = 16;
@@ -102,9 +93,7 @@ async function main(): Promise<void> {
   if (!existsSync(REFERENCE)) throw new Error(`reference file not found: ${REFERENCE}`);
   const ref = JSON.parse(readFileSync(REFERENCE, 'utf8')) as ReferenceFile;
   const docs = ref.items.map((it) => it.retrieval_doc);
-  const refVecs = ref.items.map((it) =>
-    unit(typeof it.embedding === 'string' ? (JSON.parse(it.embedding) as number[]) : it.embedding),
-  );
+  const refVecs = ref.items.map((it) => unit(typeof it.embedding === 'string' ? (JSON.parse(it.embedding) as number[]) : it.embedding));
   console.log(`reference: ${docs.length} strings, model=${ref.model}, pooling=${ref.pooling}, dim=${ref.dim}`);
   console.log(`localModelPath: ${env.localModelPath}`);
 
@@ -179,9 +168,7 @@ async function main(): Promise<void> {
     const nTok = (tokenizer.encode(probe) as number[]).length;
     const shapeOk = tok.dims.length === 3 && tok.dims[0] === 1 && tok.dims[1] === nTok && tok.dims[2] === DIM;
     if (!shapeOk) ok = false;
-    console.log(
-      `[${dtype}] pooling 'none': dims=${JSON.stringify(tok.dims)} (expected [1, ${nTok}, ${DIM}] incl. [CLS]/[SEP]) ${shapeOk ? 'OK' : 'FAIL'}`,
-    );
+    console.log(`[${dtype}] pooling 'none': dims=${JSON.stringify(tok.dims)} (expected [1, ${nTok}, ${DIM}] incl. [CLS]/[SEP]) ${shapeOk ? 'OK' : 'FAIL'}`);
     tok.dispose?.();
     await extractor.dispose();
   }

@@ -7,7 +7,16 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const ROOTS = ['corpus-build/loaders', 'corpus-build/chunking', 'corpus-build/sources', 'corpus-build/build', 'src/core/model', 'src/core/text', 'src/core/index', 'src/core/ingest'];
+const ROOTS = [
+  'corpus-build/loaders',
+  'corpus-build/chunking',
+  'corpus-build/sources',
+  'corpus-build/build',
+  'src/core/model',
+  'src/core/text',
+  'src/core/index',
+  'src/core/ingest',
+];
 
 function walk(dir: string, out: string[]): void {
   for (const name of readdirSync(dir).sort()) {

@@ -185,26 +185,48 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
   const { chunked, chunks, documents } = await chunkSources({ ...opts, registry, sources: wanted }, timed);
 
   const dim = opts.embedder.dimension;
-  const vectors = await timed('embed retrieval strings', () => embedAll(opts.embedder, chunks.map((c) => c.retrieval), 'embed retrieval strings', progress));
+  const vectors = await timed('embed retrieval strings', () =>
+    embedAll(
+      opts.embedder,
+      chunks.map((c) => c.retrieval),
+      'embed retrieval strings',
+      progress,
+    ),
+  );
   const summaryVectors = await timed('embed summaries', () =>
-    embedAll(opts.embedder, chunks.map((c) => c.summary || c.title), 'embed summaries', progress),
+    embedAll(
+      opts.embedder,
+      chunks.map((c) => c.summary || c.title),
+      'embed summaries',
+      progress,
+    ),
   );
   const windows = chunks.flatMap((c, row) =>
     passageWindows(c.text, c.kind).map((w) => ({ row, ...w, text: `${c.title}. ${collapseWhitespace(c.text.slice(w.start, w.end))}` })),
   );
-  const windowVectors = await timed('embed passage windows', () => embedAll(opts.embedder, windows.map((w) => w.text), 'embed passage windows', progress));
+  const windowVectors = await timed('embed passage windows', () =>
+    embedAll(
+      opts.embedder,
+      windows.map((w) => w.text),
+      'embed passage windows',
+      progress,
+    ),
+  );
   const synth = opts.synthetic === false ? null : questionsByChunk(chunks, opts.syntheticDir);
   const questionList = synth ? chunks.flatMap((c, row) => (synth.byChunk.get(c.id) ?? []).map((q) => ({ row, text: q.q }))) : [];
   const questionVectors = await timed('embed synthetic questions', () =>
-    embedAll(opts.embedder, questionList.map((q) => q.text), 'embed synthetic questions', progress),
+    embedAll(
+      opts.embedder,
+      questionList.map((q) => q.text),
+      'embed synthetic questions',
+      progress,
+    ),
   );
   const nodeTexts = documents.flatMap((d) => [documentNodeText(d), ...d.sections.map((s) => sectionNodeText(d, s))]);
   const documentVectors = await timed('embed summary index', () => embedAll(opts.embedder, nodeTexts, 'embed summary index', progress));
   // identifiers in the BM25 field as the documents mostly print them ("OSO #8" → "OSO #08"), the forms the engine rewrites a question into
   const bm25Chunks = withIdentifiersAsPrinted(chunks);
-  const bm25Json = await timed('BM25 index', async () =>
-    JSON.stringify(buildBm25(bm25Chunks, (id) => (synth?.byChunk.get(id) ?? []).map((q) => q.q))),
-  );
+  const bm25Json = await timed('BM25 index', async () => JSON.stringify(buildBm25(bm25Chunks, (id) => (synth?.byChunk.get(id) ?? []).map((q) => q.q))));
 
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = {
@@ -212,9 +234,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
     [ARTIFACTS.vectors]: packVectors(vectors, dim),
     [ARTIFACTS.summaryVectors]: packVectors(summaryVectors, dim),
     [ARTIFACTS.bm25]: encoder.encode(bm25Json),
-    [ARTIFACTS.windows]: encoder.encode(
-      JSON.stringify({ row: windows.map((w) => w.row), start: windows.map((w) => w.start), end: windows.map((w) => w.end) }),
-    ),
+    [ARTIFACTS.windows]: encoder.encode(JSON.stringify({ row: windows.map((w) => w.row), start: windows.map((w) => w.start), end: windows.map((w) => w.end) })),
     [ARTIFACTS.windowVectors]: quantizeInt8(windowVectors, dim),
     [ARTIFACTS.questions]: encoder.encode(JSON.stringify({ row: questionList.map((q) => q.row) })),
     [ARTIFACTS.questionVectors]: quantizeInt8(questionVectors, dim),
@@ -250,9 +270,21 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
       windowQuantization: `int8 × ${WINDOW_SCALE}`,
       keywordsPerChunk: 8,
       retrievalString: 'title title. text',
-      summaryIndex: { documents: documents.length, sections: nodeTexts.length - documents.length, budget: DEFAULT_SUMMARY_BUDGET, nodeText: 'title. summary (sections: document title › section path. summary)' },
+      summaryIndex: {
+        documents: documents.length,
+        sections: nodeTexts.length - documents.length,
+        budget: DEFAULT_SUMMARY_BUDGET,
+        nodeText: 'title. summary (sections: document title › section path. summary)',
+      },
       syntheticQuestions: synth
-        ? { file: 'corpus-build/data/synthetic-questions.jsonl', sha256: readMeta(opts.syntheticDir)?.files['synthetic-questions.jsonl']?.sha256 ?? null, questions: questionList.length, passages: synth.byChunk.size, stale: synth.stale, missing: synth.missing }
+        ? {
+            file: 'corpus-build/data/synthetic-questions.jsonl',
+            sha256: readMeta(opts.syntheticDir)?.files['synthetic-questions.jsonl']?.sha256 ?? null,
+            questions: questionList.length,
+            passages: synth.byChunk.size,
+            stale: synth.stale,
+            missing: synth.missing,
+          }
         : null,
     },
   };

@@ -74,7 +74,12 @@ export async function buildVectorSet(opts: VectorSetBuildOptions): Promise<{ dir
     const t0 = performance.now();
     // by length, so each batch pads to similar lengths (a large model pays for every padded token)
     const order = list.map((_, i) => i).sort((a, b) => list[a]!.length - list[b]!.length);
-    const sorted = await embedAll(embedder, order.map((i) => list[i]!), `embed ${name}`, progress);
+    const sorted = await embedAll(
+      embedder,
+      order.map((i) => list[i]!),
+      `embed ${name}`,
+      progress,
+    );
     const vs: Float32Array[] = new Array(list.length);
     order.forEach((i, k) => (vs[i] = sorted[k]!));
     files[name] = name.endsWith('.i8') ? quantizeInt8(vs, dim) : packVectors(vs, dim);

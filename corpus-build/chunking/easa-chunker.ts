@@ -9,13 +9,7 @@
  */
 import type { Chunk, ChunkKind } from '../../src/core/model/chunk.js';
 import type { LayoutDocument, LayoutLine } from '../loaders/easa-layout.js';
-import {
-  FIGURE_CAPTION,
-  type Heading,
-  collapse,
-  continuesTitle,
-  detectHeading,
-} from './easa-structure.js';
+import { FIGURE_CAPTION, type Heading, collapse, continuesTitle, detectHeading } from './easa-structure.js';
 import { findTableRegions, type TableRegion } from './tables.js';
 import { splitIntoParts } from './split.js';
 import { isHeadingOnly } from './hygiene.js';
@@ -152,11 +146,7 @@ export function hasAmendmentArtefacts(text: string): boolean {
 }
 
 /** Chunk an EASA layout document. */
-export function chunkEasaDocument(
-  doc: LayoutDocument,
-  meta: ChunkerMeta,
-  options: ChunkingOptions = DEFAULT_CHUNKING,
-): ChunkDraft[] {
+export function chunkEasaDocument(doc: LayoutDocument, meta: ChunkerMeta, options: ChunkingOptions = DEFAULT_CHUNKING): ChunkDraft[] {
   const { lines } = doc;
   const { headings } = detectHeadings(lines);
   const regions = findTableRegions(lines, (i) => headings[i] !== null);

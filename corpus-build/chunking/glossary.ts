@@ -49,7 +49,15 @@ export function readGlossaryColumns(lines: LayoutLine[]): LayoutLine[] | null {
   const def = segs[segs.length - 1]!.start;
   const acrCol = segs.length >= 3 ? segs[1]!.start : null;
   const term = [segs[0]!.text];
-  const acronym = segs.length >= 3 ? [segs.slice(1, -1).map((s) => s.text).join(' ')] : [];
+  const acronym =
+    segs.length >= 3
+      ? [
+          segs
+            .slice(1, -1)
+            .map((s) => s.text)
+            .join(' '),
+        ]
+      : [];
   const body: LayoutLine[] = [{ ...head, text: head.text.slice(def) }];
   for (const line of lines.slice(first + 1)) {
     if (line.footnote || line.text.trim() === '') {

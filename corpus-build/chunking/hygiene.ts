@@ -28,7 +28,12 @@ export function isColumnLabels(line: string): boolean {
 
 /** True when a chunk's text is its heading and nothing a reader could cite. */
 export function isHeadingOnly(chunk: { title: string; text: string }): boolean {
-  const text = collapse(chunk.text.split('\n').filter((l) => !isColumnLabels(l)).join('\n'));
+  const text = collapse(
+    chunk.text
+      .split('\n')
+      .filter((l) => !isColumnLabels(l))
+      .join('\n'),
+  );
   const title = collapse(chunk.title);
   if (!text.startsWith(title)) return false;
   return proseWords(text.slice(title.length)) <= HEADING_ONLY_MAX_WORDS;

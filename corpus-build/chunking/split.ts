@@ -17,8 +17,7 @@ export interface SplitOptions {
   minChars: number;
 }
 
-const collapsedLength = (lines: SourceLine[]): number =>
-  lines.reduce((n, l) => n + l.text.trim().replace(/\s+/g, ' ').length + 1, 0);
+const collapsedLength = (lines: SourceLine[]): number => lines.reduce((n, l) => n + l.text.trim().replace(/\s+/g, ' ').length + 1, 0);
 
 const ENDS_SENTENCE = /[.;:!?]['"’”)]?\d{0,3}$/;
 /** A line after which a part may end: a sentence end, but not a list introduction (":"). */

@@ -62,8 +62,7 @@ export function findTableRegions(lines: TableLine[], isHeading: (i: number) => b
     margins.set(l.page, Math.min(margins.get(l.page) ?? Infinity, ind));
   }
   const prose = (l: TableLine): boolean => isProseLine(l.text, margins.get(l.page) ?? 0);
-  const isCaption = (i: number): boolean =>
-    TABLE_CAPTION.test(lines[i]!.text) || FIGURE_CAPTION.test(lines[i]!.text);
+  const isCaption = (i: number): boolean => TABLE_CAPTION.test(lines[i]!.text) || FIGURE_CAPTION.test(lines[i]!.text);
   for (let c = 0; c < lines.length; c++) {
     const m = TABLE_CAPTION.exec(lines[c]!.text);
     if (!m) continue;
@@ -132,7 +131,12 @@ export function findTableRegions(lines: TableLine[], isHeading: (i: number) => b
       end = k;
       while (end + 1 < lines.length && lines[end + 1]!.text.trim() !== '' && !isHeading(end + 1)) end++;
     }
-    const captionText = collapse(lines.slice(c, captionEnd + 1).map((l) => l.text).join(' '));
+    const captionText = collapse(
+      lines
+        .slice(c, captionEnd + 1)
+        .map((l) => l.text)
+        .join(' '),
+    );
     regions.push({ start, end, caption: c, captionText, number: m[2]! });
     c = end;
   }

@@ -34,7 +34,13 @@ const { values } = parseArgs({
 });
 const maxRefused = Number(values['max-refused']);
 const dir = values.data!;
-const read = (f: string) => (existsSync(`${dir}/${f}`) ? readFileSync(`${dir}/${f}`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+const read = (f: string) =>
+  existsSync(`${dir}/${f}`)
+    ? readFileSync(`${dir}/${f}`, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 const pairs = read('pairs.jsonl').filter((p: { split: string }) => p.split === 'heldback') as { q: string; pos: string }[];
 const heldTopic = (t: string) => createHash('sha256').update(t).digest()[0]! % 5 === 0;
 const offtopic = read('offtopic.jsonl').filter((o: { topic: string }) => values['all-offtopic'] || heldTopic(o.topic)) as { q: string }[];
@@ -49,7 +55,10 @@ const ids = index.chunks.map((c) => c.id);
 const embedderFile = modelFile(index.manifest.model.dtype as 'fp32' | 'q8', index.manifest.model.id);
 const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
 
-interface Scores { rerank: number[]; dense: number[] }
+interface Scores {
+  rerank: number[];
+  dense: number[];
+}
 async function scores(qs: { q: string; exclude?: string[] }[]): Promise<Scores> {
   const out: Scores = { rerank: [], dense: [] };
   for (const { q, exclude } of qs) {
@@ -81,19 +90,35 @@ function calibrate(p: number[], negatives: { name: string; values: number[] }[])
     return {
       answerableRefused: share,
       threshold: Number(t.toFixed(4)),
-      ...Object.fromEntries(negatives.map((n) => [`${n.name}Refused`, Number((n.values.filter((x) => x < t).length / Math.max(n.values.length, 1)).toFixed(4))])),
+      ...Object.fromEntries(
+        negatives.map((n) => [`${n.name}Refused`, Number((n.values.filter((x) => x < t).length / Math.max(n.values.length, 1)).toFixed(4))]),
+      ),
     };
   });
   return {
     tradeOff,
     threshold: Number(threshold.toFixed(4)),
     answerable: { n: sorted.length, refused: Number(refusedAnswerable.toFixed(4)) },
-    unanswerable: Object.fromEntries(negatives.map((n) => [n.name, { n: n.values.length, refused: Number((n.values.filter((x) => x < threshold).length / Math.max(n.values.length, 1)).toFixed(4)) }])),
+    unanswerable: Object.fromEntries(
+      negatives.map((n) => [
+        n.name,
+        { n: n.values.length, refused: Number((n.values.filter((x) => x < threshold).length / Math.max(n.values.length, 1)).toFixed(4)) },
+      ]),
+    ),
   };
 }
-const dense = calibrate(pos.dense, [{ name: 'offTopic', values: off.dense }, { name: 'ownPassageLeftOut', values: withoutOwn.dense }]);
+const dense = calibrate(pos.dense, [
+  { name: 'offTopic', values: off.dense },
+  { name: 'ownPassageLeftOut', values: withoutOwn.dense },
+]);
 // no finite reranker score (the engine's gate did not report one): no reranker side rather than a threshold of NaN
-const rerank = reranker && pos.rerank.some(Number.isFinite) ? calibrate(pos.rerank, [{ name: 'offTopic', values: off.rerank }, { name: 'ownPassageLeftOut', values: withoutOwn.rerank }]) : null;
+const rerank =
+  reranker && pos.rerank.some(Number.isFinite)
+    ? calibrate(pos.rerank, [
+        { name: 'offTopic', values: off.rerank },
+        { name: 'ownPassageLeftOut', values: withoutOwn.rerank },
+      ])
+    : null;
 const rerankerDir = resolve(MODELS_DIR, RERANKER_ID, 'onnx', 'model_quantized.onnx');
 const result = {
   maxRefused,
@@ -109,6 +134,8 @@ const isIndexModel = !values.embedder || values.embedder === DEFAULT_EMBEDDER_ID
 // questions against held-back off-topic questions and questions asked without their own passage);
 // recalibrate whenever the embedder or the reranker changes (tests/retrieval/gate-calibration.test.ts compares the hashes)
 writeFileSync(
-  isIndexModel ? 'src/core/retrieval/gate-calibration.json' : `src/core/retrieval/gate-calibration.${vectorSetDir(values.embedder!).replace('vectors/', '')}.json`,
+  isIndexModel
+    ? 'src/core/retrieval/gate-calibration.json'
+    : `src/core/retrieval/gate-calibration.${vectorSetDir(values.embedder!).replace('vectors/', '')}.json`,
   `${JSON.stringify(result, null, 2)}\n`,
 );

@@ -38,7 +38,9 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('Usage: npm run calibrate:grounding -- [--out <file.jsonl>] [--chunks N] [--seed S]\n       npm run calibrate:grounding -- --real corpus-build/calibration/grounding-real-labels.jsonl');
+  console.log(
+    'Usage: npm run calibrate:grounding -- [--out <file.jsonl>] [--chunks N] [--seed S]\n       npm run calibrate:grounding -- --real corpus-build/calibration/grounding-real-labels.jsonl',
+  );
   process.exit(0);
 }
 
@@ -53,19 +55,35 @@ if (values.real) {
   const { readFileSync } = await import('node:fs');
   let rows: { label: boolean; kindAfterFix: string; similarity: number; overlap: number; missingNumbers: number }[];
   try {
-    rows = readFileSync(values.real, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    rows = readFileSync(values.real, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   } catch (e) {
     console.error(`calibrate:grounding: cannot read ${values.real}: ${(e as Error).message}`);
     process.exit(2);
   }
-  const ex: LabelledSupport[] = rows.filter((r) => r.kindAfterFix === 'claim').map((r) => ({ similarity: r.similarity, overlap: r.overlap, numbersOk: r.missingNumbers === 0, supported: r.label }));
+  const ex: LabelledSupport[] = rows
+    .filter((r) => r.kindAfterFix === 'claim')
+    .map((r) => ({ similarity: r.similarity, overlap: r.overlap, numbersOk: r.missingNumbers === 0, supported: r.label }));
   const gr = DEFAULT_ANSWER_CONFIG.grounding;
   const predicted = (e: LabelledSupport, sim: number, ov: number) => e.similarity >= sim && e.overlap >= ov && e.numbersOk !== false;
   const pos = ex.filter((e) => e.supported);
   const neg = ex.filter((e) => !e.supported);
-  const rates = (sim: number, ov: number) => ({ similarity: sim, overlap: ov, falseSupport: `${neg.filter((e) => predicted(e, sim, ov)).length}/${neg.length}`, supportRecall: `${pos.filter((e) => predicted(e, sim, ov)).length}/${pos.length}` });
+  const rates = (sim: number, ov: number) => ({
+    similarity: sim,
+    overlap: ov,
+    falseSupport: `${neg.filter((e) => predicted(e, sim, ov)).length}/${neg.length}`,
+    supportRecall: `${pos.filter((e) => predicted(e, sim, ov)).length}/${pos.length}`,
+  });
   const picked = calibrate(ex);
-  console.log(JSON.stringify({ sentences: rows.length, claims: ex.length, atDefaults: rates(gr.similarity, gr.overlap), calibrateWouldPick: rates(picked.similarity, picked.overlap) }, null, 2));
+  console.log(
+    JSON.stringify(
+      { sentences: rows.length, claims: ex.length, atDefaults: rates(gr.similarity, gr.overlap), calibrateWouldPick: rates(picked.similarity, picked.overlap) },
+      null,
+      2,
+    ),
+  );
   process.exit(0);
 }
 
@@ -120,7 +138,14 @@ for (const [i, p] of picked.entries()) {
     { chunkId: p.c.id, kind: 'framed', sentence: frame(own, i), sourceChunkId: p.c.id, supported: true },
     { chunkId: p.c.id, kind: 'nearest', sentence: nearest.claims[Math.floor(rand() * nearest.claims.length)]!, sourceChunkId: nearest.c.id, supported: false },
   ];
-  if (unrelated) candidates.push({ chunkId: p.c.id, kind: 'unrelated', sentence: unrelated.claims[Math.floor(rand() * unrelated.claims.length)]!, sourceChunkId: unrelated.c.id, supported: false });
+  if (unrelated)
+    candidates.push({
+      chunkId: p.c.id,
+      kind: 'unrelated',
+      sentence: unrelated.claims[Math.floor(rand() * unrelated.claims.length)]!,
+      sourceChunkId: unrelated.c.id,
+      supported: false,
+    });
   for (const cand of candidates) {
     const m = await measureSupport(cand.sentence, { id: p.c.id, title: p.c.title, text: p.c.text }, embedder);
     pairs.push({ ...cand, similarity: round(m.similarity), overlap: round(m.overlap), missingNumbers: m.missingNumbers });
@@ -140,10 +165,17 @@ const sentenceSha = (s: string) => createHash('sha256').update(s).digest('hex').
 writeFileSync(
   values.out!,
   pairs
-    .map(({ sentence, ...rest }) => JSON.stringify({ ...rest, sentenceSha: sentenceSha(sentence), sentenceWords: sentence.split(/\s+/).filter(Boolean).length }))
+    .map(({ sentence, ...rest }) =>
+      JSON.stringify({ ...rest, sentenceSha: sentenceSha(sentence), sentenceWords: sentence.split(/\s+/).filter(Boolean).length }),
+    )
     .join('\n') + '\n',
 );
-const examples: LabelledSupport[] = pairs.map((p) => ({ similarity: p.similarity, overlap: p.overlap, numbersOk: p.missingNumbers.length === 0, supported: p.supported }));
+const examples: LabelledSupport[] = pairs.map((p) => ({
+  similarity: p.similarity,
+  overlap: p.overlap,
+  numbersOk: p.missingNumbers.length === 0,
+  supported: p.supported,
+}));
 const chosen = calibrate(examples);
 const g = DEFAULT_ANSWER_CONFIG.grounding;
 const at = (s: number, o: number) => {
@@ -157,7 +189,12 @@ console.log(
     {
       pairs: pairs.length,
       byKind: Object.fromEntries(['shortened', 'framed', 'nearest', 'unrelated'].map((k) => [k, pairs.filter((p) => p.kind === k).length])),
-      chosen: { similarity: chosen.similarity, overlap: chosen.overlap, falseSupportRate: round(chosen.falseSupportRate), supportRecall: round(chosen.supportRecall) },
+      chosen: {
+        similarity: chosen.similarity,
+        overlap: chosen.overlap,
+        falseSupportRate: round(chosen.falseSupportRate),
+        supportRecall: round(chosen.supportRecall),
+      },
       atDefaults: { similarity: g.similarity, overlap: g.overlap, ...at(g.similarity, g.overlap) },
       out: values.out,
     },

@@ -12,4 +12,5 @@ const file = args.find((a) => !a.startsWith('--')) ?? 'static-index/chunks.json'
 const chunks = JSON.parse(readFileSync(file, 'utf8')) as { id: string; kind: string; title: string; text: string }[];
 const n = countHygiene(chunks);
 process.stdout.write(`${file}: ${n.chunks} chunks, heading-only ${n.headingOnly.length}, interleaved columns ${n.interleavedColumns.length}\n`);
-if (args.includes('--ids')) process.stdout.write(`heading-only:\n  ${n.headingOnly.join('\n  ')}\ninterleaved columns:\n  ${n.interleavedColumns.join('\n  ')}\n`);
+if (args.includes('--ids'))
+  process.stdout.write(`heading-only:\n  ${n.headingOnly.join('\n  ')}\ninterleaved columns:\n  ${n.interleavedColumns.join('\n  ')}\n`);

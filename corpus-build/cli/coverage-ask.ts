@@ -6,7 +6,14 @@
 import { readFileSync } from 'node:fs';
 import coverageJson from '../../src/core/coverage/coverage.json';
 import { absentInstruments, parseCoverage } from '../../src/core/coverage/load.js';
-import { decideAnswerability, evidenceSignal, instrumentText, nearestInstrument, notInDocumentsMessage, type DecisionModel } from '../../src/core/coverage/decide.js';
+import {
+  decideAnswerability,
+  evidenceSignal,
+  instrumentText,
+  nearestInstrument,
+  notInDocumentsMessage,
+  type DecisionModel,
+} from '../../src/core/coverage/decide.js';
 import { retrieveLocal } from '../../src/core/ask/retrieve.js';
 import { nodeEngine } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
@@ -26,7 +33,18 @@ for (const q of questions) {
   const near = model.similarity ? nearestInstrument((await embedder.embed([q], 'query'))[0]!, vectors) : null;
   const d = decideAnswerability(q, coverage, evidenceSignal(retrieval), model, near);
   console.log(q);
-  if (d.verdict === 'not-in-documents') console.log(`  not in these documents (p ${d.probability.toFixed(2)}, ${d.hit.why.kind}: "${d.hit.why.matched}")\n  ${notInDocumentsMessage(d.hit)}`);
-  else console.log(`  answerable${d.probability !== null ? ` (p not-in-documents ${d.probability.toFixed(2)})` : ''}${retrieval.noEvidence ? '; the evidence gate found no evidence' : ''}`);
-  console.log(`  passages: ${retrieval.evidence.slice(0, 3).map((e) => e.id).join(', ') || '—'}`);
+  if (d.verdict === 'not-in-documents')
+    console.log(`  not in these documents (p ${d.probability.toFixed(2)}, ${d.hit.why.kind}: "${d.hit.why.matched}")\n  ${notInDocumentsMessage(d.hit)}`);
+  else
+    console.log(
+      `  answerable${d.probability !== null ? ` (p not-in-documents ${d.probability.toFixed(2)})` : ''}${retrieval.noEvidence ? '; the evidence gate found no evidence' : ''}`,
+    );
+  console.log(
+    `  passages: ${
+      retrieval.evidence
+        .slice(0, 3)
+        .map((e) => e.id)
+        .join(', ') || '—'
+    }`,
+  );
 }

@@ -37,7 +37,9 @@ const manifest = parseManifest(manifestBytes.toString('utf8'));
 const chunksBytes = readFileSync(join(dir, 'chunks.json'));
 const expected = manifest.artifacts['chunks.json']?.sha256;
 if (sha(chunksBytes) !== expected) {
-  console.error(`coverage:build: ${join(dir, 'chunks.json')} has SHA-256 ${sha(chunksBytes)}, the manifest expects ${expected}. Rebuild the index with \`npm run index\`.`);
+  console.error(
+    `coverage:build: ${join(dir, 'chunks.json')} has SHA-256 ${sha(chunksBytes)}, the manifest expects ${expected}. Rebuild the index with \`npm run index\`.`,
+  );
   process.exit(2);
 }
 const chunks = JSON.parse(chunksBytes.toString('utf8')) as Chunk[];

@@ -193,7 +193,10 @@ function chooseThreshold(m: ReturnType<typeof fit>, rows: Row[], target: number)
   const model = asModel(m, 0);
   const nAns = rows.filter((r) => !r.oos).length;
   const allowed = Math.floor(target * nAns + 1e-9);
-  const ansProbs = rows.filter((r) => !r.oos && r.matched).map((r) => probabilityOf(model, featuresOf(r))).sort((a, b) => b - a);
+  const ansProbs = rows
+    .filter((r) => !r.oos && r.matched)
+    .map((r) => probabilityOf(model, featuresOf(r)))
+    .sort((a, b) => b - a);
   if (ansProbs.length <= allowed) {
     // every matched answerable question may be refused: refuse every match
     return Math.min(0.5, ...rows.filter((r) => r.matched).map((r) => probabilityOf(model, featuresOf(r))));
@@ -230,37 +233,66 @@ function figures(rows: Row[], decide: (r: Row) => boolean): Figures {
 if (values.questions) {
   const model = JSON.parse(readFileSync(values.model!, 'utf8')) as DecisionModel;
   if (!!model.similarity !== SIM) {
-    console.error(`${values.model} was fitted ${model.similarity ? 'with' : 'without'} the nearest-instrument candidate: ${model.similarity ? 'add' : 'drop'} --similarity.`);
+    console.error(
+      `${values.model} was fitted ${model.similarity ? 'with' : 'without'} the nearest-instrument candidate: ${model.similarity ? 'add' : 'drop'} --similarity.`,
+    );
     process.exit(2);
   }
   const qs = readRetrievalQuestions(values.questions);
   const rows = await rowsOf(qs.map((q) => ({ q: q.question, oos: !q.answerable, group: q.group ?? q.id, source: q.corpus })));
   const f = figures(rows, (r) => refuses(model, r));
   const unans = rows.filter((r) => r.oos);
-  console.log(JSON.stringify({ file: values.questions, model: values.model, ...f, unanswerableNoEvidenceByGateAlone: Number((unans.filter((r) => r.noEvidence).length / Math.max(unans.length, 1)).toFixed(3)), unanswerableMatched: Number((unans.filter((r) => r.matched).length / Math.max(unans.length, 1)).toFixed(3)), answerableRefusedByGateAlone: Number((rows.filter((r) => !r.oos && r.noEvidence).length / Math.max(rows.length - unans.length, 1)).toFixed(3)) }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        file: values.questions,
+        model: values.model,
+        ...f,
+        unanswerableNoEvidenceByGateAlone: Number((unans.filter((r) => r.noEvidence).length / Math.max(unans.length, 1)).toFixed(3)),
+        unanswerableMatched: Number((unans.filter((r) => r.matched).length / Math.max(unans.length, 1)).toFixed(3)),
+        answerableRefusedByGateAlone: Number((rows.filter((r) => !r.oos && r.noEvidence).length / Math.max(rows.length - unans.length, 1)).toFixed(3)),
+      },
+      null,
+      2,
+    ),
+  );
   process.exit(0);
 }
 
 // ---------------------------------------------------------------- synthetic data
-const readJsonl = <T>(p: string): T[] => (existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T) : []);
+const readJsonl = <T>(p: string): T[] =>
+  existsSync(p)
+    ? readFileSync(p, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as T)
+    : [];
 const llmFile = 'corpus-build/data/coverage-questions.jsonl';
 const tplFile = 'corpus-build/data/coverage-template-questions.jsonl';
 const synFile = 'corpus-build/data/synthetic-questions.jsonl';
 // round 1 was read when the question cues were revised once (docs/coverage.md); later rounds were not
-const llm = readJsonl<{ instrument: string; round: number; questions: { q: string }[] }>(llmFile).flatMap((r) => r.questions.map((x) => ({ q: x.q, oos: true, group: r.instrument, source: r.round === 1 ? 'llm' : 'llm-unread' })));
+const llm = readJsonl<{ instrument: string; round: number; questions: { q: string }[] }>(llmFile).flatMap((r) =>
+  r.questions.map((x) => ({ q: x.q, oos: true, group: r.instrument, source: r.round === 1 ? 'llm' : 'llm-unread' })),
+);
 const tpl = readJsonl<{ instrument: string; q: string }>(tplFile).map((r) => ({ q: r.q, oos: true, group: r.instrument, source: 'template' }));
 // up to --per-passage answerable questions per passage, in file order (deterministic); group = passage
 const perPassage = Number(values['per-passage']);
 const syn = readJsonl<{ chunk: string; questions: { q: string }[] }>(synFile)
   .flatMap((r) => r.questions.slice(0, perPassage).map((x) => ({ q: x.q, oos: false, group: r.chunk, source: 'synthetic-answerable' })))
   .slice(0, Number(values.answerable));
-const offtopic = readJsonl<{ topic: string; questions: string[] }>('corpus-build/data/offtopic-questions.jsonl').flatMap((r) => r.questions.map((q) => ({ q, oos: true, group: `offtopic:${r.topic}`, source: 'offtopic' })));
+const offtopic = readJsonl<{ topic: string; questions: string[] }>('corpus-build/data/offtopic-questions.jsonl').flatMap((r) =>
+  r.questions.map((q) => ({ q, oos: true, group: `offtopic:${r.topic}`, source: 'offtopic' })),
+);
 const items: Item[] = [...llm, ...tpl, ...syn];
 console.error(`${llm.length} LLM and ${tpl.length} template out-of-scope questions, ${syn.length} answerable; retrieving (cached ${cache.size})…`);
 const rows = await rowsOf(items);
 const k = Number(values.k);
 const target = Number(values['target-refused']);
-const folds = foldsOf(rows.map((r) => r.group), k, 7);
+const folds = foldsOf(
+  rows.map((r) => r.group),
+  k,
+  7,
+);
 
 function crossValidate(target: number): Map<Row, boolean> {
   const decided = new Map<Row, boolean>();
@@ -275,9 +307,18 @@ function crossValidate(target: number): Map<Row, boolean> {
 }
 const bySource = (decide: (r: Row) => boolean) => ({
   all: figures(rows, decide),
-  llm: figures(rows.filter((r) => !r.oos || r.source.startsWith('llm')), decide),
-  llmUnread: figures(rows.filter((r) => !r.oos || r.source === 'llm-unread'), decide),
-  template: figures(rows.filter((r) => !r.oos || r.source === 'template'), decide),
+  llm: figures(
+    rows.filter((r) => !r.oos || r.source.startsWith('llm')),
+    decide,
+  ),
+  llmUnread: figures(
+    rows.filter((r) => !r.oos || r.source === 'llm-unread'),
+    decide,
+  ),
+  template: figures(
+    rows.filter((r) => !r.oos || r.source === 'template'),
+    decide,
+  ),
 });
 const cvDecision = crossValidate(target);
 const curve = Object.fromEntries(
@@ -298,8 +339,20 @@ const report = {
   data: Object.fromEntries([llmFile, tplFile, synFile].filter(existsSync).map((p) => [p, sha(readFileSync(p))])),
   coverage: { indexManifestSha256: coverage.index.manifestSha256 },
   retrieval: 'core/ask/retrieve.ts retrieveLocal, default config, no document agents (as npm run eval)',
-  folds: { k, groupWise: 'instrument (out-of-scope) / passage (answerable)', thresholdRule: `lowest threshold with answerable refused ≤ ${target} on the training folds` },
-  counts: { llm: llm.length, template: tpl.length, answerable: syn.length, perPassage, offtopic: offtopic.length, matchedOutOfScope: rows.filter((r) => r.oos && r.matched).length, matchedAnswerable: rows.filter((r) => !r.oos && r.matched).length },
+  folds: {
+    k,
+    groupWise: 'instrument (out-of-scope) / passage (answerable)',
+    thresholdRule: `lowest threshold with answerable refused ≤ ${target} on the training folds`,
+  },
+  counts: {
+    llm: llm.length,
+    template: tpl.length,
+    answerable: syn.length,
+    perPassage,
+    offtopic: offtopic.length,
+    matchedOutOfScope: rows.filter((r) => r.oos && r.matched).length,
+    matchedAnswerable: rows.filter((r) => !r.oos && r.matched).length,
+  },
   crossValidated: bySource((r) => cvDecision.get(r) ?? false),
   crossValidatedByTarget: curve,
   baselines: {
@@ -311,12 +364,23 @@ const report = {
 const full = fit(rows);
 const shipped: DecisionModel = {
   ...asModel(full, chooseThreshold(full, rows, target)),
-  provenance: { fittedOn: report.data, crossValidated: report.crossValidated.all, command: report.command, date: report.generated, note: 'synthetic data only; no evaluation question was used to fit or choose anything' },
+  provenance: {
+    fittedOn: report.data,
+    crossValidated: report.crossValidated.all,
+    command: report.command,
+    date: report.generated,
+    note: 'synthetic data only; no evaluation question was used to fit or choose anything',
+  },
 };
-(report as Record<string, unknown>).offtopic = { n: offRows.length, namedAnInstrument: Number((offRows.filter((r) => refuses(shipped, r)).length / Math.max(offRows.length, 1)).toFixed(3)), noEvidence: Number((offRows.filter((r) => r.noEvidence).length / Math.max(offRows.length, 1)).toFixed(3)) };
+(report as Record<string, unknown>).offtopic = {
+  n: offRows.length,
+  namedAnInstrument: Number((offRows.filter((r) => refuses(shipped, r)).length / Math.max(offRows.length, 1)).toFixed(3)),
+  noEvidence: Number((offRows.filter((r) => r.noEvidence).length / Math.max(offRows.length, 1)).toFixed(3)),
+};
 writeFileSync(values.model!, `${JSON.stringify(shipped, null, 1)}\n`);
 writeFileSync(values.report ?? `corpus-build/data/coverage-decision-report${SIM ? '-similarity' : ''}.json`, `${JSON.stringify(report, null, 2)}\n`);
-const line = (name: string, f: Figures) => `${name.padEnd(34)} out-of-scope ${f.oos}: not-in-docs ${f.oosNotInDocuments.toFixed(3)} (right instrument ${f.oosRightInstrument.toFixed(3)}), refused incl. gate ${f.oosRefusedWithGate.toFixed(3)} | answerable ${f.answerable}: refused by decision ${f.answerableRefusedByDecision.toFixed(3)}, incl. gate ${f.answerableRefusedWithGate.toFixed(3)}`;
+const line = (name: string, f: Figures) =>
+  `${name.padEnd(34)} out-of-scope ${f.oos}: not-in-docs ${f.oosNotInDocuments.toFixed(3)} (right instrument ${f.oosRightInstrument.toFixed(3)}), refused incl. gate ${f.oosRefusedWithGate.toFixed(3)} | answerable ${f.answerable}: refused by decision ${f.answerableRefusedByDecision.toFixed(3)}, incl. gate ${f.answerableRefusedWithGate.toFixed(3)}`;
 console.log(JSON.stringify(report.counts));
 const SRC = ['llm', 'llmUnread', 'template'] as const;
 for (const [t, b] of Object.entries(curve)) for (const src of SRC) console.log(line(`CV target ${t} [${src}]`, b[src]));

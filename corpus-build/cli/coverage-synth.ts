@@ -81,7 +81,11 @@ const readRecords = (): CoverageQuestionRecord[] =>
 
 async function finalize(model: { name: string; file: string; sha256: string } | null, stats: Record<string, unknown>): Promise<void> {
   const order = new Map(instruments.map((i, n) => [i.id, n]));
-  const latest = new Map(readRecords().filter((r) => r.prompt === COVERAGE_PROMPT_VERSION && order.has(r.instrument)).map((r) => [`${r.instrument}#${r.round}`, r]));
+  const latest = new Map(
+    readRecords()
+      .filter((r) => r.prompt === COVERAGE_PROMPT_VERSION && order.has(r.instrument))
+      .map((r) => [`${r.instrument}#${r.round}`, r]),
+  );
   const records = [...latest.values()].sort((a, b) => a.round - b.round || order.get(a.instrument)! - order.get(b.instrument)!);
   writeFileSync(outPath, records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
   const previous = existsSync(metaPath) ? (JSON.parse(readFileSync(metaPath, 'utf8')) as Record<string, unknown>) : {};
@@ -104,12 +108,17 @@ async function finalize(model: { name: string; file: string; sha256: string } | 
     command: 'npm run coverage:synth -- --model <qwen2.5-coder-1.5b-instruct-q4_k_m.gguf> --threads 1 --rounds 3',
   };
   writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
-  console.error(`${basename(outPath)}: ${meta.records} records, ${meta.questions} questions, ${meta.instrumentsCovered}/${instruments.length} instruments; sha256 ${meta.sha256}`);
+  console.error(
+    `${basename(outPath)}: ${meta.records} records, ${meta.questions} questions, ${meta.instrumentsCovered}/${instruments.length} instruments; sha256 ${meta.sha256}`,
+  );
 }
 
 if (values.finalize) {
   // with --model: record the model a still-running (or interrupted) generation uses
-  const m = values.model && existsSync(resolve(values.model)) ? { name: basename(values.model).replace(/\.gguf$/i, ''), file: basename(values.model), sha256: await fileSha(resolve(values.model)) } : null;
+  const m =
+    values.model && existsSync(resolve(values.model))
+      ? { name: basename(values.model).replace(/\.gguf$/i, ''), file: basename(values.model), sha256: await fileSha(resolve(values.model)) }
+      : null;
   await finalize(m, m ? { finalizedWhileRunningAt: new Date().toISOString() } : {});
   process.exit(0);
 }
@@ -132,11 +141,17 @@ const history: ChatHistoryItem[] = [
 ];
 const grammar = await llama.createGrammarForJsonSchema(coverageQuestionsSchema() as never);
 
-const done = new Set(readRecords().filter((r) => r.prompt === COVERAGE_PROMPT_VERSION).map((r) => `${r.instrument}#${r.round}`));
+const done = new Set(
+  readRecords()
+    .filter((r) => r.prompt === COVERAGE_PROMPT_VERSION)
+    .map((r) => `${r.instrument}#${r.round}`),
+);
 let todo: { ins: (typeof instruments)[number]; round: number }[] = [];
 for (let round = 1; round <= settings.rounds; round++) for (const ins of instruments) if (!done.has(`${ins.id}#${round}`)) todo.push({ ins, round });
 if (values.limit) todo = todo.slice(0, Number(values.limit));
-console.error(`${instruments.length} absent instruments × ${settings.rounds} rounds; ${done.size} calls done, ${todo.length} to do now (threads ${settings.threads}).`);
+console.error(
+  `${instruments.length} absent instruments × ${settings.rounds} rounds; ${done.size} calls done, ${todo.length} to do now (threads ${settings.threads}).`,
+);
 const t0 = Date.now();
 let outTokens = 0;
 let genMs = 0;
@@ -148,7 +163,14 @@ for (const { ins, round } of todo) {
   for (const attempt of [0, 1]) {
     session.setChatHistory(history);
     const t = Date.now();
-    const text = await session.prompt(coverageQuestionPrompt(ins), { grammar, temperature: settings.temperature, topK: settings.topK, topP: settings.topP, seed: seedOf(attempt ? `${key}#retry` : key), maxTokens: settings.maxTokens });
+    const text = await session.prompt(coverageQuestionPrompt(ins), {
+      grammar,
+      temperature: settings.temperature,
+      topK: settings.topK,
+      topP: settings.topP,
+      seed: seedOf(attempt ? `${key}#retry` : key),
+      maxTokens: settings.maxTokens,
+    });
     genMs += Date.now() - t;
     outTokens += model.tokenize(text).length;
     try {
@@ -169,10 +191,18 @@ for (const { ins, round } of todo) {
   appendFileSync(outPath, `${JSON.stringify(rec)}\n`);
   const s = (Date.now() - t0) / 1000;
   const eta = ((todo.length - n) * s) / n / 60;
-  console.error(`  ${n}/${todo.length} (${((100 * n) / todo.length).toFixed(0)} %) ${s.toFixed(0)} s, ETA ${eta.toFixed(1)} min, ${(outTokens / (genMs / 1000)).toFixed(1)} tokens/s  ${key}: ${questions.length} questions`);
+  console.error(
+    `  ${n}/${todo.length} (${((100 * n) / todo.length).toFixed(0)} %) ${s.toFixed(0)} s, ETA ${eta.toFixed(1)} min, ${(outTokens / (genMs / 1000)).toFixed(1)} tokens/s  ${key}: ${questions.length} questions`,
+  );
 }
 await finalize(modelInfo, {
-  lastRun: { seconds: Math.round(genMs / 1000), calls: n, unusableReplies: unusable, outputTokens: outTokens, outputTokensPerSecond: Number((outTokens / Math.max(genMs / 1000, 1e-3)).toFixed(2)) },
+  lastRun: {
+    seconds: Math.round(genMs / 1000),
+    calls: n,
+    unusableReplies: unusable,
+    outputTokens: outTokens,
+    outputTokensPerSecond: Number((outTokens / Math.max(genMs / 1000, 1e-3)).toFixed(2)),
+  },
 });
 await context.dispose();
 await model.dispose();

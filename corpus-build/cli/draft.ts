@@ -67,7 +67,10 @@ try {
   const { engine, index, embedder } = await nodeEngine();
   const agents = createDocumentAgents(index, engine);
   // the app's drafting (the runtime calls the same core function)
-  const draft = await draftRequirementsLocal({ index, engine, agents, queryEmbedder: embedder }, query, { filters: questionFilters(query, values.corpus), perDocument: perDoc });
+  const draft = await draftRequirementsLocal({ index, engine, agents, queryEmbedder: embedder }, query, {
+    filters: questionFilters(query, values.corpus),
+    perDocument: perDoc,
+  });
   let text = format === 'json' ? draftToJson(draft) : format === 'csv' ? draftToCsv(draft) : draftToMarkdown(draft);
   if (values.model) {
     if (format !== 'md') throw new Error('--model writes Markdown only: leave out --format.');
@@ -79,7 +82,8 @@ try {
       const md = await draftFromCitedPassages(
         {
           getChunk: async (id) => byId.get(id) ?? null,
-          check: (answer, ids) => checkGrounding({ answer, chunks: ids.map((id) => byId.get(id)!).filter(Boolean), embedder, config: DEFAULT_ANSWER_CONFIG.grounding }),
+          check: (answer, ids) =>
+            checkGrounding({ answer, chunks: ids.map((id) => byId.get(id)!).filter(Boolean), embedder, config: DEFAULT_ANSWER_CONFIG.grounding }),
           engine: chat,
           contextWindow: 4096,
         },

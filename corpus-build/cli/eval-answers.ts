@@ -89,7 +89,7 @@ if (values.help) {
   process.exit(0);
 }
 if (!values.questions) fail(`--questions is required.\n\n${USAGE}`);
-if (values.condense && !values.agents) fail('--condense condenses the document agents\' refined contexts: add --agents.');
+if (values.condense && !values.agents) fail("--condense condenses the document agents' refined contexts: add --agents.");
 const cwd = process.env.INIT_CWD ?? process.cwd();
 
 let questions: RetrievalQuestion[];
@@ -129,7 +129,30 @@ const modelKey = (await fileSha256(ggufPath)).slice(0, 16);
 
 // what the replies depend on besides the model: prompts, generation settings, context budget, assistance
 const settingsKey = createHash('sha256')
-  .update(JSON.stringify({ SYSTEM_PROMPT: systemPrompt(config.citationMarkers), DEVELOPER_PROMPT: developerPrompt(config.citationMarkers), wrapper: contextMessage("", config.citationMarkers), markers: config.citationMarkers, ack: config.acknowledgement, gen: config.generation, contextChars, assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false, corpus: corpus ?? null, ...(values.embedder ? { embedder: values.embedder } : {}), ...(values.agents ? { agents: agentConfigForEmbedder((values.embedder as string | undefined) ?? null) } : {}), ...(values.condense ? { condense: [CONDENSE_SYSTEM_PROMPT, CONDENSE_SCHEMA, condensePrompt('', { id: '', title: '', edition: '', pages: '', passages: [], extractive: '' }).user] } : {}) }))
+  .update(
+    JSON.stringify({
+      SYSTEM_PROMPT: systemPrompt(config.citationMarkers),
+      DEVELOPER_PROMPT: developerPrompt(config.citationMarkers),
+      wrapper: contextMessage('', config.citationMarkers),
+      markers: config.citationMarkers,
+      ack: config.acknowledgement,
+      gen: config.generation,
+      contextChars,
+      assist: values.assist ? [QUERY_ASSIST_SYSTEM_PROMPT, QUERY_ASSIST_SCHEMA] : false,
+      corpus: corpus ?? null,
+      ...(values.embedder ? { embedder: values.embedder } : {}),
+      ...(values.agents ? { agents: agentConfigForEmbedder((values.embedder as string | undefined) ?? null) } : {}),
+      ...(values.condense
+        ? {
+            condense: [
+              CONDENSE_SYSTEM_PROMPT,
+              CONDENSE_SCHEMA,
+              condensePrompt('', { id: '', title: '', edition: '', pages: '', passages: [], extractive: '' }).user,
+            ],
+          }
+        : {}),
+    }),
+  )
   .digest('hex')
   .slice(0, 8);
 const outFile = resolve(cwd, (values.out as string | undefined) ?? `.cache/answers/${modelKey}-${settingsKey}.jsonl`);
@@ -162,11 +185,22 @@ if (todo.length && values.rescore) fail(`--rescore: ${todo.length} of ${question
 if (todo.length) {
   const { createLlamaEngine } = await import('../node/llama-engine.js');
   const chat = await createLlamaEngine(ggufPath, { threads: Number(values.threads), contextSize: window });
-  console.error(`eval:answers: ${todo.length} questions to answer with ${modelLabel} (${kept.size} kept in ${outFile}); context budget ${contextChars} characters`);
+  console.error(
+    `eval:answers: ${todo.length} questions to answer with ${modelLabel} (${kept.size} kept in ${outFile}); context budget ${contextChars} characters`,
+  );
   let n = 0;
   try {
     for (const q of todo) {
-      const r = await answerOne(q, { retrieval, chat, modelId: modelLabel, contextWindow: window, assist: Boolean(values.assist), ...(corpus ? { corpus } : {}), config, answerContext: values.condense ? 'condensed' : values.agents ? 'documents' : 'passages' });
+      const r = await answerOne(q, {
+        retrieval,
+        chat,
+        modelId: modelLabel,
+        contextWindow: window,
+        assist: Boolean(values.assist),
+        ...(corpus ? { corpus } : {}),
+        config,
+        answerContext: values.condense ? 'condensed' : values.agents ? 'documents' : 'passages',
+      });
       kept.set(q.id, r);
       appendFileSync(outFile, `${JSON.stringify(r)}\n`);
       n++;
@@ -217,15 +251,27 @@ const out = {
 if (values.json) process.stdout.write(`${JSON.stringify(out)}\n`);
 else {
   const f = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
-  console.log(`model ${out.model}, ${out.n} questions (${summary.detail.answerable} answerable, ${summary.detail.unanswerable} unanswerable), ${summary.detail.modelCalls} model calls`);
-  console.log(`citation precision   ${f(out.citationPrecision)}  (${summary.detail.citedIdsHit}/${summary.detail.citedIds} cited ids hold the supporting quote; ${f(summary.detail.citationPrecisionGoldInContext)} when the gold passage was in the context)`);
-  console.log(`  of which           model-written ${f(summary.detail.modelCitationPrecision)} (${summary.detail.modelCitedIds} ids); added by the grounding check ${summary.detail.attributedIdsHit}/${summary.detail.attributedIds}`);
+  console.log(
+    `model ${out.model}, ${out.n} questions (${summary.detail.answerable} answerable, ${summary.detail.unanswerable} unanswerable), ${summary.detail.modelCalls} model calls`,
+  );
+  console.log(
+    `citation precision   ${f(out.citationPrecision)}  (${summary.detail.citedIdsHit}/${summary.detail.citedIds} cited ids hold the supporting quote; ${f(summary.detail.citationPrecisionGoldInContext)} when the gold passage was in the context)`,
+  );
+  console.log(
+    `  of which           model-written ${f(summary.detail.modelCitationPrecision)} (${summary.detail.modelCitedIds} ids); added by the grounding check ${summary.detail.attributedIdsHit}/${summary.detail.attributedIds}`,
+  );
   console.log(`refusal correctness  ${f(out.refusalCorrect)}  (unanswerable questions refused; ${summary.detail.falseRefusals} answerable questions refused)`);
   console.log(`flagged sentences    ${f(out.flaggedSentenceRate)}  (${summary.detail.flaggedSentences}/${summary.detail.sentences})`);
-  console.log(`answer consistency   ${f(out.answerConsistency)}  (${summary.detail.claimsFoundInContext}/${summary.detail.claims} claims found in the context)`);
+  console.log(
+    `answer consistency   ${f(out.answerConsistency)}  (${summary.detail.claimsFoundInContext}/${summary.detail.claims} claims found in the context)`,
+  );
   const rag = summary.ragMetrics;
-  console.log(`RP / AA / AP         ${f(rag.retrievalPrecision)} / ${f(rag.augmentationAccuracy)} / ${f(rag.augmentationPrecision)}  (over ${rag.contextPassages} context passages: relevant by the gold label / used by the answer / relevant ones used)`);
+  console.log(
+    `RP / AA / AP         ${f(rag.retrievalPrecision)} / ${f(rag.augmentationAccuracy)} / ${f(rag.augmentationPrecision)}  (over ${rag.contextPassages} context passages: relevant by the gold label / used by the answer / relevant ones used)`,
+  );
   console.log(`tokens/s             prefill ${out.tokensPerSecond.prefill ?? 'n/a'}, decode ${out.tokensPerSecond.decode ?? 'n/a'}`);
-  console.log(`citation rate        ${f(summary.detail.citationRate)}  (answers to answerable questions that cite a context passage; ${summary.detail.answersWithoutCitation} cite none)`);
+  console.log(
+    `citation rate        ${f(summary.detail.citationRate)}  (answers to answerable questions that cite a context passage; ${summary.detail.answersWithoutCitation} cite none)`,
+  );
   console.log(`replies kept in ${outFile}`);
 }

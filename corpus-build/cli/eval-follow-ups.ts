@@ -13,7 +13,9 @@ import { createDocumentAgents } from '../../src/core/agents/agents.js';
 import { runTurn, type FollowUpRule } from '../../src/core/ask/turn.js';
 import { nodeEngine, nodeRetrieval } from '../node/engine.js';
 
-const { values } = parseArgs({ options: { file: { type: 'string', default: 'corpus-build/data/follow-ups.jsonl' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { file: { type: 'string', default: 'corpus-build/data/follow-ups.jsonl' }, json: { type: 'boolean', default: false } },
+});
 interface Conversation {
   id: string;
   first: string;
@@ -35,7 +37,10 @@ for (const rule of ['appended', 'topic-always', 'standalone', 'alone'] as const)
   for (const c of conversations) {
     const first = await runTurn({ question: c.first, index }, { retrieval, model: null });
     const previous = rule === 'alone' ? [] : [{ question: c.first, ...(first.route ? { path: first.route.path } : {}) }];
-    const f = await runTurn({ question: c.followUp, previous, memory: first.memory, settings: { followUps: rule === 'alone' ? 'standalone' : (rule as FollowUpRule) }, index }, { retrieval, model: null });
+    const f = await runTurn(
+      { question: c.followUp, previous, memory: first.memory, settings: { followUps: rule === 'alone' ? 'standalone' : (rule as FollowUpRule) }, index },
+      { retrieval, model: null },
+    );
     if (f.prefilter?.cues.followUpOf) recognised++;
     const ids = f.ask?.retrieval.evidence.map((e) => e.id) ?? [];
     const rank = ids.findIndex((id) => id.includes(c.gold)) + 1;

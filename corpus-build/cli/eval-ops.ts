@@ -18,18 +18,30 @@ function main(argv: readonly string[]): number {
   const cases = parseJsonl(text, file).map((r) => toOperationCase(r, file));
   const report = scoreOperations(cases);
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ n: report.n, exact: report.exact, failures: report.failures.map(({ id, expected, got }) => ({ id, expected, got: { igrc: got.igrc, final_grc: got.final_grc, sail: got.sail } })) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ n: report.n, exact: report.exact, failures: report.failures.map(({ id, expected, got }) => ({ id, expected, got: { igrc: got.igrc, final_grc: got.final_grc, sail: got.sail } })) })}\n`,
+    );
     return 0;
   }
   const failed = new Set(report.failures.map((f) => f.id));
   const fmt = (v: unknown) => (v === undefined ? '—' : v === null ? 'null' : String(v));
   const rows = cases.map((c) => {
     const s = assessOperation(c.inputs).summary;
-    return [c.id, `${fmt(c.expected.igrc)}/${fmt(s.igrc)}`, `${fmt(c.expected.final_grc)}/${fmt(s.final_grc)}`, `${fmt(c.expected.sail)}/${fmt(s.sail)}`, failed.has(c.id) ? 'FAIL' : 'ok'];
+    return [
+      c.id,
+      `${fmt(c.expected.igrc)}/${fmt(s.igrc)}`,
+      `${fmt(c.expected.final_grc)}/${fmt(s.final_grc)}`,
+      `${fmt(c.expected.sail)}/${fmt(s.sail)}`,
+      failed.has(c.id) ? 'FAIL' : 'ok',
+    ];
   });
   const header = ['id', 'iGRC exp/got', 'final GRC exp/got', 'SAIL exp/got', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   console.log(line(header));
   for (const r of rows) console.log(line(r));
   console.log(`\n${report.n} cases, exact ${(report.exact * 100).toFixed(1)} % (${report.n - report.failures.length}/${report.n})`);

@@ -39,7 +39,9 @@ for (const q of selected) {
     ranks.set(st.stage, list);
   }
 }
-console.log(`${selected.length} answerable questions${values.corpus ? ` of ${values.corpus}` : ''}; recall@k per stage (a stage with no candidates for a question counts as a miss)`);
+console.log(
+  `${selected.length} answerable questions${values.corpus ? ` of ${values.corpus}` : ''}; recall@k per stage (a stage with no candidates for a question counts as a miss)`,
+);
 console.log(`${'stage'.padEnd(22)}${KS.map((k) => `R@${k}`.padStart(8)).join('')}`);
 for (const [stage, rs] of ranks) {
   console.log(`${stage.padEnd(22)}${KS.map((k) => (rs.filter((x) => x <= k).length / selected.length).toFixed(3).padStart(8)).join('')}`);

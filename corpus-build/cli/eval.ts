@@ -8,7 +8,17 @@
 import { parseArgs } from 'node:util';
 import { type RetrievalConfigOverrides } from '../../src/core/retrieval/config.js';
 import { deepMerge } from '../../src/core/config/merge.js';
-import { type Metrics, type QuestionOutcome, type RetrievalQuestion, firstHitRank, isHit, summarise, type EvalReport, documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
+import {
+  type Metrics,
+  type QuestionOutcome,
+  type RetrievalQuestion,
+  firstHitRank,
+  isHit,
+  summarise,
+  type EvalReport,
+  documentSelection,
+  goldDocuments,
+} from '../../src/core/evaluation/retrieval-metrics.js';
 import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents } from '../../src/core/agents/agents.js';
 import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/core/evaluation/cross-validation.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
@@ -151,7 +161,15 @@ if (values.rewrite) {
   const modelSha = await sha256File(modelPath);
   const cacheFile = `.cache/assist/${modelSha.slice(0, 16)}.jsonl`;
   const cache = new Map<string, QueryAssistance>(
-    existsSync(cacheFile) ? readFileSync(cacheFile, 'utf8').split('\n').filter(Boolean).map((l) => { const r = JSON.parse(l); return [r.question, r.assistance]; }) : [],
+    existsSync(cacheFile)
+      ? readFileSync(cacheFile, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => {
+            const r = JSON.parse(l);
+            return [r.question, r.assistance];
+          })
+      : [],
   );
   const todo = selected.filter((q) => !cache.has(q.question));
   let llm: Awaited<ReturnType<typeof createLlamaEngine>> | null = null;
@@ -172,7 +190,15 @@ if (values.rewrite) {
     model: basename(modelPath),
     sha256: modelSha,
     parsed: selected.filter((q) => cache.get(q.question)!.parsed).length / Math.max(selected.length, 1),
-    ...(st ? { tokensPerSecond: { prefill: Number((st.promptTokens / Math.max(st.prefillSeconds, 1e-9)).toFixed(1)), decode: Number((st.outputTokens / Math.max(st.decodeSeconds, 1e-9)).toFixed(1)) }, secondsPerQuestion: Number(((st.prefillSeconds + st.decodeSeconds) / Math.max(todo.length, 1)).toFixed(1)) } : { cached: true }),
+    ...(st
+      ? {
+          tokensPerSecond: {
+            prefill: Number((st.promptTokens / Math.max(st.prefillSeconds, 1e-9)).toFixed(1)),
+            decode: Number((st.outputTokens / Math.max(st.decodeSeconds, 1e-9)).toFixed(1)),
+          },
+          secondsPerQuestion: Number(((st.prefillSeconds + st.decodeSeconds) / Math.max(todo.length, 1)).toFixed(1)),
+        }
+      : { cached: true }),
   };
   await llm?.dispose();
 }
@@ -180,7 +206,10 @@ if (values.rewrite) {
 const merge = values['agent-merge'] as string | undefined;
 if (merge && merge !== 'global' && merge !== 'weighted-rrf') fail(`--agent-merge must be "global" or "weighted-rrf", got "${merge}".`);
 // with another embedder, its cross-validated agent choices (agents.ts EMBEDDER_AGENT_CHOICES), as the app does
-const baseAgentConfig: AgentConfig = { ...agentConfigForEmbedder((values.embedder as string | undefined) ?? null), ...(merge ? { merge: merge as AgentConfig['merge'] } : {}) };
+const baseAgentConfig: AgentConfig = {
+  ...agentConfigForEmbedder((values.embedder as string | undefined) ?? null),
+  ...(merge ? { merge: merge as AgentConfig['merge'] } : {}),
+};
 const agentsFor = (over: Partial<AgentConfig> = {}) => createDocumentAgents(index, engine, { ...baseAgentConfig, ...over });
 const agents = values.agents ? agentsFor() : null;
 if (agents && values.decompose) fail('--agents and --decompose cannot be combined.');
@@ -203,13 +232,20 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
       r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
     } else {
       // the retrieval the app's Ask turn runs (core/ask/retrieve.ts), on cached query vectors
-      const { retrieval, agentResult, scope } = await retrieveLocal({ index, engine, agents: docAgents, queryEmbedder: cachedEmbedder, scope: scopeCheck }, q.question, options);
+      const { retrieval, agentResult, scope } = await retrieveLocal(
+        { index, engine, agents: docAgents, queryEmbedder: cachedEmbedder, scope: scopeCheck },
+        q.question,
+        options,
+      );
       r = agentResult ?? retrieval;
       // "not in these documents" is a refusal, as the app says it (counted in the no-evidence rates)
       if (scope) r = { ...r, noEvidence: true };
       if (agentResult) {
         // selected: the documents the selection chose (before the evidence gate; a backfilled one is not counted); kept: those whose evidence passed the gate
-        selected = agentResult.consulted.slice(0, baseAgentConfig.topDocuments).filter((c) => !c.backfilled).map((c) => c.id);
+        selected = agentResult.consulted
+          .slice(0, baseAgentConfig.topDocuments)
+          .filter((c) => !c.backfilled)
+          .map((c) => c.id);
         kept = agentResult.consulted.filter((c) => c.kept).map((c) => c.id);
       }
     }
@@ -223,14 +259,26 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
     }
     const o = { question: q, rank: firstHitRank(q, ranked), noEvidence: r.noEvidence, topIds: ranked.slice(0, 5).map((c) => c.id) };
     outcomes.push(o);
-    if (values.verbose) console.error(`${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${gold.length && !gold.some((g) => selected.includes(g)) ? `DOCUMENT-MISSED(gold ${gold.join('|')}) ` : ''}${o.topIds[0] ?? ''} gate=${'gate' in r ? (r.gate?.note ?? '-') : '-'}${'consulted' in r ? ` docs=${r.consulted.map((c) => `${c.id}${c.kept ? "" : `(${c.reason})`}`).join(',')}` : ''}`);
+    if (values.verbose)
+      console.error(
+        `${q.id.padEnd(22)} rank ${o.rank} ${r.noEvidence ? 'NO-EVIDENCE ' : ''}${gold.length && !gold.some((g) => selected.includes(g)) ? `DOCUMENT-MISSED(gold ${gold.join('|')}) ` : ''}${o.topIds[0] ?? ''} gate=${'gate' in r ? (r.gate?.note ?? '-') : '-'}${'consulted' in r ? ` docs=${r.consulted.map((c) => `${c.id}${c.kept ? '' : `(${c.reason})`}`).join(',')}` : ''}`,
+      );
   }
   return outcomes;
 }
 
 const t0 = performance.now();
-const report: EvalReport & { cv?: unknown; seconds?: number; assistance?: unknown; documentSelection?: unknown; editionOrder?: { n: number; olderFirst: number } } = summarise(await run(over, selected));
-report.documentSelection = { ...documentSelection(selections), by: agents ? `agents (top 3 documents, merge ${baseAgentConfig.merge}, hit pool ${baseAgentConfig.hitPool})` : 'flat ranking (first 3 distinct documents)' };
+const report: EvalReport & {
+  cv?: unknown;
+  seconds?: number;
+  assistance?: unknown;
+  documentSelection?: unknown;
+  editionOrder?: { n: number; olderFirst: number };
+} = summarise(await run(over, selected));
+report.documentSelection = {
+  ...documentSelection(selections),
+  by: agents ? `agents (top 3 documents, merge ${baseAgentConfig.merge}, hit pool ${baseAgentConfig.hitPool})` : 'flat ranking (first 3 distinct documents)',
+};
 report.editionOrder = { n: editionChecks.length, olderFirst: editionChecks.filter((c) => c.olderFirst).length / Math.max(editionChecks.length, 1) };
 if (assistReport) report.assistance = assistReport;
 
@@ -245,8 +293,14 @@ function printReport(r: EvalReport) {
   console.log(`answerable refused ("no evidence"): ${(r.answerableRefused.rate * 100).toFixed(1)} % of ${r.answerableRefused.n}`);
   const ds = (r as { documentSelection?: { n: number; top1: number; top3: number; kept: number; by: string } }).documentSelection;
   const eo = (r as { editionOrder?: { n: number; olderFirst: number } }).editionOrder;
-  if (eo) console.log(`current edition first: of ${eo.n} questions whose gold includes a SORA ${currentEra} passage, ${(eo.olderFirst * 100).toFixed(1)} % had an older edition's passage first`);
-  if (ds) console.log(`document selection (${ds.by}): n=${ds.n}, top1 ${ds.top1.toFixed(3)}, top3 ${ds.top3.toFixed(3)}, among the documents kept at the gate ${ds.kept.toFixed(3)}`);
+  if (eo)
+    console.log(
+      `current edition first: of ${eo.n} questions whose gold includes a SORA ${currentEra} passage, ${(eo.olderFirst * 100).toFixed(1)} % had an older edition's passage first`,
+    );
+  if (ds)
+    console.log(
+      `document selection (${ds.by}): n=${ds.n}, top1 ${ds.top1.toFixed(3)}, top3 ${ds.top3.toFixed(3)}, among the documents kept at the gate ${ds.kept.toFixed(3)}`,
+    );
 }
 
 if (values.cv) {
@@ -255,7 +309,10 @@ if (values.cv) {
   const cvq = answerable.map((q) => ({ id: q.id, group: groupOf(q), variant: q.variant }));
   let folds: Map<string, number>;
   try {
-    folds = foldsOf(cvq.map((q) => q.group), k);
+    folds = foldsOf(
+      cvq.map((q) => q.group),
+      k,
+    );
   } catch (e) {
     fail((e as Error).message);
   }
@@ -280,24 +337,41 @@ if (values.cv) {
       agentCfg = { ...agentCfg, ...v.agent };
     });
     const idx = answerable.map((q, i) => (folds.get(groupOf(q)) === f ? i : -1)).filter((i) => i >= 0);
-    const outs = await run(cfg, idx.map((i) => answerable[i]!), agentCfg);
+    const outs = await run(
+      cfg,
+      idx.map((i) => answerable[i]!),
+      agentCfg,
+    );
     outs.forEach((o, j) => (tuned[idx[j]!] = o.rank));
   }
   const all = crossValidateChoice(cvq, [tuned], folds, k);
   report.cv = {
     k,
-    choices: results.map((r) => ({ choice: r.knob, values: r.labels, picked: r.estimate.picked.map((p) => r.labels[p]), dev: r.estimate.dev, heldOut: r.estimate.heldOut, heldOutReworked: r.estimate.heldOutByVariant.reworked })),
+    choices: results.map((r) => ({
+      choice: r.knob,
+      values: r.labels,
+      picked: r.estimate.picked.map((p) => r.labels[p]),
+      dev: r.estimate.dev,
+      heldOut: r.estimate.heldOut,
+      heldOutReworked: r.estimate.heldOutByVariant.reworked,
+    })),
     allTuned: { heldOut: all.heldOut, heldOutByVariant: all.heldOutByVariant },
   };
   if (!values.json) {
     printReport(report);
     console.log(`\nGroup-wise ${k}-fold cross-validation (value picked on the other folds by MRR; dev = the default value on all questions):`);
-    console.log(`${'choice'.padEnd(24)} ${'dev MRR'.padStart(8)} ${'CV MRR'.padStart(8)} ${'dev H@5'.padStart(8)} ${'CV H@5'.padStart(8)} ${'CV rew@5'.padStart(9)}  picked per fold`);
+    console.log(
+      `${'choice'.padEnd(24)} ${'dev MRR'.padStart(8)} ${'CV MRR'.padStart(8)} ${'dev H@5'.padStart(8)} ${'CV H@5'.padStart(8)} ${'CV rew@5'.padStart(9)}  picked per fold`,
+    );
     for (const r of results) {
       const e = r.estimate;
-      console.log(`${r.knob.padEnd(24)} ${e.dev.mrr.toFixed(3).padStart(8)} ${e.heldOut.mrr.toFixed(3).padStart(8)} ${e.dev['hit@5'].toFixed(3).padStart(8)} ${e.heldOut['hit@5'].toFixed(3).padStart(8)} ${(e.heldOutByVariant.reworked?.['hit@5'] ?? 0).toFixed(3).padStart(9)}  ${e.picked.map((p) => r.labels[p]).join(' | ')}`);
+      console.log(
+        `${r.knob.padEnd(24)} ${e.dev.mrr.toFixed(3).padStart(8)} ${e.heldOut.mrr.toFixed(3).padStart(8)} ${e.dev['hit@5'].toFixed(3).padStart(8)} ${e.heldOut['hit@5'].toFixed(3).padStart(8)} ${(e.heldOutByVariant.reworked?.['hit@5'] ?? 0).toFixed(3).padStart(9)}  ${e.picked.map((p) => r.labels[p]).join(' | ')}`,
+      );
     }
-    console.log(`${'all choices tuned'.padEnd(24)} ${''.padStart(8)} ${all.heldOut.mrr.toFixed(3).padStart(8)} ${''.padStart(8)} ${all.heldOut['hit@5'].toFixed(3).padStart(8)} ${(all.heldOutByVariant.reworked?.['hit@5'] ?? 0).toFixed(3).padStart(9)}`);
+    console.log(
+      `${'all choices tuned'.padEnd(24)} ${''.padStart(8)} ${all.heldOut.mrr.toFixed(3).padStart(8)} ${''.padStart(8)} ${all.heldOut['hit@5'].toFixed(3).padStart(8)} ${(all.heldOutByVariant.reworked?.['hit@5'] ?? 0).toFixed(3).padStart(9)}`,
+    );
   }
 } else if (!values.json) {
   printReport(report);

@@ -46,7 +46,14 @@ try {
   const base = await nodeEmbedder('q8', values.model);
   const embedder = values['no-cache'] ? null : cachedEmbedder(base, `.cache/embeddings/${modelSha.slice(0, 16)}.bin`, modelSha);
   try {
-    const r = await buildVectorSet({ index, indexDir: values.index, embedder: embedder ?? base, modelFile: file, modelDtype: 'q8', progress: consoleProgress() });
+    const r = await buildVectorSet({
+      index,
+      indexDir: values.index,
+      embedder: embedder ?? base,
+      modelFile: file,
+      modelDtype: 'q8',
+      progress: consoleProgress(),
+    });
     for (const t of r.timings) console.log(`${t.stage.padEnd(44)} ${(t.ms / 1000).toFixed(1)} s`);
     console.log(`vector set: ${(r.bytes / 1e6).toFixed(2)} MB in ${r.dir}`);
   } finally {

@@ -44,10 +44,12 @@ function options() {
     throw new StartArgsError(`${(e as Error).message}. ${USAGE}`);
   }
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && (!Number.isInteger(port) || port <= 0 || port > 65535)) throw new StartArgsError(`--port needs a port number (1–65535), got "${values.port}". ${USAGE}`);
+  if (port !== undefined && (!Number.isInteger(port) || port <= 0 || port > 65535))
+    throw new StartArgsError(`--port needs a port number (1–65535), got "${values.port}". ${USAGE}`);
   let https: { cert: Buffer; key: Buffer } | undefined;
   if (values.https) {
-    if (!values.cert || !values.key) throw new StartArgsError(`--https needs --cert and --key (PEM files; the README's "Use it on a tablet" shows how to make them). ${USAGE}`);
+    if (!values.cert || !values.key)
+      throw new StartArgsError(`--https needs --cert and --key (PEM files; the README's "Use it on a tablet" shows how to make them). ${USAGE}`);
     for (const f of [values.cert, values.key]) if (!existsSync(f)) throw new StartArgsError(`${f} does not exist. ${USAGE}`);
     https = { cert: readFileSync(values.cert), key: readFileSync(values.key) };
   }

@@ -124,7 +124,8 @@ async function finalize(model: SynthMeta['model'] | null, stats: Record<string, 
   const files: SynthMeta['files'] = {
     [SYNTH_FILE]: { sha256: await fileSha(synthPath), records: ordered.length, questions: ordered.reduce((n, r) => n + r.questions.length, 0) },
   };
-  if (existsSync(offPath)) files[OFFTOPIC_FILE] = { sha256: await fileSha(offPath), records: offOrdered.length, questions: offOrdered.reduce((n, r) => n + r.questions.length, 0) };
+  if (existsSync(offPath))
+    files[OFFTOPIC_FILE] = { sha256: await fileSha(offPath), records: offOrdered.length, questions: offOrdered.reduce((n, r) => n + r.questions.length, 0) };
   const meta: SynthMeta = {
     formatVersion: 1,
     model: model ?? previous?.model ?? { name: 'unknown', file: 'unknown', sha256: 'unknown' },
@@ -167,7 +168,13 @@ let withHistory: ChatHistory | null = null;
 let outTokens = 0;
 let unusable = 0;
 let genMs = 0;
-async function ask(session: InstanceType<typeof LlamaChatSession>, prompt: string, schema: object, seed: number, maxTokens = settings.maxTokens): Promise<unknown> {
+async function ask(
+  session: InstanceType<typeof LlamaChatSession>,
+  prompt: string,
+  schema: object,
+  seed: number,
+  maxTokens = settings.maxTokens,
+): Promise<unknown> {
   const grammar = await llama.createGrammarForJsonSchema(schema as never);
   if (withHistory) session.setChatHistory(withHistory);
   else session.resetChatHistory();
@@ -184,7 +191,11 @@ async function ask(session: InstanceType<typeof LlamaChatSession>, prompt: strin
 
 if (values.offtopic) {
   const session = new LlamaChatSession({ contextSequence: sequence });
-  const done = new Set(readExisting<OfftopicQuestions>(offPath).filter((r) => r.prompt === OFFTOPIC_VERSION).map((r) => r.topic));
+  const done = new Set(
+    readExisting<OfftopicQuestions>(offPath)
+      .filter((r) => r.prompt === OFFTOPIC_VERSION)
+      .map((r) => r.topic),
+  );
   // 40 subjects need more room than one passage's questions; one retry with another seed
   const listed = ((await ask(session, OFFTOPIC_TOPICS_PROMPT, topicsSchema(), seedOf('subjects'), 3 * settings.maxTokens)) ??
     (await ask(session, OFFTOPIC_TOPICS_PROMPT, topicsSchema(), seedOf('subjects') + 1, 3 * settings.maxTokens))) as { subjects: string[] } | null;
@@ -194,7 +205,9 @@ if (values.offtopic) {
   const t0 = Date.now();
   let n = 0;
   for (const topic of todo) {
-    const { questions } = ((await ask(session, offtopicQuestionsPrompt(topic), offtopicSchema(), seedOf(topic))) ?? { questions: [] }) as { questions: string[] };
+    const { questions } = ((await ask(session, offtopicQuestionsPrompt(topic), offtopicSchema(), seedOf(topic))) ?? { questions: [] }) as {
+      questions: string[];
+    };
     const rec: OfftopicQuestions = { topic, prompt: OFFTOPIC_VERSION, questions: cleanQuestions(questions) };
     appendFileSync(offPath, `${JSON.stringify(rec)}\n`);
     console.error(`  off-topic ${eta(++n, todo.length, t0)}  ${topic}`);
@@ -222,7 +235,8 @@ if (values.offtopic) {
   for (const c of todo) {
     const prompt = passagePrompt(c.title, c.text, c.kind === 'table');
     // one retry with another seed when the reply is unusable; then no record, so the next run tries again
-    const out = ((await ask(session, prompt, questionsSchema(), seedOf(c.id))) ?? (await ask(session, prompt, questionsSchema(), seedOf(`${c.id}#retry`)))) as Record<string, string[]> | null;
+    const out = ((await ask(session, prompt, questionsSchema(), seedOf(c.id))) ??
+      (await ask(session, prompt, questionsSchema(), seedOf(`${c.id}#retry`)))) as Record<string, string[]> | null;
     n++;
     if (!out) {
       unusable++;
@@ -236,7 +250,13 @@ if (values.offtopic) {
   }
 }
 await finalize(modelInfo, {
-  lastRun: { seconds: (genMs / 1000).toFixed(0), unusableReplies: unusable, outputTokens: outTokens, outputTokensPerSecond: Number((outTokens / Math.max(genMs / 1000, 1e-3)).toFixed(2)), mode: values.offtopic ? 'offtopic' : 'passages' },
+  lastRun: {
+    seconds: (genMs / 1000).toFixed(0),
+    unusableReplies: unusable,
+    outputTokens: outTokens,
+    outputTokensPerSecond: Number((outTokens / Math.max(genMs / 1000, 1e-3)).toFixed(2)),
+    mode: values.offtopic ? 'offtopic' : 'passages',
+  },
 });
 await context.dispose();
 await model.dispose();

@@ -18,7 +18,18 @@ import { chunkSources } from '../build/pipeline.js';
 import { gridForChunk } from '../../src/core/sora/tables/grid.js';
 import { cleanQuestions } from '../synth/prompt.js';
 import { repeatsRouteExample } from '../synth/route-prompt.js';
-import { EXAMPLE_REPLIES, EXAMPLE_TABLE, ROUTE_FILE, ROUTE_PROMPT_VERSION, ROUTE_STYLES, ROUTE_SYSTEM_PROMPT, type RoutePathKind, type RouteQuestions, routeSchema, tablePrompt } from '../synth/route-prompt.js';
+import {
+  EXAMPLE_REPLIES,
+  EXAMPLE_TABLE,
+  ROUTE_FILE,
+  ROUTE_PROMPT_VERSION,
+  ROUTE_STYLES,
+  ROUTE_SYSTEM_PROMPT,
+  type RoutePathKind,
+  type RouteQuestions,
+  routeSchema,
+  tablePrompt,
+} from '../synth/route-prompt.js';
 import { DATA_DIR, parseJsonl } from '../synth/store.js';
 
 const HELP = `Usage: npm run synth:routes -- --model <file.gguf> [--seeds 2] [--threads 2] [--temperature 0.8]
@@ -67,7 +78,9 @@ const seedOf = (s: string): number => {
 const { chunks } = await chunkSources({});
 const tables = chunks.filter((c) => gridForChunk(c));
 if (!tables.length) fail('no calculator table found among the chunks: is CORPUS_DIR set?');
-const existing = existsSync(outPath) ? parseJsonl<RouteQuestions>(readFileSync(outPath, 'utf8'), ROUTE_FILE).filter((r) => r.prompt === ROUTE_PROMPT_VERSION) : [];
+const existing = existsSync(outPath)
+  ? parseJsonl<RouteQuestions>(readFileSync(outPath, 'utf8'), ROUTE_FILE).filter((r) => r.prompt === ROUTE_PROMPT_VERSION)
+  : [];
 const have = new Set(existing.map((r) => `${r.table}\u0000${r.path}\u0000${r.seed}`));
 const todo: { table: (typeof tables)[number]; path: RoutePathKind; seed: number }[] = [];
 for (const table of tables)
@@ -117,13 +130,17 @@ for (const { table, path, seed } of todo) {
     appendFileSync(outPath, `${JSON.stringify(rec)}\n`);
   }
   const s = (Date.now() - t0) / 1000;
-  console.error(`  ${n}/${todo.length} ${s.toFixed(0)} s, ETA ${(((todo.length - n) * s) / n / 60).toFixed(1)} min  ${table.title.slice(0, 50)} · ${path} · seed ${seed}${out ? '' : ' (unusable reply: left for the next run)'}`);
+  console.error(
+    `  ${n}/${todo.length} ${s.toFixed(0)} s, ETA ${(((todo.length - n) * s) / n / 60).toFixed(1)} min  ${table.title.slice(0, 50)} · ${path} · seed ${seed}${out ? '' : ' (unusable reply: left for the next run)'}`,
+  );
 }
 // deterministic order: table order of the corpus, then path, then seed
 const all = parseJsonl<RouteQuestions>(existsSync(outPath) ? readFileSync(outPath, 'utf8') : '', ROUTE_FILE).filter((r) => r.prompt === ROUTE_PROMPT_VERSION);
 const order = new Map(tables.map((t, i) => [t.id, i]));
 const latest = new Map(all.map((r) => [`${r.table}\u0000${r.path}\u0000${r.seed}`, r]));
-const sorted = [...latest.values()].filter((r) => order.has(r.table)).sort((a, b) => order.get(a.table)! - order.get(b.table)! || a.path.localeCompare(b.path) || a.seed - b.seed);
+const sorted = [...latest.values()]
+  .filter((r) => order.has(r.table))
+  .sort((a, b) => order.get(a.table)! - order.get(b.table)! || a.path.localeCompare(b.path) || a.seed - b.seed);
 writeFileSync(outPath, sorted.map((r) => JSON.stringify(r)).join('\n') + '\n');
 const meta = {
   formatVersion: 1,

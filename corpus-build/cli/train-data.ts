@@ -57,10 +57,15 @@ for (const chunk of index.chunks) {
   const split = heldBack(chunk.id) ? 'heldback' : 'train';
   for (const { style, q } of qs) {
     const r = await engine.retrieve(q, { filters: { docIds: [chunk.docId] }, config: { gate: { enabled: false }, rrf: { k: 60, pool }, keep: pool } });
-    const negs = r.evidence.map((e) => e.id).filter((id) => id !== chunk.id && unitOf(id) !== unitOf(chunk.id)).slice(0, maxNeg);
+    const negs = r.evidence
+      .map((e) => e.id)
+      .filter((id) => id !== chunk.id && unitOf(id) !== unitOf(chunk.id))
+      .slice(0, maxNeg);
     const rank = r.evidence.findIndex((e) => e.id === chunk.id) + 1;
     const [qv] = await embedder.embed([q]);
-    lines.push(JSON.stringify({ q, style, pos: chunk.id, negs, posWin: bestWindowText(qv!, chunk.id), negWins: negs.map((id) => bestWindowText(qv!, id)), split, rank }));
+    lines.push(
+      JSON.stringify({ q, style, pos: chunk.id, negs, posWin: bestWindowText(qv!, chunk.id), negWins: negs.map((id) => bestWindowText(qv!, id)), split, rank }),
+    );
     if (++n % 200 === 0) console.error(`  mined ${n}/${total} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   }
 }
@@ -81,5 +86,7 @@ for (const r of off) {
   }
 }
 writeFileSync(`${values.out}/offtopic.jsonl`, offLines.join('\n') + (offLines.length ? '\n' : ''));
-console.error(`Wrote ${lines.length} pairs (${lines.filter((l) => l.includes('"heldback"')).length} held back) to ${values.out}/ in ${((Date.now() - t0) / 1000).toFixed(0)} s.`);
+console.error(
+  `Wrote ${lines.length} pairs (${lines.filter((l) => l.includes('"heldback"')).length} held back) to ${values.out}/ in ${((Date.now() - t0) / 1000).toFixed(0)} s.`,
+);
 await embedder.dispose?.();

@@ -14,7 +14,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { foldsOf } from '../../src/core/evaluation/cross-validation.js';
-import { DEFAULT_ROUTE_TRAIN, predictRoute, ROUTE_CLASSES, type RouteClass, type RouteExample, type RouteTrainOptions, trainRouteModel } from '../../src/core/route/route-model.js';
+import {
+  DEFAULT_ROUTE_TRAIN,
+  predictRoute,
+  ROUTE_CLASSES,
+  type RouteClass,
+  type RouteExample,
+  type RouteTrainOptions,
+  trainRouteModel,
+} from '../../src/core/route/route-model.js';
 import { composeBoth, isTableChunk } from '../synth/compose-routes.js';
 import { ROUTE_FILE, ROUTE_PROMPT_VERSION, type RouteQuestions } from '../synth/route-prompt.js';
 import { DATA_DIR, type PassageQuestions, parseJsonl, readVerified, sha256, SYNTH_FILE } from '../synth/store.js';
@@ -64,7 +72,8 @@ const passages = readVerified<PassageQuestions>(SYNTH_FILE);
 const sectionOf = (chunkId: string) => chunkId.replace(/\/(?:part-\d+|table-[^/]+)$/, '').replace(/\/[^/]+$/, '');
 const examples: Labelled[] = [];
 for (const r of routeRecords) for (const q of r.questions) examples.push({ text: q.q, path: r.path, group: `table:${r.table}` });
-for (const r of passages) if (!isTableChunk(r.chunk)) for (const q of r.questions) examples.push({ text: q.q, path: 'rules', group: `section:${sectionOf(r.chunk)}` });
+for (const r of passages)
+  if (!isTableChunk(r.chunk)) for (const q of r.questions) examples.push({ text: q.q, path: 'rules', group: `section:${sectionOf(r.chunk)}` });
 // composed both questions (training folds only): a database question joined with a question about
 // its table's section; they belong to both groups, and leave a fold's training set when either is tested
 const composeN = Number(values.compose);
@@ -84,7 +93,9 @@ const trainingOutside = (f: number | null): RouteExample[] => [
   ...composed.filter((c) => f === null || c.groups.every((g) => folds.get(g) !== f)),
 ];
 const countOf = (c: RouteClass) => examples.filter((e) => e.path === c).length;
-console.log(`training questions: ${ROUTE_CLASSES.map((c) => `${c} ${countOf(c)}`).join(', ')}${composed.length ? `, plus ${composed.length} composed both questions (training only)` : ''}`);
+console.log(
+  `training questions: ${ROUTE_CLASSES.map((c) => `${c} ${countOf(c)}`).join(', ')}${composed.length ? `, plus ${composed.length} composed both questions (training only)` : ''}`,
+);
 
 /** Accuracy and per-class recall of a predictor over labelled questions. */
 function score(items: readonly { text: string; path: RouteClass }[], predict: (t: string) => RouteClass) {
@@ -95,7 +106,9 @@ function score(items: readonly { text: string; path: RouteClass }[], predict: (t
     if (p === it.path) ok++;
     (confusion[it.path] ??= {})[p] = (confusion[it.path]![p] ?? 0) + 1;
   }
-  const recall = Object.fromEntries(ROUTE_CLASSES.map((c) => [c, Number(((confusion[c]?.[c] ?? 0) / Math.max(1, items.filter((i) => i.path === c).length)).toFixed(3))]));
+  const recall = Object.fromEntries(
+    ROUTE_CLASSES.map((c) => [c, Number(((confusion[c]?.[c] ?? 0) / Math.max(1, items.filter((i) => i.path === c).length)).toFixed(3))]),
+  );
   return { n: items.length, accuracy: Number((ok / Math.max(1, items.length)).toFixed(3)), recall, confusion };
 }
 
@@ -105,11 +118,18 @@ function score(items: readonly { text: string; path: RouteClass }[], predict: (t
 // default's balanced accuracy (the one-standard-error rule: smaller differences are noise here, with
 // about a hundred questions in the database and both classes).
 const k = Number(values.k);
-const folds = foldsOf(examples.map((e) => e.group), k, 1);
-const candidates: Partial<RouteTrainOptions>[] = [{ kind: DEFAULT_ROUTE_TRAIN.kind, l2: DEFAULT_ROUTE_TRAIN.l2, extractorGate: DEFAULT_ROUTE_TRAIN.extractorGate }];
+const folds = foldsOf(
+  examples.map((e) => e.group),
+  k,
+  1,
+);
+const candidates: Partial<RouteTrainOptions>[] = [
+  { kind: DEFAULT_ROUTE_TRAIN.kind, l2: DEFAULT_ROUTE_TRAIN.l2, extractorGate: DEFAULT_ROUTE_TRAIN.extractorGate },
+];
 for (const kind of ['multinomial', 'factored'] as const)
   for (const l2 of [1e-1, 3e-2, 1e-2, 1e-3, 1e-4])
-    for (const extractorGate of [true, false]) if (JSON.stringify({ kind, l2, extractorGate }) !== JSON.stringify(candidates[0])) candidates.push({ kind, l2, extractorGate });
+    for (const extractorGate of [true, false])
+      if (JSON.stringify({ kind, l2, extractorGate }) !== JSON.stringify(candidates[0])) candidates.push({ kind, l2, extractorGate });
 const balanced = (r: Record<string, number>) => Number((ROUTE_CLASSES.reduce((a, c) => a + (r[c] ?? 0), 0) / ROUTE_CLASSES.length).toFixed(3));
 /** Standard error of the balanced accuracy: the per-class recalls' binomial variances, averaged. */
 const balancedSe = (r: Record<string, number>) =>
@@ -126,7 +146,9 @@ for (const options of candidates) {
   const byText = new Map(examples.map((e, i) => [e.text, predicted.get(i)!]));
   const cv = score(examples, (t) => byText.get(t)!);
   const b = balanced(cv.recall);
-  console.log(`CV ${JSON.stringify(options)}: balanced accuracy ${b}, accuracy ${cv.accuracy}, recall ${JSON.stringify(cv.recall)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  console.log(
+    `CV ${JSON.stringify(options)}: balanced accuracy ${b}, accuracy ${cv.accuracy}, recall ${JSON.stringify(cv.recall)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   scored.push({ options, balanced: b, cv });
 }
 const byBalance = [...scored].sort((a, b) => b.balanced - a.balanced);
@@ -149,7 +171,10 @@ console.log(`model: ${Object.keys(model.weights).length} features`);
 
 if (values.cases) {
   const cases = parseJsonl<{ id?: string; query: string; path: RouteClass }>(readFileSync(values.cases, 'utf8'), values.cases);
-  const s = score(cases.map((c) => ({ text: c.query, path: c.path })), (t) => predictRoute(model, t).path);
+  const s = score(
+    cases.map((c) => ({ text: c.query, path: c.path })),
+    (t) => predictRoute(model, t).path,
+  );
   console.log(`${values.cases} (measured only, never trained on): accuracy ${s.accuracy} (n ${s.n}), recall ${JSON.stringify(s.recall)}`);
   console.log(`  confusion (gold → predicted): ${JSON.stringify(s.confusion)}`);
 }

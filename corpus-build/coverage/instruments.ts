@@ -36,10 +36,14 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'r947',
     label: 'Implementing Regulation (EU) 2019/947 (the UAS Regulation)',
     location: `${R947}, Articles and Annex (Part-UAS)`,
-    description: 'The EU rules and procedures for operating unmanned aircraft; the documents here are its acceptable means of compliance and guidance, not its enacting text.',
+    description:
+      'The EU rules and procedures for operating unmanned aircraft; the documents here are its acceptable means of compliance and guidance, not its enacting text.',
     keys: ['reg:2019/947'],
     cues: [],
-    statusOverride: { status: 'guidance-present', reason: 'The EASA document in the corpus is the AMC & GM to this Regulation; its specific Articles and points have their own entries.' },
+    statusOverride: {
+      status: 'guidance-present',
+      reason: 'The EASA document in the corpus is the AMC & GM to this Regulation; its specific Articles and points have their own entries.',
+    },
   },
   {
     id: 'r947-art2',
@@ -48,7 +52,10 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     description: 'Definitions of the terms used by the UAS Regulation (UAS operator, remote pilot, uninvolved persons, assemblies of people, and others).',
     keys: ['reg:2019/947:art:2'],
     cues: named(String.raw`\barticle\s+2\b(?!\d)`),
-    statusOverride: { status: 'quoted', reason: 'The SORA glossary (Annex I to AMC1 Article 11) cites the Article 2 definitions it uses, with their paragraph numbers.' },
+    statusOverride: {
+      status: 'quoted',
+      reason: 'The SORA glossary (Annex I to AMC1 Article 11) cites the Article 2 definitions it uses, with their paragraph numbers.',
+    },
   },
   {
     id: 'r947-art3',
@@ -56,16 +63,28 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     location: `${R947}, Article 3`,
     description: "Splits UAS operations into the 'open', 'specific' and 'certified' categories.",
     keys: ['reg:2019/947:art:3'],
-    cues: [...named(String.raw`\barticle\s+3\b(?!\d)`), ...topic(String.raw`\b(?:three|which|what)\s+(?:are\s+the\s+)?(?:drone\s+|UAS\s+|operational\s+)?categor(?:y|ies)\b`, String.raw`\bcategories\s+of\s+(?:UAS|drone)\s+operations?\b`)],
+    cues: [
+      ...named(String.raw`\barticle\s+3\b(?!\d)`),
+      ...topic(
+        String.raw`\b(?:three|which|what)\s+(?:are\s+the\s+)?(?:drone\s+|UAS\s+|operational\s+)?categor(?:y|ies)\b`,
+        String.raw`\bcategories\s+of\s+(?:UAS|drone)\s+operations?\b`,
+      ),
+    ],
   },
   {
     id: 'r947-open',
     label: "The 'open' category (Article 4 and UAS.OPEN)",
     location: `${R947}, Article 4 and Part A of the Annex (UAS.OPEN)`,
-    description: "Conditions for low-risk flights without an authorisation: the A1, A2 and A3 subcategories, mass and class-label limits, maximum height, distances from people, and the operator's and remote pilot's duties in that category.",
+    description:
+      "Conditions for low-risk flights without an authorisation: the A1, A2 and A3 subcategories, mass and class-label limits, maximum height, distances from people, and the operator's and remote pilot's duties in that category.",
     keys: ['reg:2019/947:art:4', 'uas:OPEN', 'concept:open-category'],
     cues: [
-      ...named(String.raw`\barticle\s+4\b(?!\d)`, String.raw`\bUAS\.OPEN\b`, String.raw`\bopen[’'"]?\s+category\b`, String.raw`\bpart\s+A\s+of\s+the\s+annex\b`),
+      ...named(
+        String.raw`\barticle\s+4\b(?!\d)`,
+        String.raw`\bUAS\.OPEN\b`,
+        String.raw`\bopen[’'"]?\s+category\b`,
+        String.raw`\bpart\s+A\s+of\s+the\s+annex\b`,
+      ),
       ...topic(
         String.raw`\b(?:sub-?categor(?:y|ies)\s*)A[123]\b|\bA[123]\s+(?:sub-?categor|category|operations?|flights?|rules?)`,
         String.raw`\b(?:hobby(?:ist)?|recreational(?:ly)?|leisure|for\s+fun|toy\s+drones?)\b`,
@@ -79,7 +98,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'r947-art5',
     label: "Article 5 of Regulation (EU) 2019/947 (the 'specific' category)",
     location: `${R947}, Article 5`,
-    description: "When an operation falls in the 'specific' category and which route it takes: an operational authorisation after a risk assessment, a declaration for a standard scenario, or a light UAS operator certificate.",
+    description:
+      "When an operation falls in the 'specific' category and which route it takes: an operational authorisation after a risk assessment, a declaration for a standard scenario, or a light UAS operator certificate.",
     keys: ['reg:2019/947:art:5'],
     cues: named(String.raw`\barticle\s+5\b(?!\d)`),
   },
@@ -87,11 +107,15 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'r947-art6',
     label: "The 'certified' category (Article 6)",
     location: `${R947}, Article 6`,
-    description: "When an operation belongs to the 'certified' category (for example carrying people, transporting dangerous goods with high risk, or large UAS over assemblies of people) and what certification it then needs.",
+    description:
+      "When an operation belongs to the 'certified' category (for example carrying people, transporting dangerous goods with high risk, or large UAS over assemblies of people) and what certification it then needs.",
     keys: ['reg:2019/947:art:6', 'concept:certified-category'],
     cues: [
       ...named(String.raw`\barticle\s+6\b(?!\d)`, String.raw`\bcertified[’'"]?\s+category\b`),
-      ...topic(String.raw`\b(?:air\s+taxis?|passenger\s+drones?)\b|\b(?:carry|carrying|transport|transporting)\s+(?:people|persons|passengers)\b`, String.raw`\b(?:operations?|flights?)\b.{0,40}\bmust\s+be\s+certified\b|\bwithout\s+certification\b`),
+      ...topic(
+        String.raw`\b(?:air\s+taxis?|passenger\s+drones?)\b|\b(?:carry|carrying|transport|transporting)\s+(?:people|persons|passengers)\b`,
+        String.raw`\b(?:operations?|flights?)\b.{0,40}\bmust\s+be\s+certified\b|\bwithout\s+certification\b`,
+      ),
     ],
   },
   {
@@ -116,15 +140,22 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'r947-art13',
     label: 'Article 13 of Regulation (EU) 2019/947 (cross-border operations)',
     location: `${R947}, Article 13`,
-    description: "How an operation authorised in one Member State is flown in another: the application to the State of operation and what it may add.",
+    description: 'How an operation authorised in one Member State is flown in another: the application to the State of operation and what it may add.',
     keys: ['reg:2019/947:art:13'],
-    cues: [...named(String.raw`\barticle\s+13\b`), ...topic(String.raw`\bcross-?border\b`, String.raw`\b(?:fly|flying|operate|operating|use)\b.{0,40}\b(?:another|other)\s+(?:EU\s+)?(?:member\s+state|country)\b|\babroad\b`)],
+    cues: [
+      ...named(String.raw`\barticle\s+13\b`),
+      ...topic(
+        String.raw`\bcross-?border\b`,
+        String.raw`\b(?:fly|flying|operate|operating|use)\b.{0,40}\b(?:another|other)\s+(?:EU\s+)?(?:member\s+state|country)\b|\babroad\b`,
+      ),
+    ],
   },
   {
     id: 'r947-art14',
     label: 'Registration of UAS operators and certified UAS (Article 14)',
     location: `${R947}, Article 14`,
-    description: 'Who must register as a UAS operator, with which authority, the registration number to display on the aircraft, and the registration of UAS whose design is certified.',
+    description:
+      'Who must register as a UAS operator, with which authority, the registration number to display on the aircraft, and the registration of UAS whose design is certified.',
     keys: ['reg:2019/947:art:14'],
     cues: [
       ...named(String.raw`\barticle\s+14\b`),
@@ -135,9 +166,13 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'r947-art15',
     label: 'Geographical zones (Article 15)',
     location: `${R947}, Article 15`,
-    description: 'How Member States define geographical zones where UAS flights are restricted, prohibited or subject to conditions, and how that information is published.',
+    description:
+      'How Member States define geographical zones where UAS flights are restricted, prohibited or subject to conditions, and how that information is published.',
     keys: ['reg:2019/947:art:15'],
-    cues: [...named(String.raw`\barticle\s+15\b`), ...topic(String.raw`\bgeographical\s+zones?\b|\bgeo-?zones?\b|\bno-?fly\s+zones?\b|\brestricted\s+zones?\b`)],
+    cues: [
+      ...named(String.raw`\barticle\s+15\b`),
+      ...topic(String.raw`\bgeographical\s+zones?\b|\bgeo-?zones?\b|\bno-?fly\s+zones?\b|\brestricted\s+zones?\b`),
+    ],
   },
   {
     id: 'r947-art16',
@@ -145,7 +180,12 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     location: `${R947}, Article 16`,
     description: 'Authorisations a Member State may grant to model aircraft clubs and associations, with conditions that depart from the general rules.',
     keys: ['reg:2019/947:art:16', 'concept:model-aircraft-clubs'],
-    cues: [...named(String.raw`\barticle\s+16\b`), ...topic(String.raw`\bmodel\s+(?:aircraft|aeroplanes?|airplanes?|flying)\b|\bmodel(?:l)?ers?\b|\bflying\s+clubs?\b|\bclubs?\s+(?:and|or)\s+associations?\b`)],
+    cues: [
+      ...named(String.raw`\barticle\s+16\b`),
+      ...topic(
+        String.raw`\bmodel\s+(?:aircraft|aeroplanes?|airplanes?|flying)\b|\bmodel(?:l)?ers?\b|\bflying\s+clubs?\b|\bclubs?\s+(?:and|or)\s+associations?\b`,
+      ),
+    ],
   },
   {
     id: 'r947-art17',
@@ -183,7 +223,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'r947-articles',
     label: 'Other Articles of Regulation (EU) 2019/947',
     location: `${R947}, Articles (enacting terms)`,
-    description: 'The enacting terms of the UAS Regulation not listed separately here: scope, general principles, operators from third countries, transition and entry into force.',
+    description:
+      'The enacting terms of the UAS Regulation not listed separately here: scope, general principles, operators from third countries, transition and entry into force.',
     keys: ['reg:2019/947:art:'],
     cues: [],
   },
@@ -192,7 +233,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'part-uas',
     label: 'Part-UAS (Annex to Regulation (EU) 2019/947)',
     location: `${R947}, Annex (Part-UAS)`,
-    description: "The Annex with the operating requirements per category: Part A 'open', Part B 'specific' (with the standard scenarios in its Appendix 1), Part C light UAS operator certificate.",
+    description:
+      "The Annex with the operating requirements per category: Part A 'open', Part B 'specific' (with the standard scenarios in its Appendix 1), Part C light UAS operator certificate.",
     keys: ['uas:'],
     cues: named(String.raw`\bpart[- ]UAS\b`),
   },
@@ -200,7 +242,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'uas-spec',
     label: "Part B of Part-UAS ('specific' category, UAS.SPEC)",
     location: `${R947}, Part B of the Annex (UAS.SPEC)`,
-    description: "Requirements for operations in the 'specific' category: declarations, applications and authorisations, the operator's and remote pilot's responsibilities.",
+    description:
+      "Requirements for operations in the 'specific' category: declarations, applications and authorisations, the operator's and remote pilot's responsibilities.",
     keys: ['uas:SPEC'],
     cues: named(String.raw`\bUAS\.SPEC\b(?!\.(?:030|040))`, String.raw`\bpart\s+B\s+of\s+the\s+annex\b`),
   },
@@ -224,7 +267,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'uas-spec-050',
     label: 'UAS.SPEC.050 (responsibilities of the UAS operator)',
     location: `${R947}, Part B of the Annex, UAS.SPEC.050`,
-    description: "The duties of a UAS operator in the 'specific' category: procedures, staff competence, maintenance, records, and the equipment the aircraft must carry.",
+    description:
+      "The duties of a UAS operator in the 'specific' category: procedures, staff competence, maintenance, records, and the equipment the aircraft must carry.",
     keys: ['uas:SPEC.050'],
     cues: named(String.raw`\bUAS\.SPEC\.050\b`),
   },
@@ -240,7 +284,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'uas-spec-100',
     label: 'UAS.SPEC.100 (use of certified equipment and certified UA)',
     location: `${R947}, Part B of the Annex, UAS.SPEC.100`,
-    description: "Consequences of using equipment or an unmanned aircraft with a certificate in the 'specific' category (airworthiness, maintenance, staff licensing).",
+    description:
+      "Consequences of using equipment or an unmanned aircraft with a certificate in the 'specific' category (airworthiness, maintenance, staff licensing).",
     keys: ['uas:SPEC.100'],
     cues: named(String.raw`\bUAS\.SPEC\.100\b`),
   },
@@ -248,9 +293,13 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'uas-sts',
     label: 'Standard scenarios STS-01 and STS-02 (UAS.STS, declarations)',
     location: `${R947}, Part B of the Annex (UAS.SPEC.020) and its Appendix 1 (STS-01, STS-02)`,
-    description: "The standard scenarios flown on a declaration instead of an authorisation: their operational limits, the required class-marked UAS (C5, C6), remote pilot training and the operator's duties.",
+    description:
+      "The standard scenarios flown on a declaration instead of an authorisation: their operational limits, the required class-marked UAS (C5, C6), remote pilot training and the operator's duties.",
     keys: ['uas:STS', 'uas:SPEC.020'],
-    cues: [...named(String.raw`\bUAS\.STS\b`, String.raw`\bSTS[- ]?0?[12]\b`, String.raw`\bUAS\.SPEC\.020\b`), ...topic(String.raw`\bstandard\s+scenarios?\b`, String.raw`\bdeclar(?:e|ation)\b.{0,40}\b(?:operations?|operator|scenario)\b`)],
+    cues: [
+      ...named(String.raw`\bUAS\.STS\b`, String.raw`\bSTS[- ]?0?[12]\b`, String.raw`\bUAS\.SPEC\.020\b`),
+      ...topic(String.raw`\bstandard\s+scenarios?\b`, String.raw`\bdeclar(?:e|ation)\b.{0,40}\b(?:operations?|operator|scenario)\b`),
+    ],
   },
   {
     id: 'uas-luc',
@@ -258,14 +307,18 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     location: `${R947}, Part C of the Annex (UAS.LUC)`,
     description: 'The certificate an organisation can hold to authorise its own operations: its management system, privileges and obligations.',
     keys: ['uas:LUC'],
-    cues: [...named(String.raw`\bUAS\.LUC\b`, String.raw`\bLUC\b`, String.raw`\bpart\s+C\s+of\s+the\s+annex\b`), ...topic(String.raw`\blight\s+UAS\s+operator\s+certificate\b|\bself-?authori[sz]\w*`)],
+    cues: [
+      ...named(String.raw`\bUAS\.LUC\b`, String.raw`\bLUC\b`, String.raw`\bpart\s+C\s+of\s+the\s+annex\b`),
+      ...topic(String.raw`\blight\s+UAS\s+operator\s+certificate\b|\bself-?authori[sz]\w*`),
+    ],
   },
   // ---- Delegated Regulation (EU) 2019/945
   {
     id: 'r945',
     label: 'Delegated Regulation (EU) 2019/945 (UAS and class identification labels)',
     location: `${R945} (Articles and Annex)`,
-    description: 'Product rules for UAS placed on the EU market: class identification labels C0 to C6, manufacturer and importer obligations, conformity assessment, and third-country UAS operators.',
+    description:
+      'Product rules for UAS placed on the EU market: class identification labels C0 to C6, manufacturer and importer obligations, conformity assessment, and third-country UAS operators.',
     keys: ['reg:2019/945', 'class:'],
     cues: [
       ...named(String.raw`\b2019\/945\b`, String.raw`\bdelegated\s+regulation\b`),
@@ -281,7 +334,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'r945-annex',
     label: 'Annex to Regulation (EU) 2019/945 (requirements per class, Parts 1–17)',
     location: `${R945}, Annex, Parts 1 to 17`,
-    description: 'The technical requirements each class of UAS and each accessory (such as a remote-identification add-on) must meet, one Part per class or item, and the test methods.',
+    description:
+      'The technical requirements each class of UAS and each accessory (such as a remote-identification add-on) must meet, one Part per class or item, and the test methods.',
     keys: ['reg:2019/945:part:'],
     cues: named(String.raw`\bpart\s+\d{1,2}\s+of\s+the\s+annex\s+to\s+(?:delegated\s+)?regulation\s+\(EU\)\s+2019\/945`),
   },
@@ -298,7 +352,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'r2018-1139',
     label: 'Regulation (EU) 2018/1139 (the Basic Regulation)',
     location: 'Regulation (EU) 2018/1139',
-    description: 'The EU civil aviation framework law that sets up EASA and the essential requirements for aircraft, including unmanned aircraft, on which the UAS Regulations are based.',
+    description:
+      'The EU civil aviation framework law that sets up EASA and the essential requirements for aircraft, including unmanned aircraft, on which the UAS Regulations are based.',
     keys: ['reg:2018/1139'],
     cues: named(String.raw`\b2018\/1139\b`, String.raw`\bbasic\s+regulation\b`),
   },
@@ -306,7 +361,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'r748-2012',
     label: 'Regulation (EU) No 748/2012 (Part 21)',
     location: 'Regulation (EU) No 748/2012, Annex I (Part 21)',
-    description: 'Airworthiness and environmental certification of aircraft and of their design and production organisations (type certificates, design organisation approvals).',
+    description:
+      'Airworthiness and environmental certification of aircraft and of their design and production organisations (type certificates, design organisation approvals).',
     keys: ['reg:748/2012'],
     cues: named(String.raw`\b748\/2012\b`, String.raw`\bpart[- ]21\b`),
   },
@@ -314,7 +370,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'r965-2012',
     label: 'Regulation (EU) No 965/2012 (air operations)',
     location: 'Regulation (EU) No 965/2012 (Air Operations Regulation)',
-    description: 'Technical requirements and procedures for air operations of manned aircraft (air operator certificates, crew training, definitions such as congested area).',
+    description:
+      'Technical requirements and procedures for air operations of manned aircraft (air operator certificates, crew training, definitions such as congested area).',
     keys: ['reg:965/2012', 'oro'],
     cues: named(String.raw`\b965\/2012\b`, String.raw`\bair\s+operations\s+regulation\b`, String.raw`\bORO\.[A-Z]+\.\d+`),
   },
@@ -332,7 +389,10 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     location: 'Regulation (EU) No 376/2014',
     description: 'Reporting, analysis and follow-up of occurrences in civil aviation: what must be reported, by whom and to whom.',
     keys: ['reg:376/2014'],
-    cues: [...named(String.raw`\b376\/2014\b`), ...topic(String.raw`\boccurrence\s+report`, String.raw`\breport(?:ing)?\s+(?:an?\s+)?(?:accident|incident|crash|occurrence)\b`)],
+    cues: [
+      ...named(String.raw`\b376\/2014\b`),
+      ...topic(String.raw`\boccurrence\s+report`, String.raw`\breport(?:ing)?\s+(?:an?\s+)?(?:accident|incident|crash|occurrence)\b`),
+    ],
   },
   {
     id: 'r2016-679',
@@ -340,32 +400,48 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     location: 'Regulation (EU) 2016/679 (General Data Protection Regulation)',
     description: 'Protection of personal data, including images and recordings made by drone cameras, and data protection impact assessments.',
     keys: ['reg:2016/679', 'dir:95/46'],
-    cues: [...named(String.raw`\b2016\/679\b`, String.raw`\bGDPR\b`), ...topic(String.raw`\bpersonal\s+data\b`, String.raw`\b(?:film(?:ing)?|photograph(?:ing)?|record(?:ing)?|video)\b.{0,40}\b(?:people|neighbou?rs?|persons?|private)\b`)],
+    cues: [
+      ...named(String.raw`\b2016\/679\b`, String.raw`\bGDPR\b`),
+      ...topic(
+        String.raw`\bpersonal\s+data\b`,
+        String.raw`\b(?:film(?:ing)?|photograph(?:ing)?|record(?:ing)?|video)\b.{0,40}\b(?:people|neighbou?rs?|persons?|private)\b`,
+      ),
+    ],
   },
   {
     id: 'union-national-other',
     label: 'Union and national rules on privacy, data protection, liability, insurance, security and environment',
     location: 'Other Union acts and the national law of the Member State where the flight takes place',
-    description: 'Matters outside the safety rules of the UAS Regulation: privacy, data protection, liability, insurance, security and environmental protection.',
+    description:
+      'Matters outside the safety rules of the UAS Regulation: privacy, data protection, liability, insurance, security and environmental protection.',
     keys: ['concept:privacy-insurance'],
-    cues: topic(String.raw`\binsur(?:ance|ed|e)\b`, String.raw`\bliab(?:le|ility)\b`, String.raw`\bprivacy\b`, String.raw`\bnoise\s+(?:complaints?|nuisance)\b`),
+    cues: topic(
+      String.raw`\binsur(?:ance|ed|e)\b`,
+      String.raw`\bliab(?:le|ility)\b`,
+      String.raw`\bprivacy\b`,
+      String.raw`\bnoise\s+(?:complaints?|nuisance)\b`,
+    ),
   },
   {
     id: 'national',
     label: 'National rules of the Member States',
     location: 'National law of the Member State concerned (not in these documents)',
-    description: 'What each Member State adds or decides nationally: authorities, fees, zones, age, drugs and alcohol limits, and aircraft below the thresholds of the EU rules.',
+    description:
+      'What each Member State adds or decides nationally: authorities, fees, zones, age, drugs and alcohol limits, and aircraft below the thresholds of the EU rules.',
     keys: ['national'],
     cues: [
       ...named(String.raw`\bnational\s+(?:law|laws|rules?|regulations?|legislation|requirements?)\b`),
-      ...topic(String.raw`\bin\s+(?:Germany|France|Italy|Spain|Austria|Belgium|the\s+Netherlands|Netherlands|Ireland|Poland|Sweden|Denmark|Finland|Portugal|Greece|Czechia|the\s+Czech\s+Republic|Hungary|Romania|Bulgaria|Croatia|Slovenia|Slovakia|Estonia|Latvia|Lithuania|Luxembourg|Malta|Cyprus|Switzerland|Norway|Iceland|Liechtenstein)\b`),
+      ...topic(
+        String.raw`\bin\s+(?:Germany|France|Italy|Spain|Austria|Belgium|the\s+Netherlands|Netherlands|Ireland|Poland|Sweden|Denmark|Finland|Portugal|Greece|Czechia|the\s+Czech\s+Republic|Hungary|Romania|Bulgaria|Croatia|Slovenia|Slovakia|Estonia|Latvia|Lithuania|Luxembourg|Malta|Cyprus|Switzerland|Norway|Iceland|Liechtenstein)\b`,
+      ),
     ],
   },
   {
     id: 'r2021-664',
     label: 'Implementing Regulation (EU) 2021/664 (U-space)',
     location: 'Implementing Regulation (EU) 2021/664 (U-space regulatory framework)',
-    description: 'U-space airspace and its services (network identification, geo-awareness, flight authorisation, traffic information) and the duties of U-space service providers.',
+    description:
+      'U-space airspace and its services (network identification, geo-awareness, flight authorisation, traffic information) and the duties of U-space service providers.',
     keys: ['reg:2021/664'],
     cues: named(String.raw`\b2021\/664\b`, String.raw`\bU-?space\b`),
   },
@@ -422,9 +498,17 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'standards',
     label: 'Industry standards (EUROCAE ED-, RTCA DO-, EN, SAE ARP)',
     location: 'The standard named (published by EUROCAE, RTCA, CEN or SAE)',
-    description: 'Technical standards the corpus cites as possible means of compliance (environmental testing, remote identification, development assurance); their content is not in these documents.',
+    description:
+      'Technical standards the corpus cites as possible means of compliance (environmental testing, remote identification, development assurance); their content is not in these documents.',
     keys: ['std:'],
-    cues: named(String.raw`\bED-\d{2,3}\b`, String.raw`\bDO-\d{2,3}\b`, String.raw`\bEN\s+\d{4,5}\b`, String.raw`\bARP\s?\d{4}\b`, String.raw`\bEUROCAE\b`, String.raw`\bRTCA\b`),
+    cues: named(
+      String.raw`\bED-\d{2,3}\b`,
+      String.raw`\bDO-\d{2,3}\b`,
+      String.raw`\bEN\s+\d{4,5}\b`,
+      String.raw`\bARP\s?\d{4}\b`,
+      String.raw`\bEUROCAE\b`,
+      String.raw`\bRTCA\b`,
+    ),
   },
   {
     id: 'easa-decisions',
@@ -447,7 +531,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     id: 'easa-light-uas',
     label: 'EASA Special Condition Light-UAS and its means of compliance',
     location: 'EASA Special Condition Light-UAS and the related MoC documents',
-    description: 'EASA design verification requirements for light UAS in medium and high risk operations, with their means of compliance (such as flight-test methods).',
+    description:
+      'EASA design verification requirements for light UAS in medium and high risk operations, with their means of compliance (such as flight-test methods).',
     keys: ['easa:light-uas', 'uas:FTB'],
     cues: named(String.raw`\bSC[- ]Light[- ]UAS\b`, String.raw`\bMoC\s+Light[- ]UAS\b`, String.raw`\bspecial\s+condition\b`),
   },

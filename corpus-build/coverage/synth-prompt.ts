@@ -34,8 +34,14 @@ export const COVERAGE_EXAMPLE = {
     description: 'Which lights an unmanned aircraft must show when it flies at night and when they must be on.',
   },
   output: {
-    names_rule: ['What does point X.1 of the Example Regulation require about lights on a drone at night?', 'Under point X.1, when must the night lights be switched on?'],
-    operator: ['I want to film fireworks with my quadcopter after sunset; does it need a light on it?', 'Our drone team flies inspections at dawn; do we have to keep the lamp flashing until we land?'],
+    names_rule: [
+      'What does point X.1 of the Example Regulation require about lights on a drone at night?',
+      'Under point X.1, when must the night lights be switched on?',
+    ],
+    operator: [
+      'I want to film fireworks with my quadcopter after sunset; does it need a light on it?',
+      'Our drone team flies inspections at dawn; do we have to keep the lamp flashing until we land?',
+    ],
     public: ['Why do some drones blink green in the evening?'],
     inspector: ['Which colour and visibility must a drone\u2019s night light have to comply?'],
   },
@@ -53,7 +59,11 @@ export function coverageQuestionsSchema() {
 
 /** Drop empty, too short, duplicate and example-repeating questions; normalise whitespace. */
 export function cleanCoverageQuestions(qs: readonly string[]): string[] {
-  const example = new Set(Object.values(COVERAGE_EXAMPLE.output).flat().map((q) => q.toLowerCase()));
+  const example = new Set(
+    Object.values(COVERAGE_EXAMPLE.output)
+      .flat()
+      .map((q) => q.toLowerCase()),
+  );
   const out: string[] = [];
   for (const raw of qs) {
     const q = raw.replace(/\s+/g, ' ').trim();

@@ -27,20 +27,67 @@ export const KNOBS: Knob[] = [
       { label: 'BM25 only', over: { dense_enabled: false } },
     ],
   },
-  { name: 'passage windows', values: [{ label: 'on', over: {} }, { label: 'off', over: { windows: { enabled: false } } }] },
-  { name: 'identifiers as the documents write them', values: [{ label: 'on', over: {} }, { label: 'off', over: { identifiers: { enabled: false } } }] },
-  { name: 'abbreviation expansion', values: [{ label: 'off', over: {} }, { label: 'on', over: { expansion: { enabled: true } } }] },
+  {
+    name: 'passage windows',
+    values: [
+      { label: 'on', over: {} },
+      { label: 'off', over: { windows: { enabled: false } } },
+    ],
+  },
+  {
+    name: 'identifiers as the documents write them',
+    values: [
+      { label: 'on', over: {} },
+      { label: 'off', over: { identifiers: { enabled: false } } },
+    ],
+  },
+  {
+    name: 'abbreviation expansion',
+    values: [
+      { label: 'off', over: {} },
+      { label: 'on', over: { expansion: { enabled: true } } },
+    ],
+  },
   {
     name: 'BM25 k1',
-    values: [{ label: '1.5', over: {} }, { label: '0.9', over: { bm25: { k1: 0.9 } } }, { label: '1.2', over: { bm25: { k1: 1.2 } } }, { label: '2.0', over: { bm25: { k1: 2 } } }],
+    values: [
+      { label: '1.5', over: {} },
+      { label: '0.9', over: { bm25: { k1: 0.9 } } },
+      { label: '1.2', over: { bm25: { k1: 1.2 } } },
+      { label: '2.0', over: { bm25: { k1: 2 } } },
+    ],
   },
-  { name: 'BM25 b', values: [{ label: '0.75', over: {} }, { label: '0.5', over: { bm25: { b: 0.5 } } }, { label: '0.9', over: { bm25: { b: 0.9 } } }] },
+  {
+    name: 'BM25 b',
+    values: [
+      { label: '0.75', over: {} },
+      { label: '0.5', over: { bm25: { b: 0.5 } } },
+      { label: '0.9', over: { bm25: { b: 0.9 } } },
+    ],
+  },
   {
     name: 'RRF k',
-    values: [{ label: '60', over: {} }, { label: '10', over: { rrf: { k: 10 } } }, { label: '30', over: { rrf: { k: 30 } } }, { label: '100', over: { rrf: { k: 100 } } }],
+    values: [
+      { label: '60', over: {} },
+      { label: '10', over: { rrf: { k: 10 } } },
+      { label: '30', over: { rrf: { k: 30 } } },
+      { label: '100', over: { rrf: { k: 100 } } },
+    ],
   },
-  { name: 'MMR', values: [{ label: 'off', over: {} }, { label: 'λ=0.6', over: { mmr: { enabled: true } } }] },
-  { name: 'post-scoring', values: [{ label: 'off', over: {} }, { label: 'on', over: { postScore: { enabled: true } } }] },
+  {
+    name: 'MMR',
+    values: [
+      { label: 'off', over: {} },
+      { label: 'λ=0.6', over: { mmr: { enabled: true } } },
+    ],
+  },
+  {
+    name: 'post-scoring',
+    values: [
+      { label: 'off', over: {} },
+      { label: 'on', over: { postScore: { enabled: true } } },
+    ],
+  },
   {
     name: 'current edition first',
     values: [

@@ -44,7 +44,6 @@ function describeItem(item: unknown, i: number): string {
   return parts.length ? `item #${i} (${parts.join(', ')})` : `item #${i}`;
 }
 
-
 /** A validated curated item, before ids are resolved. */
 interface CuratedItem {
   title: string;
@@ -132,20 +131,10 @@ export function loadCuratedChunks(jsonText: string, meta: CuratedMeta): Chunk[] 
   try {
     data = JSON.parse(jsonText);
   } catch (e) {
-    throw new SourceFormatError(
-      meta.docId,
-      'the file',
-      'JSON',
-      `not valid JSON: ${(e as Error).message}. Fix the file (or restore the published copy).`,
-    );
+    throw new SourceFormatError(meta.docId, 'the file', 'JSON', `not valid JSON: ${(e as Error).message}. Fix the file (or restore the published copy).`);
   }
   if (!Array.isArray(data)) {
-    throw new SourceFormatError(
-      meta.docId,
-      'the file',
-      '(top level)',
-      `expected a JSON array of curated items, got ${typeName(data)}.`,
-    );
+    throw new SourceFormatError(meta.docId, 'the file', '(top level)', `expected a JSON array of curated items, got ${typeName(data)}.`);
   }
 
   const items = data.map((raw, i) => validateItem(raw, i, meta.docId));

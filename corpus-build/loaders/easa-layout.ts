@@ -38,11 +38,7 @@ const nonWs = (s: string): number => s.replace(/\s+/g, '').length;
  * Split layout text into pages, strip footers and running headers, keep page numbers.
  * Lines after the last footer (if any) are attributed to the page after it.
  */
-export function loadLayoutText(
-  text: string,
-  sourceId: string,
-  options: LayoutTextOptions = EASA_AMC_GM_LAYOUT,
-): LayoutDocument {
+export function loadLayoutText(text: string, sourceId: string, options: LayoutTextOptions = EASA_AMC_GM_LAYOUT): LayoutDocument {
   const raw = text.replace(/\r\n?/g, '\n').split('\n');
   const diagnostics: LoadDiagnostics = { strippedLines: 0, contentChars: 0, unreadablePages: [], warnings: [] };
   const lines: LayoutLine[] = [];

@@ -222,9 +222,7 @@ export async function loadPdf(bytes: Uint8Array, sourceId: string, opts: LoadPdf
         else kept.push(line);
       }
       if (kept.length === 0) {
-        diagnostics.warnings.push(
-          `${sourceId}: page ${pageNo} has no text ` + `(blank, a scanned image, or a damaged content stream).`,
-        );
+        diagnostics.warnings.push(`${sourceId}: page ${pageNo} has no text ` + `(blank, a scanned image, or a damaged content stream).`);
         continue;
       }
 

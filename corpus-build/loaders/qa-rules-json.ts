@@ -31,9 +31,34 @@ export interface QaLink {
 
 /** Elements whose start and end delimit a line. */
 const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'caption', 'dd', 'div', 'dl', 'dt', 'fieldset',
-  'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'pre',
-  'section', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'caption',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'pre',
+  'section',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'ul',
 ]);
 /** Block elements that are separated from their neighbours by an empty line. */
 const PARAGRAPH = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -159,7 +184,6 @@ export function htmlToText(html: string): string {
 /** An ISO 3166-1 alpha-2 code (format check) or 'EU'. */
 export const COUNTRY_CODE_RE = /^[A-Z]{2}$/;
 
-
 const collapse = collapseWhitespace;
 
 /**
@@ -198,10 +222,7 @@ export function loadQaRules(jsonText: string, meta: QaRulesMeta): Chunk[] {
   const seen = new Map<string, number>();
 
   data.questions.forEach((q: unknown, i: number) => {
-    const name =
-      isRecord(q) && typeof q.question_id === 'string' && q.question_id.trim() !== ''
-        ? `question "${q.question_id}" (#${i})`
-        : `question #${i}`;
+    const name = isRecord(q) && typeof q.question_id === 'string' && q.question_id.trim() !== '' ? `question "${q.question_id}" (#${i})` : `question #${i}`;
     const fail = (field: string, problem: string): never => {
       throw new SourceFormatError(docId, name, field, problem);
     };
@@ -242,10 +263,7 @@ export function loadQaRules(jsonText: string, meta: QaRulesMeta): Chunk[] {
     for (const country of countries) {
       const base = `answers_by_country.${country}`;
       if (!COUNTRY_CODE_RE.test(country)) {
-        fail(
-          base,
-          `"${country}" is not a country code. Use an ISO 3166-1 alpha-2 code in upper case (e.g. "FR", "DE") or "EU".`,
-        );
+        fail(base, `"${country}" is not a country code. Use an ISO 3166-1 alpha-2 code in upper case (e.g. "FR", "DE") or "EU".`);
       }
       const a = answers[country];
       if (!isRecord(a)) return fail(base, `expected an object with answer_html, got ${typeName(a)}.`);

@@ -104,7 +104,9 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
     variant: q.variant,
     answerable: q.answerable,
     question: q.question,
-    assistance: assistance ? { parsed: assistance.parsed, rewritten: assistance.rewritten, hypothetical: assistance.hypothetical, subQuestions: assistance.subQuestions } : null,
+    assistance: assistance
+      ? { parsed: assistance.parsed, rewritten: assistance.rewritten, hypothetical: assistance.hypothetical, subQuestions: assistance.subQuestions }
+      : null,
     noEvidence: turn.noEvidence !== null || result?.status === 'no-context',
     evidenceIds: turn.ask?.retrieval.evidence.map((e) => e.id) ?? [],
     contextIds: result?.contextIds ?? [],
@@ -125,7 +127,17 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
         }
       : null,
     seconds: (performance.now() - t0) / 1000,
-    ...(turn.condensed ? { condensed: turn.condensed.map((d) => ({ documentId: d.documentId, mode: d.mode, kept: d.statements.length, dropped: d.dropped.length, reason: d.reason })) } : {}),
+    ...(turn.condensed
+      ? {
+          condensed: turn.condensed.map((d) => ({
+            documentId: d.documentId,
+            mode: d.mode,
+            kept: d.statements.length,
+            dropped: d.dropped.length,
+            reason: d.reason,
+          })),
+        }
+      : {}),
   };
 }
 
@@ -147,7 +159,8 @@ export async function outcomeOf(
       ? await checkGrounding({ answer: record.answer, chunks: contextChunks, embedder, config: config.grounding, incomplete: record.status !== 'complete' })
       : null;
   // as the app does (the turn's attribution): supported claims the model left uncited get the supporting chunk's marker
-  const attributed = checked && config.attribution ? attributeAnswer({ answer: record.answer, status: record.status, citations: record.citations }, checked) : null;
+  const attributed =
+    checked && config.attribution ? attributeAnswer({ answer: record.answer, status: record.status, citations: record.citations }, checked) : null;
   const report = attributed ? attributed.report : checked;
   const citations = attributed ? attributed.citations : record.citations;
   return {
@@ -164,7 +177,12 @@ export async function outcomeOf(
     context: contextChunks.map((c) => ({ id: c.id, relevant: isHit(q, c) })),
     grounding: report,
     usage: record.usage
-      ? { promptTokens: record.usage.evaluatedPromptTokens, completionTokens: Math.max(0, record.usage.completionTokens - 1), prefillSeconds: record.usage.prefillSeconds, decodeSeconds: record.usage.decodeSeconds }
+      ? {
+          promptTokens: record.usage.evaluatedPromptTokens,
+          completionTokens: Math.max(0, record.usage.completionTokens - 1),
+          prefillSeconds: record.usage.prefillSeconds,
+          decodeSeconds: record.usage.decodeSeconds,
+        }
       : null,
     report,
   };

@@ -46,7 +46,10 @@ export function cachedEmbedder(inner: Embedder, file: string, modelSha: string):
       if (todo.length) {
         const firstText = new Map<string, string>();
         keys.forEach((k, i) => firstText.has(k) || firstText.set(k, texts[i]!));
-        const vs = await inner.embed(todo.map((k) => firstText.get(k)!), role);
+        const vs = await inner.embed(
+          todo.map((k) => firstText.get(k)!),
+          role,
+        );
         todo.forEach((k, i) => cache.set(k, vs[i]!));
         dirty = true;
       }

@@ -37,7 +37,14 @@ export interface NodeEngine {
  * queries embedded with the retrieval model, highlights and the source check on the built-in model.
  */
 export function nodeRetrieval(loaded: NodeEngine, agents: DocumentAgents | null): AskRetrieval {
-  const deps = { index: loaded.baseIndex, engine: loaded.engine, agents, queryEmbedder: loaded.embedder, embedder: loaded.baseEmbedder, scope: nodeScope(loaded) };
+  const deps = {
+    index: loaded.baseIndex,
+    engine: loaded.engine,
+    agents,
+    queryEmbedder: loaded.embedder,
+    embedder: loaded.baseEmbedder,
+    scope: nodeScope(loaded),
+  };
   return createLocalRetrieval(() => deps);
 }
 
@@ -46,12 +53,16 @@ export function nodeRetrieval(loaded: NodeEngine, agents: DocumentAgents | null)
  * with the reason on stderr when the coverage data does not match it (rebuild with `npm run coverage:build`).
  */
 export function nodeScope(loaded: Pick<NodeEngine, 'baseIndex' | 'baseEmbedder'>, indexDir = DEFAULT_INDEX_DIR): Scope | null {
-  const manifestSha = createHash('sha256').update(readFileSync(resolve(indexDir, 'manifest.json'))).digest('hex');
+  const manifestSha = createHash('sha256')
+    .update(readFileSync(resolve(indexDir, 'manifest.json')))
+    .digest('hex');
   const coverage = JSON.parse(readFileSync(resolve(COVERAGE_DIR, 'coverage.json'), 'utf8')) as unknown;
   const model = JSON.parse(readFileSync(resolve(COVERAGE_DIR, 'decision-model.json'), 'utf8')) as DecisionModel;
   const scope = createScope(coverage, model, loaded.baseIndex.manifest, manifestSha, loaded.baseEmbedder);
   if (scope.binding === 'stale') {
-    console.error('The coverage data (src/core/coverage/coverage.json) was built from other chunks than this index: no "not in these documents" verdicts. Rebuild it with npm run coverage:build.');
+    console.error(
+      'The coverage data (src/core/coverage/coverage.json) was built from other chunks than this index: no "not in these documents" verdicts. Rebuild it with npm run coverage:build.',
+    );
     return null;
   }
   return scope;
@@ -63,7 +74,9 @@ const COVERAGE_DIR = resolve('src/core/coverage');
 export async function nodeReranker(): Promise<Reranker | null> {
   const dir = resolve(MODELS_DIR, RERANKER_ID);
   if (!existsSync(dir)) {
-    console.error(`Reranker model not found in ${dir}: retrieval without reranking. Restore it with git checkout -- public/models, or train it (docs/reranker.md).`);
+    console.error(
+      `Reranker model not found in ${dir}: retrieval without reranking. Restore it with git checkout -- public/models, or train it (docs/reranker.md).`,
+    );
     return null;
   }
   try {
@@ -108,7 +121,10 @@ export async function nodeEngine(
     index,
     embedder,
     // another embedder's vectors come with their own calibrated gate and cross-validated choices
-    config: other && !opts.uncalibratedGate ? withConfig(opts.config ?? DEFAULT_RETRIEVAL_CONFIG, configForEmbedder(other)) : (opts.config ?? DEFAULT_RETRIEVAL_CONFIG),
+    config:
+      other && !opts.uncalibratedGate
+        ? withConfig(opts.config ?? DEFAULT_RETRIEVAL_CONFIG, configForEmbedder(other))
+        : (opts.config ?? DEFAULT_RETRIEVAL_CONFIG),
     backends: voy ? { voy } : {},
     ...(reranker ? { reranker } : {}),
   });

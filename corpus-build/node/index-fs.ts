@@ -34,7 +34,9 @@ export async function loadVectorSetFromDir(index: LoadedIndex, modelId: string, 
   const setDir = join(dir, vectorSetDir(modelId));
   const manifestPath = join(setDir, VECTOR_SET_MANIFEST);
   if (!existsSync(manifestPath)) {
-    throw new IndexIntegrityError(`No vector set of ${modelId} in ${dir} (${vectorSetDir(modelId)}/${VECTOR_SET_MANIFEST} missing). Build it with \`npm run index:vectors -- --model ${modelId}\`.`);
+    throw new IndexIntegrityError(
+      `No vector set of ${modelId} in ${dir} (${vectorSetDir(modelId)}/${VECTOR_SET_MANIFEST} missing). Build it with \`npm run index:vectors -- --model ${modelId}\`.`,
+    );
   }
   const files: Record<string, Uint8Array> = {};
   for (const name of VECTOR_SET_ARTIFACTS) {

@@ -48,11 +48,17 @@ export async function createLlamaEngine(modelPath: string, opts: LlamaEngineOpti
   async function* run(request: StreamingChatRequest): AsyncGenerator<ChatCompletionChunkLike> {
     const msgs = request.messages;
     const last = msgs[msgs.length - 1];
-    if (!last || last.role !== 'user') throw new Error('The last message of a chat request must be the user\'s.');
+    if (!last || last.role !== 'user') throw new Error("The last message of a chat request must be the user's.");
     session.setChatHistory(
-      msgs.slice(0, -1).map((m) =>
-        m.role === 'system' ? { type: 'system' as const, text: m.content } : m.role === 'user' ? { type: 'user' as const, text: m.content } : { type: 'model' as const, response: [m.content] },
-      ),
+      msgs
+        .slice(0, -1)
+        .map((m) =>
+          m.role === 'system'
+            ? { type: 'system' as const, text: m.content }
+            : m.role === 'user'
+              ? { type: 'user' as const, text: m.content }
+              : { type: 'model' as const, response: [m.content] },
+        ),
     );
     // the prompt as the chat template lays it out: each message's tokens plus its role markers
     const promptTokens = msgs.reduce((n, m) => n + model.tokenize(m.content).length + TEMPLATE_TOKENS_PER_MESSAGE, 0) + 3;

@@ -61,8 +61,7 @@ export const SOURCES: readonly SourceEntry[] = [
     file: { name: 'source.txt', sha256: 'd6c9a2ae17038780545d15d96631228da93a2be07e5277ecfa4e5d2b2d11d7db' },
     format: 'easa-layout-text',
     verbatim: true,
-    reuseNotice:
-      '© European Union Aviation Safety Agency. Reproduced with acknowledgement of the source, as EASA permits.',
+    reuseNotice: '© European Union Aviation Safety Agency. Reproduced with acknowledgement of the source, as EASA permits.',
     editionNote:
       'Amendment document, not a consolidated text: unchanged passages are elided as […] and struck-through and ' +
       'inserted words are merged in the text (e.g. "wWhen"). The consolidated text is the reference for legal purposes.',
@@ -83,8 +82,7 @@ export const SOURCES: readonly SourceEntry[] = [
     format: 'skysafe-curated-json',
     verbatim: false,
     reuseNotice: 'Curated by the SKYSAFE project (ZHAW); restates EASA material, © EASA for the underlying text.',
-    editionNote:
-      'Narrative restatement of an older SORA edition (2.0), not the regulation\'s wording: check the EASA text before relying on it.',
+    editionNote: "Narrative restatement of an older SORA edition (2.0), not the regulation's wording: check the EASA text before relying on it.",
   },
 ];
 

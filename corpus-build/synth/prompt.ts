@@ -80,8 +80,10 @@ export function offtopicQuestionsPrompt(topic: string): string {
   return `Subject: ${topic}\nWrite 4 different questions that a person might type into a search box about this subject, in everyday words, each specific. Do not ask about EU drone rules, SORA or drone operating categories. Reply in JSON.`;
 }
 
-export const topicsSchema = () => ({ type: 'object', properties: { subjects: { type: 'array', items: { type: 'string', maxLength: 60 }, minItems: 40, maxItems: 40 } } }) as const;
-export const offtopicSchema = () => ({ type: 'object', properties: { questions: { type: 'array', items: { type: 'string', maxLength: 200 }, minItems: 4, maxItems: 4 } } }) as const;
+export const topicsSchema = () =>
+  ({ type: 'object', properties: { subjects: { type: 'array', items: { type: 'string', maxLength: 60 }, minItems: 40, maxItems: 40 } } }) as const;
+export const offtopicSchema = () =>
+  ({ type: 'object', properties: { questions: { type: 'array', items: { type: 'string', maxLength: 200 }, minItems: 4, maxItems: 4 } } }) as const;
 
 const words = (s: string): Set<string> => new Set(s.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 

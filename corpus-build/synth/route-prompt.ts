@@ -24,26 +24,49 @@ export const EXAMPLE_TABLE = {
 };
 export const EXAMPLE_REPLIES = {
   database: {
-    document_terms: ['What minimum energy reserve applies to a BVLOS flight with a planned flight time of 25 min?', 'Which reserve is required at landing for VLOS operations planned for 40 minutes?'],
-    plain_words: ['How much battery must be left when a drone I can see lands after a 5-minute flight?', 'What percentage of charge do I need to keep for a 20 minute flight out of sight?'],
-    operator_situation: ['We fly pipeline surveys beyond visual line of sight for about 35 minutes per sortie - what reserve do we need to land with?', 'My quadcopter does 8-minute hops that I watch the whole time; what is the minimum reserve for me?'],
+    document_terms: [
+      'What minimum energy reserve applies to a BVLOS flight with a planned flight time of 25 min?',
+      'Which reserve is required at landing for VLOS operations planned for 40 minutes?',
+    ],
+    plain_words: [
+      'How much battery must be left when a drone I can see lands after a 5-minute flight?',
+      'What percentage of charge do I need to keep for a 20 minute flight out of sight?',
+    ],
+    operator_situation: [
+      'We fly pipeline surveys beyond visual line of sight for about 35 minutes per sortie - what reserve do we need to land with?',
+      'My quadcopter does 8-minute hops that I watch the whole time; what is the minimum reserve for me?',
+    ],
   },
   both: {
-    value_and_obligation: ['What reserve applies to a 25-minute BVLOS flight, and how do we have to monitor it during the flight?', 'For a 12 minute VLOS flight, which minimum reserve applies and what must the pilot do if it is reached early?'],
-    value_and_explanation: ['Which reserve do I need for a 40 minute BVLOS flight and why is it higher than for VLOS?', 'What reserve applies to a 9 minute VLOS hop, and what does "planned flight time" mean here?'],
+    value_and_obligation: [
+      'What reserve applies to a 25-minute BVLOS flight, and how do we have to monitor it during the flight?',
+      'For a 12 minute VLOS flight, which minimum reserve applies and what must the pilot do if it is reached early?',
+    ],
+    value_and_explanation: [
+      'Which reserve do I need for a 40 minute BVLOS flight and why is it higher than for VLOS?',
+      'What reserve applies to a 9 minute VLOS hop, and what does "planned flight time" mean here?',
+    ],
   },
 } as const;
 
 /** How many questions of each kind per table and seed. */
 export const ROUTE_STYLES = {
   database: [
-    { key: 'document_terms', count: 2, hint: 'uses the table\'s own terms and asks only for the value the table gives' },
+    { key: 'document_terms', count: 2, hint: "uses the table's own terms and asks only for the value the table gives" },
     { key: 'plain_words', count: 2, hint: 'asks for the same kind of value in everyday words, with the values in common units' },
     { key: 'operator_situation', count: 2, hint: 'an operator describes their own drone and operation in the first person and asks only which value applies' },
   ],
   both: [
-    { key: 'value_and_obligation', count: 2, hint: 'asks for the value the table gives for the values stated and, in the same question, what the operator then has to do, show or comply with' },
-    { key: 'value_and_explanation', count: 2, hint: 'asks for the value the table gives for the values stated and, in the same question, why it is so or what a term of the result means' },
+    {
+      key: 'value_and_obligation',
+      count: 2,
+      hint: 'asks for the value the table gives for the values stated and, in the same question, what the operator then has to do, show or comply with',
+    },
+    {
+      key: 'value_and_explanation',
+      count: 2,
+      hint: 'asks for the value the table gives for the values stated and, in the same question, why it is so or what a term of the result means',
+    },
   ],
 } as const;
 
@@ -53,7 +76,10 @@ export type RoutePathKind = keyof typeof ROUTE_STYLES;
 export const TABLE_CHARS = 1800;
 
 export function tablePrompt(kind: RoutePathKind, caption: string, text: string): string {
-  const body = text.replace(/[ \t]{3,}/g, ' | ').replace(/[ \t]{2,}/g, ' ').slice(0, TABLE_CHARS);
+  const body = text
+    .replace(/[ \t]{3,}/g, ' | ')
+    .replace(/[ \t]{2,}/g, ' ')
+    .slice(0, TABLE_CHARS);
   const styles = ROUTE_STYLES[kind].map((s) => `- ${s.key} (${s.count}): ${s.hint}.`).join('\n');
   return `Table: ${caption}\n"""\n${body}\n"""\nWrite questions in these styles:\n${styles}\nReply in JSON.`;
 }

@@ -84,7 +84,10 @@ export function readVerified<T>(name: string, dir = DATA_DIR): T[] {
 }
 
 /** The verified passage questions, by chunk id, keeping only records whose text hash matches the chunk. */
-export function questionsByChunk(chunks: { id: string; text: string }[], dir = DATA_DIR): { byChunk: Map<string, SynthQuestion[]>; stale: number; missing: number } {
+export function questionsByChunk(
+  chunks: { id: string; text: string }[],
+  dir = DATA_DIR,
+): { byChunk: Map<string, SynthQuestion[]>; stale: number; missing: number } {
   const records = readVerified<PassageQuestions>(SYNTH_FILE, dir);
   const byId = new Map(records.map((r) => [r.chunk, r]));
   const byChunk = new Map<string, SynthQuestion[]>();

@@ -24,7 +24,10 @@ export interface CacheStorageLike {
 
 export function browserCaches(): CacheStorageLike {
   const c = (globalThis as { caches?: CacheStorageLike }).caches;
-  if (!c) throw new Error('This browser offers no Cache Storage (private mode, or an insecure origin): models cannot be stored. Use evidence-only mode, or open the app over https.');
+  if (!c)
+    throw new Error(
+      'This browser offers no Cache Storage (private mode, or an insecure origin): models cannot be stored. Use evidence-only mode, or open the app over https.',
+    );
   return c;
 }
 
@@ -40,7 +43,8 @@ export function cacheFor(path: string): WebLlmCacheName | null {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (name === 'mlc-chat-config.json') return WEBLLM_CACHE.config;
   if (name.endsWith('.wasm')) return WEBLLM_CACHE.wasm;
-  if (name === 'ndarray-cache.json' || /^params_shard_\d+\.bin$/.test(name) || name === 'tokenizer.json' || name === 'tokenizer.model') return WEBLLM_CACHE.model;
+  if (name === 'ndarray-cache.json' || /^params_shard_\d+\.bin$/.test(name) || name === 'tokenizer.json' || name === 'tokenizer.model')
+    return WEBLLM_CACHE.model;
   return null;
 }
 
@@ -78,7 +82,11 @@ async function remoteShardUrls(caches: CacheStorageLike, modelUrl: string): Prom
   if (!res) return null;
   try {
     const list = (await res.json()) as { records?: { dataPath?: string }[] };
-    return [new URL('ndarray-cache.json', folder).href, ...(list.records ?? []).map((r) => new URL(String(r.dataPath), folder).href), new URL('tokenizer.json', folder).href];
+    return [
+      new URL('ndarray-cache.json', folder).href,
+      ...(list.records ?? []).map((r) => new URL(String(r.dataPath), folder).href),
+      new URL('tokenizer.json', folder).href,
+    ];
   } catch {
     return null;
   }
@@ -110,7 +118,11 @@ export async function cachedBytes(model: CuratedModel, baseUrl: string | null | 
  * Delete everything of the model from WebLLM's caches. Returns the number of entries
  * deleted. Other models' files are untouched (entries are per URL).
  */
-export async function deleteModelFromCache(model: CuratedModel, baseUrl: string | null | undefined, caches: CacheStorageLike = browserCaches()): Promise<number> {
+export async function deleteModelFromCache(
+  model: CuratedModel,
+  baseUrl: string | null | undefined,
+  caches: CacheStorageLike = browserCaches(),
+): Promise<number> {
   let n = 0;
   const del = async (cache: string, url: string) => {
     if (await (await caches.open(cache)).delete(url)) n++;

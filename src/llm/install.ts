@@ -85,7 +85,9 @@ async function checkQuota(need: number, estimate: InstallDeps['estimate']): Prom
   if (typeof e.quota !== 'number' || typeof e.usage !== 'number') return;
   const free = e.quota - e.usage;
   if (free < need) {
-    throw new ModelStorageQuotaError(`needs ${mb(need)} more; the browser allows ${mb(Math.max(0, free))} more for this site (quota ${mb(e.quota)}, used ${mb(e.usage)})`);
+    throw new ModelStorageQuotaError(
+      `needs ${mb(need)} more; the browser allows ${mb(Math.max(0, free))} more for this site (quota ${mb(e.quota)}, used ${mb(e.usage)})`,
+    );
   }
 }
 
@@ -115,8 +117,7 @@ async function install(
   const skippedBytes = targets.reduce((n, t) => n + t.file.size, 0) - total;
   await checkQuota(total, opts.estimate);
   let done = 0;
-  const report = (file: string, text: string) =>
-    opts.onProgress?.({ progress: total ? done / total : 1, bytesDone: done, bytesTotal: total, file, text });
+  const report = (file: string, text: string) => opts.onProgress?.({ progress: total ? done / total : 1, bytesDone: done, bytesTotal: total, file, text });
   for (const t of todo) {
     if (opts.signal?.aborted) throw abortError();
     const name = fileName(t.file.path);
@@ -159,7 +160,8 @@ export async function downloadModel(model: CuratedModel, opts: InstallOptions): 
         throw new ModelDownloadError(`${t.url}: the transfer was interrupted (${(e as Error).message})`, { cause: e });
       }
     },
-    (t, why) => new ModelFilesCorruptError(`${why} (${t.url}). The server's copy differs from its manifest.json: redeploy the folder written by npm run models:prepare.`),
+    (t, why) =>
+      new ModelFilesCorruptError(`${why} (${t.url}). The server's copy differs from its manifest.json: redeploy the folder written by npm run models:prepare.`),
   );
 }
 

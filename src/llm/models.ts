@@ -18,15 +18,7 @@
  */
 import { SkyCiteError } from '../core/errors.js';
 import type { AppConfig, ModelRecord } from '@mlc-ai/web-llm';
-import {
-  CURATED_MODELS,
-  findModel,
-  MODEL_ID_PATTERN,
-  WEBLLM_LIB_PREFIX,
-  type CuratedModel,
-  type ModelFile,
-  type Quantization,
-} from '../core/model-catalog.js';
+import { CURATED_MODELS, findModel, MODEL_ID_PATTERN, WEBLLM_LIB_PREFIX, type CuratedModel, type ModelFile, type Quantization } from '../core/model-catalog.js';
 
 // The offered models and the accepted ids live in src/core/model-catalog.ts (the settings store reads them too).
 export {
@@ -90,7 +82,14 @@ export function parseModelsManifest(json: unknown): CuratedModel[] {
     if (!SAFE_PATH.test(e.model_url) || !SAFE_PATH.test(e.model_lib)) bad(`${e.model_id}: model_url and model_lib must be relative paths inside the folder`);
     if (!Array.isArray(e.files) || !e.files.length) bad(`${e.model_id}: no files listed`);
     for (const f of e.files) {
-      if (typeof f?.path !== 'string' || !SAFE_PATH.test(f.path) || !Number.isSafeInteger(f.size) || f.size < 0 || typeof f.sha256 !== 'string' || !SHA256.test(f.sha256)) {
+      if (
+        typeof f?.path !== 'string' ||
+        !SAFE_PATH.test(f.path) ||
+        !Number.isSafeInteger(f.size) ||
+        f.size < 0 ||
+        typeof f.sha256 !== 'string' ||
+        !SHA256.test(f.sha256)
+      ) {
         bad(`${e.model_id}: a file entry lacks a relative path, a size or a SHA-256 (${JSON.stringify(f)?.slice(0, 120)})`);
       }
     }
@@ -272,10 +271,12 @@ export function whyNotFits(model: CuratedModel, a: AdapterLimitsInfo | null | un
   const missing = model.requiredFeatures.filter((f) => !a.features.includes(f));
   if (missing.length) return `the GPU lacks ${missing.join(', ')}${missing.includes('shader-f16') ? ' (choose the q4f32_1 variant)' : ''}`;
   const budget = memoryBudgetMB(a, deviceMemoryGB);
-  if (model.vramMB > budget) return `it needs about ${(model.vramMB / 1024).toFixed(1)} GB of GPU memory and this device offers about ${(budget / 1024).toFixed(1)} GB`;
+  if (model.vramMB > budget)
+    return `it needs about ${(model.vramMB / 1024).toFixed(1)} GB of GPU memory and this device offers about ${(budget / 1024).toFixed(1)} GB`;
   const largest = Math.max(0, ...(model.files ?? []).filter((f) => /params_shard_\d+\.bin$/.test(f.path)).map((f) => f.size));
   const limit = Math.min(a.maxBufferSize, a.maxStorageBufferBindingSize);
-  if (limit > 0 && largest > limit) return `its largest weight buffer is ${(largest / MB).toFixed(0)} MB and the GPU allows ${(limit / MB).toFixed(0)} MB per buffer`;
+  if (limit > 0 && largest > limit)
+    return `its largest weight buffer is ${(largest / MB).toFixed(0)} MB and the GPU allows ${(limit / MB).toFixed(0)} MB per buffer`;
   return null;
 }
 
@@ -306,7 +307,8 @@ export const DEFAULT_MODELS_PATH = 'llm/';
 
 /** The base URL in use: the setting, or the app's own `llm/` folder. Absolute, no trailing slash. */
 export function modelsBaseUrl(setting: string | null | undefined, locationHref?: string): string {
-  const here = locationHref ?? (globalThis as { document?: { baseURI?: string } }).document?.baseURI ?? (globalThis as { location?: { href?: string } }).location?.href;
+  const here =
+    locationHref ?? (globalThis as { document?: { baseURI?: string } }).document?.baseURI ?? (globalThis as { location?: { href?: string } }).location?.href;
   return resolveBaseUrl(setting && setting.trim() ? setting : DEFAULT_MODELS_PATH, here);
 }
 

@@ -47,5 +47,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
  * parse error): data files and everything under the app's asset folders.
  */
 export function isAssetPath(pathname: string): boolean {
-  return /\.(?:json|f32|i8|onnx|wasm|mjs|js|css|txt|bin|webmanifest|png|svg|ico|map|gz)$/i.test(pathname) || /^\/(?:static-index|models|ort|llm|assets|icons)\//.test(pathname);
+  return (
+    /\.(?:json|f32|i8|onnx|wasm|mjs|js|css|txt|bin|webmanifest|png|svg|ico|map|gz)$/i.test(pathname) ||
+    /^\/(?:static-index|models|ort|llm|assets|icons)\//.test(pathname)
+  );
 }

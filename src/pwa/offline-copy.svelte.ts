@@ -44,10 +44,16 @@ export function describeHeal(r: HealResult): { phase: RepairPhase; message: stri
   }
   if (r.refetched.failed.length) {
     const failed = describeAssets(r.refetched.failed.map((f) => f.url));
-    return { phase: 'failed', message: `SkyCite could not repair ${failed}: the server did not deliver an intact copy. Try again later; your own documents, settings and audit log are not affected.` };
+    return {
+      phase: 'failed',
+      message: `SkyCite could not repair ${failed}: the server did not deliver an intact copy. Try again later; your own documents, settings and audit log are not affected.`,
+    };
   }
   if (!damaged.length && !r.check.missing.length) return { phase: 'idle', message: null };
-  return { phase: 'done', message: damaged.length ? `SkyCite found ${what} damaged on this device and downloaded a verified copy.` : 'SkyCite completed its offline copy.' };
+  return {
+    phase: 'done',
+    message: damaged.length ? `SkyCite found ${what} damaged on this device and downloaded a verified copy.` : 'SkyCite completed its offline copy.',
+  };
 }
 
 export interface CopyEnv extends RepairEnv {
@@ -59,7 +65,11 @@ export class OfflineCopyStatus {
   state: CopyState = $state('none');
   /** The problem in the user's words (failed, lost). */
   problem: string | null = $state(null);
-  repair: { phase: RepairPhase; message: string | null; progress: { done: number; total: number } | null } = $state({ phase: 'idle', message: null, progress: null });
+  repair: { phase: RepairPhase; message: string | null; progress: { done: number; total: number } | null } = $state({
+    phase: 'idle',
+    message: null,
+    progress: null,
+  });
   /** The notice of a page that reloaded itself (an update, a missing chunk); dismissible. */
   notice: string | null = $state(null);
   updater: PwaUpdater | null = null;
@@ -91,7 +101,8 @@ export class OfflineCopyStatus {
   /** Why the install failed, in the user's words: the storage is full, or a download failed. */
   private async failureProblem(): Promise<string> {
     const est = await estimateStorage().catch(() => null);
-    const small = est !== null && est.quota !== null && (est.quota < OFFLINE_COPY_BYTES * 1.2 || (est.usage !== null && est.quota - est.usage < OFFLINE_COPY_BYTES));
+    const small =
+      est !== null && est.quota !== null && (est.quota < OFFLINE_COPY_BYTES * 1.2 || (est.usage !== null && est.quota - est.usage < OFFLINE_COPY_BYTES));
     // the estimate does not always show an enforced quota: try the space for real
     const full = small || (await hasRoomFor(OFFLINE_COPY_BYTES).catch(() => null)) === false;
     return full ? COPY_MESSAGES.quota(small ? (est?.quota ?? null) : null) : COPY_MESSAGES.installFailed;
@@ -164,7 +175,11 @@ export class OfflineCopyStatus {
       try {
         await this.updater.retryInstall();
         this.state = 'ready';
-        this.repair = { phase: 'done', message: 'The offline copy is stored again: SkyCite works without a connection. Your own documents, settings and audit log were not touched.', progress: null };
+        this.repair = {
+          phase: 'done',
+          message: 'The offline copy is stored again: SkyCite works without a connection. Your own documents, settings and audit log were not touched.',
+          progress: null,
+        };
         this.watchForLoss();
       } catch {
         this.state = 'failed';
@@ -177,7 +192,11 @@ export class OfflineCopyStatus {
   }
 
   private async run(full: boolean, retry?: () => Promise<void>): Promise<void> {
-    this.repair = { phase: full ? 'repairing' : 'checking', message: full ? 'Downloading the offline copy again…' : 'Checking SkyCite’s offline copy…', progress: null };
+    this.repair = {
+      phase: full ? 'repairing' : 'checking',
+      message: full ? 'Downloading the offline copy again…' : 'Checking SkyCite’s offline copy…',
+      progress: null,
+    };
     let result: HealResult;
     try {
       result = await healOfflineCopy({ full, onProgress: (done, total) => (this.repair.progress = { done, total }) }, this.env);

@@ -84,7 +84,10 @@ export async function checkIndexReachable(
 }
 
 /** Call `cb` with the connection state whenever it changes; returns an unsubscribe function. */
-export function watchConnectivity(cb: (online: boolean) => void, target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | undefined = globalThis as unknown as EventTarget): () => void {
+export function watchConnectivity(
+  cb: (online: boolean) => void,
+  target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | undefined = globalThis as unknown as EventTarget,
+): () => void {
   if (!target || typeof target.addEventListener !== 'function') return () => undefined;
   const on = () => cb(true);
   const off = () => cb(false);

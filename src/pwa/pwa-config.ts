@@ -86,7 +86,10 @@ export function integrityTransform(io: IntegrityIO) {
     const bytes = new TextEncoder().encode(`${JSON.stringify(list)}\n`);
     await io.write(INTEGRITY_FILE, bytes);
     const integrity = await sriSha256(bytes);
-    const revision = [...atob(integrity.slice('sha256-'.length))].map((c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('').slice(0, 32);
+    const revision = [...atob(integrity.slice('sha256-'.length))]
+      .map((c) => c.charCodeAt(0).toString(16).padStart(2, '0'))
+      .join('')
+      .slice(0, 32);
     manifest.push({ url: INTEGRITY_FILE, revision, integrity, size: bytes.byteLength });
     return { manifest, warnings: [] };
   };
@@ -133,7 +136,6 @@ export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] 
     'assets/voy_search_bg-*.wasm',
   ];
 }
-
 
 export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<VitePWAOptions> {
   return {

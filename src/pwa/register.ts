@@ -200,7 +200,8 @@ export async function registerServiceWorker(options: RegisterOptions = {}): Prom
       const again = options.reRegister ?? ((u: string, o: { scope?: string }) => nav!.serviceWorker.register(u, o));
       const reg = (await again(url, wbOptions)) as RegistrationLike | undefined;
       const failed = new Promise<never>((_, reject) => {
-        if (reg && typeof reg.addEventListener === 'function') watchInstallFailures(reg, () => reject(new OfflineCopyError('The service worker could not store the offline copy again (its install failed).')));
+        if (reg && typeof reg.addEventListener === 'function')
+          watchInstallFailures(reg, () => reject(new OfflineCopyError('The service worker could not store the offline copy again (its install failed).')));
       });
       await Promise.race([whenActive(), failed]);
     },

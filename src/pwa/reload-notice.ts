@@ -12,7 +12,8 @@ export const RELOAD_NOTICES: Record<ReloadReason, string> = {
   updated: 'SkyCite was updated to its new version.',
   'updated-elsewhere': 'SkyCite was updated in another tab; this tab reloaded to the new version as well. Nothing you stored was changed.',
   'missing-chunk': 'A new version of SkyCite had been installed, so this tab reloaded to load it. Please repeat your last action.',
-  repaired: 'Part of SkyCite’s offline copy on this device was damaged; SkyCite downloaded a verified copy and restarted. Your own documents, settings and audit log were not affected.',
+  repaired:
+    'Part of SkyCite’s offline copy on this device was damaged; SkyCite downloaded a verified copy and restarted. Your own documents, settings and audit log were not affected.',
 };
 
 export interface SessionStore {
@@ -51,7 +52,9 @@ export function takeReloadNotice(store: SessionStore | null = session()): string
 /** The "Failed to fetch dynamically imported module" family of errors (Chromium, Firefox, Safari wordings). */
 export function isMissingChunkError(e: unknown): boolean {
   const m = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
-  return /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS/i.test(m);
+  return /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS/i.test(
+    m,
+  );
 }
 
 /**
@@ -74,7 +77,10 @@ export function shouldReloadForChunk(now: number, store: SessionStore | null = s
  * service worker's cache) reloads itself with a notice, once, instead of breaking
  * (Vite's `vite:preloadError` event; the error is stopped when the page reloads).
  */
-export function reloadOnMissingChunks(target: Pick<EventTarget, 'addEventListener'> = globalThis as unknown as EventTarget, reload: () => void = () => globalThis.location?.reload()): void {
+export function reloadOnMissingChunks(
+  target: Pick<EventTarget, 'addEventListener'> = globalThis as unknown as EventTarget,
+  reload: () => void = () => globalThis.location?.reload(),
+): void {
   target.addEventListener('vite:preloadError', (event) => {
     if (!shouldReloadForChunk(Date.now())) return; // let the caller report the error
     event.preventDefault();

@@ -30,7 +30,13 @@ export interface RepairEnv {
 }
 
 function env(e: RepairEnv = {}): Required<Pick<RepairEnv, 'base'>> & RepairEnv {
-  const g = globalThis as { caches?: CachesLike; fetch?: typeof fetch; document?: { baseURI?: string }; location?: { href?: string }; navigator?: { onLine?: boolean } };
+  const g = globalThis as {
+    caches?: CachesLike;
+    fetch?: typeof fetch;
+    document?: { baseURI?: string };
+    location?: { href?: string };
+    navigator?: { onLine?: boolean };
+  };
   return {
     caches: 'caches' in e ? e.caches : g.caches,
     fetch: e.fetch ?? (g.fetch ? (i, init) => g.fetch!(i, init) : undefined),
@@ -54,7 +60,13 @@ export function parseIntegrityList(text: string): PrecacheIntegrityList | null {
   try {
     const v = JSON.parse(text) as PrecacheIntegrityList;
     if (v?.version !== 1 || !Array.isArray(v.entries)) return null;
-    const ok = v.entries.every((e) => typeof e?.url === 'string' && (e.revision === null || typeof e.revision === 'string') && typeof e.integrity === 'string' && e.integrity.startsWith('sha256-'));
+    const ok = v.entries.every(
+      (e) =>
+        typeof e?.url === 'string' &&
+        (e.revision === null || typeof e.revision === 'string') &&
+        typeof e.integrity === 'string' &&
+        e.integrity.startsWith('sha256-'),
+    );
     return ok ? v : null;
   } catch {
     return null;
@@ -150,7 +162,11 @@ export interface RefetchResult {
  * Download these files again (bypassing the HTTP cache, integrity checked by the browser) and
  * store them under the service worker's keys. Nothing is stored unless it matches.
  */
-export async function refetch(entries: readonly PrecacheIntegrityEntry[], e0: RepairEnv = {}, onProgress?: (done: number, total: number) => void): Promise<RefetchResult> {
+export async function refetch(
+  entries: readonly PrecacheIntegrityEntry[],
+  e0: RepairEnv = {},
+  onProgress?: (done: number, total: number) => void,
+): Promise<RefetchResult> {
   const e = env(e0);
   const out: RefetchResult = { restored: [], failed: [] };
   const cache = await precache(e).catch(() => null);
@@ -194,11 +210,17 @@ export interface HealResult {
  * Check, evict what is damaged and, online, download it again. `full`: download every file
  * again (Settings → Repair offline copy), not only the damaged and missing ones.
  */
-export async function healOfflineCopy(options: { full?: boolean; only?: (url: string) => boolean; onProgress?: (done: number, total: number) => void } = {}, e0: RepairEnv = {}): Promise<HealResult> {
+export async function healOfflineCopy(
+  options: { full?: boolean; only?: (url: string) => boolean; onProgress?: (done: number, total: number) => void } = {},
+  e0: RepairEnv = {},
+): Promise<HealResult> {
   const e = env(e0);
   const check = await checkOfflineCopy(e, options.only);
   const bad = [...check.damaged, ...check.missing];
-  const evicted = await evictEverywhere(check.damaged.map((d) => d.url), e);
+  const evicted = await evictEverywhere(
+    check.damaged.map((d) => d.url),
+    e,
+  );
   if (e.onLine === false) return { check, evicted, refetched: null };
   let todo = bad;
   if (options.full) {

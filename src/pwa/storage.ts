@@ -121,8 +121,7 @@ export async function clearCaches(options: ClearOptions = {}, e?: StorageEnv): P
   const result: ClearResult = { deletedCaches: [], deletedDatabases: [], problems: [] };
   // WebLLM's caches, transformers.js's model cache (a downloaded retrieval model) and the vector sets
   const isModelCache = (name: string) => name.startsWith('webllm/') || name.startsWith('models/') || name === 'transformers-cache';
-  const isKeptPrecache = (name: string) =>
-    keepPrecache && (precacheName !== undefined ? name === precacheName : name.startsWith(WORKBOX_PRECACHE_PREFIX));
+  const isKeptPrecache = (name: string) => keepPrecache && (precacheName !== undefined ? name === precacheName : name.startsWith(WORKBOX_PRECACHE_PREFIX));
 
   if (caches) {
     let names: string[] = [];
@@ -162,7 +161,11 @@ export function describeEstimate(est: StorageEstimate): string {
     return `${Math.round(b / 1024)} KB`;
   };
   const persistence =
-    est.persisted === true ? 'protected from automatic clean-up' : est.persisted === false ? 'may be cleared by the browser when space runs low' : 'persistence unknown';
+    est.persisted === true
+      ? 'protected from automatic clean-up'
+      : est.persisted === false
+        ? 'may be cleared by the browser when space runs low'
+        : 'persistence unknown';
   return `${fmt(est.usage)} of ${fmt(est.quota)} used; ${persistence}.`;
 }
 
@@ -171,7 +174,10 @@ export function describeEstimate(est: StorageEstimate): string {
  * written and deleted at once (the browser's estimate does not always show a quota it enforces).
  * true: it fits; false: the quota refused it; null: unknown (no Cache Storage, another error).
  */
-export async function hasRoomFor(bytes: number, e?: { caches?: { open(name: string): Promise<{ put(k: string, r: Response): Promise<void> }>; delete(name: string): Promise<boolean> } }): Promise<boolean | null> {
+export async function hasRoomFor(
+  bytes: number,
+  e?: { caches?: { open(name: string): Promise<{ put(k: string, r: Response): Promise<void> }>; delete(name: string): Promise<boolean> } },
+): Promise<boolean | null> {
   const c = e?.caches ?? (globalThis as { caches?: NonNullable<typeof e>['caches'] }).caches;
   if (!c) return null;
   const name = 'skycite-space-probe';

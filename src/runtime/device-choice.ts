@@ -98,7 +98,10 @@ const ms = (v: number): string => `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
 export async function chooseDevice(input: ChooseDeviceInput): Promise<{ embedder: Embedder; choice: DeviceChoice }> {
   const { requested, make } = input;
   if (requested === 'wasm') {
-    return { embedder: await make('wasm'), choice: { device: 'wasm', forced: true, reason: 'forced by ?device=wasm', detail: 'The page address asks for WASM (?device=wasm).', adapter: null } };
+    return {
+      embedder: await make('wasm'),
+      choice: { device: 'wasm', forced: true, reason: 'forced by ?device=wasm', detail: 'The page address asks for WASM (?device=wasm).', adapter: null },
+    };
   }
   const probe = await input.probe();
   const adapter = probe.available ? probe.name || 'adapter not named by the browser' : null;
@@ -116,7 +119,10 @@ export async function chooseDevice(input: ChooseDeviceInput): Promise<{ embedder
     };
   }
   if (!probe.available) {
-    return { embedder: await make('wasm'), choice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: `WASM: ${probe.unavailableReason ?? 'no WebGPU adapter'}.`, adapter: null } };
+    return {
+      embedder: await make('wasm'),
+      choice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: `WASM: ${probe.unavailableReason ?? 'no WebGPU adapter'}.`, adapter: null },
+    };
   }
   if (probe.software) {
     return {
@@ -137,7 +143,13 @@ export async function chooseDevice(input: ChooseDeviceInput): Promise<{ embedder
   } catch (e) {
     return {
       embedder: await make('wasm'),
-      choice: { device: 'wasm', forced: false, reason: 'WebGPU failed to load', detail: `WASM: the model could not be loaded on WebGPU (${(e as Error).message}).`, adapter },
+      choice: {
+        device: 'wasm',
+        forced: false,
+        reason: 'WebGPU failed to load',
+        detail: `WASM: the model could not be loaded on WebGPU (${(e as Error).message}).`,
+        adapter,
+      },
     };
   }
   const gpuMs = await time(gpu);
@@ -148,12 +160,26 @@ export async function chooseDevice(input: ChooseDeviceInput): Promise<{ embedder
     void cpu.dispose?.();
     return {
       embedder: gpu,
-      choice: { device: 'webgpu', forced: false, reason: `faster: ${ms(gpuMs)} vs ${ms(cpuMs)} on WASM`, detail: `WebGPU (${adapter}): a warm query embedding took ${ms(gpuMs)} on WebGPU and ${ms(cpuMs)} on WASM.`, adapter, warmupMs },
+      choice: {
+        device: 'webgpu',
+        forced: false,
+        reason: `faster: ${ms(gpuMs)} vs ${ms(cpuMs)} on WASM`,
+        detail: `WebGPU (${adapter}): a warm query embedding took ${ms(gpuMs)} on WebGPU and ${ms(cpuMs)} on WASM.`,
+        adapter,
+        warmupMs,
+      },
     };
   }
   void gpu.dispose?.();
   return {
     embedder: cpu,
-    choice: { device: 'wasm', forced: false, reason: `faster: ${ms(cpuMs)} vs ${ms(gpuMs)} on WebGPU`, detail: `WASM: a warm query embedding took ${ms(cpuMs)} on WASM and ${ms(gpuMs)} on WebGPU (${adapter}).`, adapter, warmupMs },
+    choice: {
+      device: 'wasm',
+      forced: false,
+      reason: `faster: ${ms(cpuMs)} vs ${ms(gpuMs)} on WebGPU`,
+      detail: `WASM: a warm query embedding took ${ms(cpuMs)} on WASM and ${ms(gpuMs)} on WebGPU (${adapter}).`,
+      adapter,
+      warmupMs,
+    },
   };
 }

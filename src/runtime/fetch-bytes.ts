@@ -17,6 +17,9 @@ export async function fetchBytes(url: string, via: typeof fetch): Promise<Uint8A
       `Could not fetch ${url} (${(e as Error).message}). If you are offline, SkyCite needs one complete load while online before it works offline; reconnect and reload.`,
     );
   }
-  if (!res.ok) throw new IndexFetchError(`Fetching ${url} failed with HTTP ${res.status}. The deployment is incomplete: redeploy static-index/ as built by npm run index.`);
+  if (!res.ok)
+    throw new IndexFetchError(
+      `Fetching ${url} failed with HTTP ${res.status}. The deployment is incomplete: redeploy static-index/ as built by npm run index.`,
+    );
   return new Uint8Array(await res.arrayBuffer());
 }

@@ -106,7 +106,12 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
   const { foreground } = scheduler;
 
   /** The embedder the loaded index was built with (its manifest names the model folder), or a vector set's. */
-  const defaultEmbedder = async (device: 'webgpu' | 'wasm', opts: RuntimeOptions, modelId: string, onProgress?: (p: DownloadProgress) => void): Promise<Embedder> =>
+  const defaultEmbedder = async (
+    device: 'webgpu' | 'wasm',
+    opts: RuntimeOptions,
+    modelId: string,
+    onProgress?: (p: DownloadProgress) => void,
+  ): Promise<Embedder> =>
     createTransformersEmbedder({
       modelId,
       dtype: 'q8',
@@ -183,7 +188,11 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         return { ...chosen, ms: performance.now() - t };
       };
       // the dense backend (voy's wasm and its tree) is built from the index while the model loads
-      const indexAndDense = loadStaticIndex(opts, manifestBytes).then(async (l) => ({ ...l, ms: performance.now() - t0, dense: await denseBackendFor(l.index, opts.denseBackend, deps.loadVoy) }));
+      const indexAndDense = loadStaticIndex(opts, manifestBytes).then(async (l) => ({
+        ...l,
+        ms: performance.now() - t0,
+        dense: await denseBackendFor(l.index, opts.denseBackend, deps.loadVoy),
+      }));
       const [indexLoad, modelLoad] = await Promise.all([indexAndDense, loadModel()]);
       const staticIndex = indexLoad.index;
       const embedder = modelLoad.embedder;
@@ -215,14 +224,36 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         denseFor: async (view) => (await denseBackendFor(view, opts.denseBackend, deps.loadVoy)).voy,
         makeEngine: (view, emb, voy, id) => makeEngine(view, emb, voy, opts, reranker, id),
       });
-      const builtInStatus: RetrievalModelStatus = { id: staticIndex.manifest.model.id, label: embedderSpec(staticIndex.manifest.model.id).label, state: 'default', loadMs: modelLoad.ms, device };
+      const builtInStatus: RetrievalModelStatus = {
+        id: staticIndex.manifest.model.id,
+        label: embedderSpec(staticIndex.manifest.model.id).label,
+        state: 'default',
+        loadMs: modelLoad.ms,
+        device,
+      };
       let scope: Scope | null = null;
       try {
-        scope = deps.scope === null ? null : createScope(deps.scope?.coverage ?? COVERAGE, deps.scope?.model ?? (DECISION_MODEL as DecisionModel), staticIndex.manifest, indexLoad.manifestSha, embedder);
+        scope =
+          deps.scope === null
+            ? null
+            : createScope(
+                deps.scope?.coverage ?? COVERAGE,
+                deps.scope?.model ?? (DECISION_MODEL as DecisionModel),
+                staticIndex.manifest,
+                indexLoad.manifestSha,
+                embedder,
+              );
       } catch {
         scope = null; // unreadable coverage data: questions are answered without scope verdicts (tests/coverage checks the shipped file)
       }
-      const state: Loaded = { index: staticIndex, embedder, models, library: createLibrary(() => ready().index), userDocs: null as unknown as UserDocuments, scope };
+      const state: Loaded = {
+        index: staticIndex,
+        embedder,
+        models,
+        library: createLibrary(() => ready().index),
+        userDocs: null as unknown as UserDocuments,
+        scope,
+      };
       // (re)built on start and whenever the user's documents change (user-documents.ts merges them onto the static index);
       // while another retrieval model is in use, its engine keeps answering and this one waits for the switch back
       const searchOver = (merged: LoadedIndex) => {
@@ -298,5 +329,3 @@ export async function denseBackendFor(
     return { voy: null, status: { backend: 'exact', buildMs: null, note: `voy could not be loaded (${(e as Error).message}): exact scan, same results.` } };
   }
 }
-
-

@@ -78,7 +78,10 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
     // the vector set covers the static index; the user's documents stay with the built-in model (their vectors are its)
     const t = performance.now();
     const entry = (await listSets()).find((v) => v.id === id);
-    if (!entry) throw new Error(`this deployment has no vector set for ${id} (static-index/${VECTOR_SETS_FILE}); build it with \`npm run index:vectors -- --model ${id}\``);
+    if (!entry)
+      throw new Error(
+        `this deployment has no vector set for ${id} (static-index/${VECTOR_SETS_FILE}); build it with \`npm run index:vectors -- --model ${id}\``,
+      );
     const setUrl = absoluteUrl(`${entry.dir}/`, deps.indexUrl);
     const setJson = new TextDecoder().decode(await fetchBytes(absoluteUrl(VECTOR_SET_MANIFEST, setUrl), deps.fetch));
     const files: Record<string, Uint8Array> = {};
@@ -91,7 +94,9 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
     const view = await applyVectorSet(deps.staticIndex, setJson, files, id);
     const emb = await deps.loadEmbedder(id, onProgress);
     if (emb.dimension !== view.manifest.dimension) {
-      throw new Error(`the model gives ${emb.dimension}-dimensional vectors but its vector set holds ${view.manifest.dimension}; rebuild it with \`npm run index:vectors -- --model ${id}\``);
+      throw new Error(
+        `the model gives ${emb.dimension}-dimensional vectors but its vector set holds ${view.manifest.dimension}; rebuild it with \`npm run index:vectors -- --model ${id}\``,
+      );
     }
     const made = deps.makeEngine(view, emb, await deps.denseFor(view), id);
     await active?.embedder.dispose?.();

@@ -169,7 +169,12 @@ export interface SkyCiteRuntime {
 }
 
 /** Methods whose last parameter is a progress callback: the worker posts progress messages for it. */
-export const PROGRESS_METHODS: ReadonlySet<RuntimeMethod> = new Set<RuntimeMethod>(['loadUserDocuments', 'addUserDocument', 'reindexUserDocument', 'useRetrievalModel']);
+export const PROGRESS_METHODS: ReadonlySet<RuntimeMethod> = new Set<RuntimeMethod>([
+  'loadUserDocuments',
+  'addUserDocument',
+  'reindexUserDocument',
+  'useRetrievalModel',
+]);
 
 /** Messages over postMessage: a request id, a method and its arguments; replies carry the id. */
 export type RuntimeMethod = Exclude<keyof SkyCiteRuntime, 'dispose'>;

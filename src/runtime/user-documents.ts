@@ -285,7 +285,13 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
   const builtInIds = new Set([...base.manifest.sources.map((s) => s.id), ...base.documents.units.map((d) => d.id)]);
   /** Ids of the damaged records' keys that are strings (never given to a new document). */
   const damagedIds = () => [...damaged.values()].filter((k): k is string => typeof k === 'string');
-  const apply = () => deps.apply(mergeUserDocuments(base, [...entries.values()].map((e) => e.record)));
+  const apply = () =>
+    deps.apply(
+      mergeUserDocuments(
+        base,
+        [...entries.values()].map((e) => e.record),
+      ),
+    );
   const get = (id: string): Entry => {
     const e = entries.get(id);
     if (!e) throw new UserDocumentNotFoundError(id);
@@ -293,12 +299,23 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
   };
 
   /** Chunk and embed: everything that can fail before anything is changed. */
-  async function build(id: string, meta: StoredUserDocument['meta'], pages: string[] | string, reserved: string[], onProgress: Progress, t: ImportTicket): Promise<StoredUserDocument> {
+  async function build(
+    id: string,
+    meta: StoredUserDocument['meta'],
+    pages: string[] | string,
+    reserved: string[],
+    onProgress: Progress,
+    t: ImportTicket,
+  ): Promise<StoredUserDocument> {
     onProgress({ stage: 'reading', title: meta.title, done: 0, total: 1 });
     await scheduler.turn();
     check(t);
     const text = meta.format === 'markdown' ? (Array.isArray(pages) ? pages.map(markdownToText) : markdownToText(pages)) : pages;
-    const { chunks, document } = ingestUserDocument({ id, title: meta.title, jurisdiction: meta.jurisdiction, edition: meta.edition }, textToDocument(id, text), reserved);
+    const { chunks, document } = ingestUserDocument(
+      { id, title: meta.title, jurisdiction: meta.jurisdiction, edition: meta.edition },
+      textToDocument(id, text),
+      reserved,
+    );
     const vectors = await embedUserDocument(chunks, document, paced(t), (p) => onProgress({ stage: 'embedding', title: meta.title, ...p }), IMPORT_BATCH);
     if (!vectorsFinite(vectors)) throw new UserDocumentVectorsError(meta.title);
     await scheduler.turn();
@@ -359,7 +376,10 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
         good.push(e.record);
       } catch {
         entries.delete(id);
-        await removeFromBm25(base.bm25, e.record.chunks.map((c) => c.id));
+        await removeFromBm25(
+          base.bm25,
+          e.record.chunks.map((c) => c.id),
+        );
         quarantine(id, 'its passages and summary do not fit together', problems);
       }
     }
@@ -392,19 +412,36 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
       if (record.vectors.modelId !== embedder.modelId || record.vectors.dimension !== embedder.dimension) {
         // stored with another embedding model: embed again with this one, then keep the new vectors
         try {
-          const vectors = await embedUserDocument(record.chunks, record.document, paced(null), (p) => onProgress({ stage: 'embedding', title: record.meta.title, ...p }), IMPORT_BATCH);
+          const vectors = await embedUserDocument(
+            record.chunks,
+            record.document,
+            paced(null),
+            (p) => onProgress({ stage: 'embedding', title: record.meta.title, ...p }),
+            IMPORT_BATCH,
+          );
           if (!vectorsFinite(vectors)) throw new UserDocumentVectorsError(record.meta.title);
           record = { ...record, vectors };
-          await store.put(record).catch((e: unknown) => problems.push(`“${shown(record.meta.title)}” was embedded again for ${embedder.modelId} but not saved (${(e as Error).message}); it will be embedded again on the next start.`));
+          await store
+            .put(record)
+            .catch((e: unknown) =>
+              problems.push(
+                `“${shown(record.meta.title)}” was embedded again for ${embedder.modelId} but not saved (${(e as Error).message}); it will be embedded again on the next start.`,
+              ),
+            );
         } catch (e) {
-          problems.push(`“${shown(record.meta.title)}” could not be embedded with ${embedder.modelId} (${(e as Error).message}) and is not searchable; re-index it.`);
+          problems.push(
+            `“${shown(record.meta.title)}” could not be embedded with ${embedder.modelId} (${(e as Error).message}) and is not searchable; re-index it.`,
+          );
           continue;
         }
       }
       try {
         addToBm25(base.bm25, record.chunks);
       } catch {
-        await removeFromBm25(base.bm25, record.chunks.map((c) => c.id)).catch(() => undefined);
+        await removeFromBm25(
+          base.bm25,
+          record.chunks.map((c) => c.id),
+        ).catch(() => undefined);
         quarantine(record.id, 'its passages cannot be indexed', problems);
         continue;
       }
@@ -427,11 +464,24 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
         // refused before anything is chunked (a document already in the library is re-indexed whatever its size)
         const chars = textChars(input.pages);
         if (chars > IMPORT_LIMITS.maxTextChars) throw new UserDocumentTooLargeError(input.title, chars);
-        const form = validateUserDocumentForm({ fileName: input.fileName, fileBytes: 1, title: input.title, jurisdiction: input.jurisdiction, edition: input.edition });
+        const form = validateUserDocumentForm({
+          fileName: input.fileName,
+          fileBytes: 1,
+          title: input.title,
+          jurisdiction: input.jurisdiction,
+          edition: input.edition,
+        });
         if (!form.ok) throw new Error(Object.values(form.problems).join(' '));
         const taken = [...builtInIds, ...entries.keys(), ...damagedIds()];
         const id = userDocumentId(form.value.title, taken);
-        const meta = { title: form.value.title, jurisdiction: form.value.jurisdiction, edition: form.value.edition, fileName: input.fileName, format: input.format, addedAt: now().toISOString() };
+        const meta = {
+          title: form.value.title,
+          jurisdiction: form.value.jurisdiction,
+          edition: form.value.edition,
+          fileName: input.fileName,
+          format: input.format,
+          addedAt: now().toISOString(),
+        };
         const record = await build(id, meta, input.pages, taken, onProgress, t);
         const stored = await save(record, onProgress);
         addToBm25(base.bm25, record.chunks);
@@ -452,7 +502,10 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
         damaged.delete(id);
         if (!e) return;
         entries.delete(id);
-        await removeFromBm25(base.bm25, e.record.chunks.map((c) => c.id));
+        await removeFromBm25(
+          base.bm25,
+          e.record.chunks.map((c) => c.id),
+        );
         apply();
       }),
 
@@ -464,7 +517,10 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
         const taken = [...builtInIds, ...[...entries.keys()].filter((k) => k !== id)];
         const record = await build(id, old.record.meta, old.record.pages, taken, onProgress, t);
         const stored = await save(record, onProgress);
-        await removeFromBm25(base.bm25, old.record.chunks.map((c) => c.id));
+        await removeFromBm25(
+          base.bm25,
+          old.record.chunks.map((c) => c.id),
+        );
         addToBm25(base.bm25, record.chunks);
         entries.set(id, { record, stored });
         apply();

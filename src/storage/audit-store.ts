@@ -5,12 +5,41 @@
  * retrieved with which configuration and scores, what the model was given and what it answered.
  * Fields added after the first exports are optional, so earlier exports still import.
  */
-import type { AnswerMode, AuditEvidence, AuditStageScore, AuditRoute, AuditCalcItem, AuditCalculator, AuditModels, AuditAssistance, AuditAnswerContext, AuditAssessment, AuditRequirements, AuditRecord, AuditKind, AuditRecordInput } from '../core/ask/audit-record.js';
-export type { AnswerMode, AuditEvidence, AuditStageScore, AuditRoute, AuditCalcItem, AuditCalculator, AuditModels, AuditAssistance, AuditAnswerContext, AuditAssessment, AuditRequirements, AuditRecord, AuditKind, AuditRecordInput } from '../core/ask/audit-record.js';
+import type {
+  AnswerMode,
+  AuditEvidence,
+  AuditStageScore,
+  AuditRoute,
+  AuditCalcItem,
+  AuditCalculator,
+  AuditModels,
+  AuditAssistance,
+  AuditAnswerContext,
+  AuditAssessment,
+  AuditRequirements,
+  AuditRecord,
+  AuditKind,
+  AuditRecordInput,
+} from '../core/ask/audit-record.js';
+export type {
+  AnswerMode,
+  AuditEvidence,
+  AuditStageScore,
+  AuditRoute,
+  AuditCalcItem,
+  AuditCalculator,
+  AuditModels,
+  AuditAssistance,
+  AuditAnswerContext,
+  AuditAssessment,
+  AuditRequirements,
+  AuditRecord,
+  AuditKind,
+  AuditRecordInput,
+} from '../core/ask/audit-record.js';
 import { AUDIT_BY_TIME, AUDIT_STORE, lazyDb, openUserDb, type UserDbOpener } from './db.js';
 import { mapReadError, mapWriteError, mostSpecificError } from './errors.js';
 import { createSettingsStore } from './settings-store.js';
-
 
 export interface AuditPage {
   records: AuditRecord[];
@@ -173,7 +202,10 @@ function nestedProblems(r: Record<string, unknown>): string[] {
   const problems: string[] = [];
   if (Array.isArray(r['subQueries']) && !isStrArray(r['subQueries'])) problems.push('subQueries must hold strings');
   if (Array.isArray(r['citedSources']) && !isStrArray(r['citedSources'])) problems.push('citedSources must hold strings');
-  if (Array.isArray(r['attributedSources']) && !r['attributedSources'].every((a) => isObj(a) && typeof a['id'] === 'string' && typeof a['sentence'] === 'string')) {
+  if (
+    Array.isArray(r['attributedSources']) &&
+    !r['attributedSources'].every((a) => isObj(a) && typeof a['id'] === 'string' && typeof a['sentence'] === 'string')
+  ) {
     problems.push('attributedSources entries must be {id: string, sentence: string}');
   }
   if (Array.isArray(r['trace']) && !r['trace'].every(isObj)) problems.push('trace entries must be objects');
@@ -189,11 +221,17 @@ function nestedProblems(r: Record<string, unknown>): string[] {
   if (isObj(calc)) {
     const items = calc['items'];
     const itemOk = (i: unknown) =>
-      isObj(i) && typeof i['label'] === 'string' && typeof i['status'] === 'string' && isStrOrNull(i['value']) && Array.isArray(i['cells']) && i['cells'].every(isObj);
+      isObj(i) &&
+      typeof i['label'] === 'string' &&
+      typeof i['status'] === 'string' &&
+      isStrOrNull(i['value']) &&
+      Array.isArray(i['cells']) &&
+      i['cells'].every(isObj);
     if (!Array.isArray(items) || !items.every(itemOk)) problems.push('calculator items must each have a label, a status, a value and the cells read');
   }
   const req = r['requirements'];
-  if (isObj(req) && !(isObj(req['draft']) && Array.isArray(req['draft']['requirements']))) problems.push('requirements must hold a draft with its requirements');
+  if (isObj(req) && !(isObj(req['draft']) && Array.isArray(req['draft']['requirements'])))
+    problems.push('requirements must hold a draft with its requirements');
   const models = r['models'];
   if (isObj(models)) {
     const e = models['embedding'];
@@ -206,7 +244,8 @@ function nestedProblems(r: Record<string, unknown>): string[] {
   const ctx = r['answerContext'];
   if (ctx !== undefined && ctx !== null && !(isObj(ctx) && Array.isArray(ctx['documents']))) problems.push('answerContext must be null or list its documents');
   const assist = r['assistance'];
-  if (assist !== undefined && assist !== null && !(isObj(assist) && Array.isArray(assist['alternatives']))) problems.push('assistance must be null or list its alternatives');
+  if (assist !== undefined && assist !== null && !(isObj(assist) && Array.isArray(assist['alternatives'])))
+    problems.push('assistance must be null or list its alternatives');
   return problems;
 }
 
@@ -228,9 +267,7 @@ export function parseAuditExport(text: string): AuditExport {
     throw new Error(`The file is not a SkyCite audit log export (expected "format": "${AUDIT_EXPORT_FORMAT}").`);
   }
   if (typeof d.schemaVersion !== 'number' || d.schemaVersion > AUDIT_EXPORT_SCHEMA_VERSION) {
-    throw new Error(
-      `The export has schema version ${String(d.schemaVersion)}; this version of SkyCite reads up to ${AUDIT_EXPORT_SCHEMA_VERSION}.`,
-    );
+    throw new Error(`The export has schema version ${String(d.schemaVersion)}; this version of SkyCite reads up to ${AUDIT_EXPORT_SCHEMA_VERSION}.`);
   }
   if (!Array.isArray(d.records)) throw new Error('The export has no "records" array.');
   d.records.forEach((rec, i) => {
@@ -295,10 +332,7 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
     let results: PromiseSettledResult<unknown>[];
     try {
       const tx = d.transaction(AUDIT_STORE, 'readwrite');
-      results = await Promise.allSettled([
-        ...records.map((r) => (mode === 'add' ? tx.store.add(r) : tx.store.put(r))),
-        tx.done,
-      ]);
+      results = await Promise.allSettled([...records.map((r) => (mode === 'add' ? tx.store.add(r) : tx.store.put(r))), tx.done]);
     } catch (e) {
       throw mapWriteError(e, what, `save ${what}`);
     }
@@ -323,7 +357,9 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
         question: keep ? null : input.question,
         subQueries: keep ? [] : [...input.subQueries],
         // the model's rewrite restates the question: kept out with it
-        ...(input.assistance !== undefined ? { assistance: keep && input.assistance ? { ...input.assistance, alternatives: [], raw: '' } : input.assistance } : {}),
+        ...(input.assistance !== undefined
+          ? { assistance: keep && input.assistance ? { ...input.assistance, alternatives: [], raw: '' } : input.assistance }
+          : {}),
         // a draft's query is the user's description: kept out with the question
         ...(input.requirements !== undefined
           ? {

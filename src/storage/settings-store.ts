@@ -119,7 +119,9 @@ export function validateSettings(raw: unknown): { settings: Settings; problems: 
     else reset('retrievalModel', `"${String(v)}" is not a model id (owner/name)`);
   }
   if ('schemaVersion' in r && r['schemaVersion'] !== SETTINGS_SCHEMA_VERSION) {
-    problems.push(`schemaVersion ${JSON.stringify(r['schemaVersion'])} is not ${SETTINGS_SCHEMA_VERSION}; fields were read as version ${SETTINGS_SCHEMA_VERSION}`);
+    problems.push(
+      `schemaVersion ${JSON.stringify(r['schemaVersion'])} is not ${SETTINGS_SCHEMA_VERSION}; fields were read as version ${SETTINGS_SCHEMA_VERSION}`,
+    );
   }
   return { settings, problems };
 }

@@ -96,7 +96,7 @@ function shortHash(s: string): string {
  * message for "Remove it", so it never holds the closing quote.
  */
 export function damagedDocumentName(key: IDBValidKey): string {
-  const s = typeof key === 'string' ? key : JSON.stringify(key) ?? String(key);
+  const s = typeof key === 'string' ? key : (JSON.stringify(key) ?? String(key));
   const plain = s.length > 0 && s.length <= MAX_DOCUMENT_ID_CHARS && !/[\p{Cc}\p{Cf}“”]/u.test(s);
   return plain && typeof key === 'string' ? s : `${shown(s).replace(/[“”]/g, '"')} #${shortHash(s)}`;
 }
@@ -139,7 +139,13 @@ export function storedDocumentProblem(v: unknown): string | null {
   for (const k of ['title', 'jurisdiction', 'edition', 'fileName', 'addedAt'] as const) if (typeof meta[k] !== 'string') return `its ${k} is missing`;
   if (!USER_FILE_FORMATS.includes(meta.format as UserFileFormat)) return 'its file format is unknown';
   // the form's rules (the file name's length is not checked here: see `withinLimits`)
-  const form = validateUserDocumentForm({ fileName: 'document.txt', fileBytes: 1, title: meta.title as string, jurisdiction: meta.jurisdiction as string, edition: meta.edition as string });
+  const form = validateUserDocumentForm({
+    fileName: 'document.txt',
+    fileBytes: 1,
+    title: meta.title as string,
+    jurisdiction: meta.jurisdiction as string,
+    edition: meta.edition as string,
+  });
   if (!form.ok) return 'its title, edition or jurisdiction is not valid';
   if ((meta.addedAt as string).length > 40) return 'its date is not valid';
   const pages = r.pages;

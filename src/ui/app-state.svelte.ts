@@ -56,7 +56,11 @@ export function runtimeOptionsFromUrl(search: string = typeof location === 'unde
  * tokens, a short prompt, no other model call — for a software WebGPU adapter and the end-to-end
  * test) and `?assist=off` turns model-assisted retrieval off.
  */
-export function answerOptionsFromUrl(search: string = typeof location === 'undefined' ? '' : location.search): { answerConfig: AnswerConfig; assist: boolean; routerModel: boolean } {
+export function answerOptionsFromUrl(search: string = typeof location === 'undefined' ? '' : location.search): {
+  answerConfig: AnswerConfig;
+  assist: boolean;
+  routerModel: boolean;
+} {
   const params = new URLSearchParams(search);
   const smoke = params.get('generation') === 'smoke';
   return { answerConfig: smoke ? SMOKE_ANSWER_CONFIG : DEFAULT_ANSWER_CONFIG, assist: !smoke && params.get('assist') !== 'off', routerModel: !smoke };
@@ -179,7 +183,8 @@ export class AppState {
       this.indexError = early?.message ?? indexProblemForUser(e);
       this.indexErrorDetail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       this.announce('The regulation index could not be loaded.');
-      for (const w of this.indexWaiters.splice(0)) w.reject(new Error(`The regulation index could not be loaded (${this.indexError}), so the question was not sent. Reload, then ask again.`));
+      for (const w of this.indexWaiters.splice(0))
+        w.reject(new Error(`The regulation index could not be loaded (${this.indexError}), so the question was not sent. Reload, then ask again.`));
     }
   }
 

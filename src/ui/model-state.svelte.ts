@@ -46,7 +46,6 @@ function mapImportManifestError(e: unknown): AnswerError {
   );
 }
 
-
 /** What the model state needs of the app: its settings, how to store a change, and the screen-reader announcer. */
 export interface ModelStateDeps {
   settings(): Settings;
@@ -67,7 +66,6 @@ export class ModelState {
   catalog: Catalog | null = $state.raw(null);
   importState: ImportState = $state({ running: false, progress: null, done: null, error: null });
 
-
   async probeDevice(): Promise<void> {
     try {
       this.device = await getDeviceReport();
@@ -77,8 +75,6 @@ export class ModelState {
       this.device = null;
     }
   }
-
-
 
   /** Every model offered: the self-hosted ones (verified) first, then WebLLM's remote list. */
   get llmModels(): readonly CuratedModel[] {
@@ -232,10 +228,9 @@ export class ModelState {
   async autoLoadModel(): Promise<void> {
     const id = this.deps.settings().modelId;
     if (!id || this.deps.settings().evidenceOnly) return;
-    const gpu = (globalThis.navigator as Navigator & { gpu?: unknown } | undefined)?.gpu;
+    const gpu = (globalThis.navigator as (Navigator & { gpu?: unknown }) | undefined)?.gpu;
     if (!gpu) return;
     const model = findModel(id, this.llmModels);
     if (model && (await this.isCached(model))) await this.loadModel(id);
   }
-
 }

@@ -38,7 +38,10 @@ export function documentSequence(outline: readonly DocumentOutline[], docId: str
 }
 
 /** Where a passage sits in a sequence: its 1-based position and its neighbours (null at either end, or when it is not in it). */
-export function placeIn(seq: ReadingSequence | null | undefined, id: string): { position: number; count: number; previous: string | null; next: string | null } | null {
+export function placeIn(
+  seq: ReadingSequence | null | undefined,
+  id: string,
+): { position: number; count: number; previous: string | null; next: string | null } | null {
   if (!seq) return null;
   const i = seq.ids.indexOf(id);
   if (i < 0) return null;

@@ -41,8 +41,7 @@ const SENTINELS = /[\uE000\uE001]/g;
 /** The visually hidden text after a flagged sentence (screen readers, print). */
 export const UNSUPPORTED_NOTE = 'not supported by the cited source';
 
-const escapeHtml = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 function createMarked(): Marked {
   const md = new Marked({ gfm: true, breaks: false, async: false });
@@ -173,7 +172,10 @@ export function createRenderer(win: WindowLike): Renderer {
           current = null;
           inMark = false;
         } else if (!inCode && /^\[\s*\d/.test(part)) {
-          const nums = part.slice(1, -1).split(',').map((s) => Number(s.trim()));
+          const nums = part
+            .slice(1, -1)
+            .split(',')
+            .map((s) => Number(s.trim()));
           if (valid && !nums.every((n) => valid.has(n))) append(doc.createTextNode(part));
           else nums.forEach((n) => append(citationButton(n)));
         } else {

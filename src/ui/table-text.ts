@@ -9,14 +9,16 @@ import type { Chunk } from '../core/model/chunk';
 import { normalizeRanges, type TextRange } from './highlight';
 
 export type PassageLayout =
-  | { kind: 'grid'; grid: TableGrid; highlighted: Set<string> }
-  | { kind: 'layout'; ranges: TextRange[] }
-  | { kind: 'prose'; ranges: TextRange[] };
+  { kind: 'grid'; grid: TableGrid; highlighted: Set<string> } | { kind: 'layout'; ranges: TextRange[] } | { kind: 'prose'; ranges: TextRange[] };
 
 /** Share of a table's text a highlight may cover and still be shown. */
 export const MAX_TABLE_HIGHLIGHT_SHARE = 0.5;
 
-export function passageLayout(chunk: Pick<Chunk, 'docId' | 'kind' | 'title' | 'pageStart' | 'text'>, ranges: readonly TextRange[], trace: readonly TraceStep[] = []): PassageLayout {
+export function passageLayout(
+  chunk: Pick<Chunk, 'docId' | 'kind' | 'title' | 'pageStart' | 'text'>,
+  ranges: readonly TextRange[],
+  trace: readonly TraceStep[] = [],
+): PassageLayout {
   const grid = gridForChunk(chunk);
   if (grid) return { kind: 'grid', grid, highlighted: highlightedCells(grid, trace) };
   if (chunk.kind === 'table') {

@@ -12,8 +12,16 @@ import { condenseDocument, condenseDocuments, condenseInputs, condensePrompt, pa
 import { bagOfWordsEmbedder, delta, engineDouble } from './helpers.js';
 
 const PASSAGES = [
-  { id: 'doc/c2-link', title: 'C2 link', text: 'The UAS operator shall define a procedure for the loss of the command and control link, including the actions of the remote pilot.' },
-  { id: 'doc/battery', title: 'Batteries', text: 'Batteries shall be stored in a fireproof container when not in use. The storage temperature shall not exceed 40 degrees.' },
+  {
+    id: 'doc/c2-link',
+    title: 'C2 link',
+    text: 'The UAS operator shall define a procedure for the loss of the command and control link, including the actions of the remote pilot.',
+  },
+  {
+    id: 'doc/battery',
+    title: 'Batteries',
+    text: 'Batteries shall be stored in a fireproof container when not in use. The storage temperature shall not exceed 40 degrees.',
+  },
 ];
 const DOC: CondenseDocument = {
   id: 'doc',
@@ -26,7 +34,8 @@ const DOC: CondenseDocument = {
 
 const check = () => {
   const embedder = bagOfWordsEmbedder();
-  return (text: string, ids: string[]) => checkGrounding({ answer: text, chunks: PASSAGES.filter((c) => ids.includes(c.id)), embedder, config: DEFAULT_ANSWER_CONFIG.grounding });
+  return (text: string, ids: string[]) =>
+    checkGrounding({ answer: text, chunks: PASSAGES.filter((c) => ids.includes(c.id)), embedder, config: DEFAULT_ANSWER_CONFIG.grounding });
 };
 
 describe('condensing a document’s refined context with the model', () => {
@@ -73,9 +82,20 @@ describe('condensing a document’s refined context with the model', () => {
   });
 
   it('gives a note whose number is outside the passages the passage the source check found, and marks it as added', async () => {
-    const engine = engineDouble({ streams: [[delta(JSON.stringify({ notes: [{ passage: 7, text: 'The UAS operator shall define a procedure for the loss of the command and control link.' }] }), 'stop')]] });
+    const engine = engineDouble({
+      streams: [
+        [
+          delta(
+            JSON.stringify({ notes: [{ passage: 7, text: 'The UAS operator shall define a procedure for the loss of the command and control link.' }] }),
+            'stop',
+          ),
+        ],
+      ],
+    });
     const c = await condenseDocument('What about the C2 link?', DOC, { engine, check: check() });
-    expect(c.statements).toEqual([{ statement: 'The UAS operator shall define a procedure for the loss of the command and control link.', citations: ['doc/c2-link'], attributed: true }]);
+    expect(c.statements).toEqual([
+      { statement: 'The UAS operator shall define a procedure for the loss of the command and control link.', citations: ['doc/c2-link'], attributed: true },
+    ]);
   });
 
   it('falls back to the extractive context, with the reason, when the model finds nothing, writes no list, fails or states nothing the passages hold', async () => {
@@ -84,7 +104,10 @@ describe('condensing a document’s refined context with the model', () => {
       [{ streams: [[delta('The passages are about drones.', 'stop')]] }, /no notes in the expected form/],
       [{ streams: [[delta('{"notes": [{"passage": 1, "text": "The UAS oper', 'length')]] }, /no notes in the expected form/],
       [{ createErrors: [new Error('device lost')] }, /the model failed \(.*\)/],
-      [{ streams: [[delta('{"notes": [{"passage": 1, "text": "Pilots shall be at least 30 years old."}]}', 'stop')]] }, /none of the model's 1 notes was found/],
+      [
+        { streams: [[delta('{"notes": [{"passage": 1, "text": "Pilots shall be at least 30 years old."}]}', 'stop')]] },
+        /none of the model's 1 notes was found/,
+      ],
     ];
     for (const [script, reason] of cases) {
       const c = await condenseDocument('How are batteries stored?', DOC, { engine: engineDouble(script), check: check() });
@@ -95,7 +118,9 @@ describe('condensing a document’s refined context with the model', () => {
   });
 
   it('keeps the complete notes of a reply cut off by the token limit', () => {
-    expect(parseNotes('{"notes": [{"passage": 2, "text": "Batteries shall be \\"stored\\"."}, {"passage": 1, "text": "The UAS op')).toEqual([{ passage: 2, text: 'Batteries shall be "stored".' }]);
+    expect(parseNotes('{"notes": [{"passage": 2, "text": "Batteries shall be \\"stored\\"."}, {"passage": 1, "text": "The UAS op')).toEqual([
+      { passage: 2, text: 'Batteries shall be "stored".' },
+    ]);
     expect(parseNotes('{"notes": [{"passage": 1.5, "text": "x"}, {"passage": 1, "text": "  "}, {"passage": 2}]}')).toEqual([]);
     expect(parseNotes('[1, 2]')).toBeNull();
   });
@@ -119,7 +144,15 @@ describe('condensing a document’s refined context with the model', () => {
     const chunks = new Map(PASSAGES.map((p) => [p.id, p]));
     const inputs = condenseInputs(
       [
-        { id: 'doc', title: 'Operations manual', edition: 'Edition 2', pages: 'pp. 3–4', kept: true, evidenceIds: ['doc/battery', 'doc/missing', 'doc/c2-link'], refined: DOC.extractive },
+        {
+          id: 'doc',
+          title: 'Operations manual',
+          edition: 'Edition 2',
+          pages: 'pp. 3–4',
+          kept: true,
+          evidenceIds: ['doc/battery', 'doc/missing', 'doc/c2-link'],
+          refined: DOC.extractive,
+        },
         { id: 'other', title: 'Other', edition: 'E1', pages: 'p. 1', kept: false, evidenceIds: ['doc/c2-link'], refined: '' },
       ],
       (id) => chunks.get(id),

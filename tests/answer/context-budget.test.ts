@@ -4,7 +4,14 @@
  * passage's own marker as the citation form.
  */
 import { describe, expect, it } from 'vitest';
-import { answerConfig, CONTEXT_CHARS_PER_TOKEN, contextCharsFor, DEFAULT_ANSWER_CONFIG, INSTRUCTION_TOKENS, SMOKE_ANSWER_CONFIG } from '../../src/core/answer/config.js';
+import {
+  answerConfig,
+  CONTEXT_CHARS_PER_TOKEN,
+  contextCharsFor,
+  DEFAULT_ANSWER_CONFIG,
+  INSTRUCTION_TOKENS,
+  SMOKE_ANSWER_CONFIG,
+} from '../../src/core/answer/config.js';
 import { answerQuestion } from '../../src/core/answer/generation.js';
 import { buildChatMessages, MINIMAL_SYSTEM_PROMPT_NUMBERED } from '../../src/core/answer/messages.js';
 import { contextMessage } from '../../src/core/answer/prompts.js';

@@ -11,7 +11,11 @@ import { answerQuestion } from '../../src/core/answer/generation.js';
 import { type ChatEngine, type StreamingChatRequest } from '../../src/core/llm/engine.js';
 import { delta, engineDouble, makeChunk, retrievalOf } from './helpers.js';
 
-const C1 = makeChunk('skysafe-sora-curated/17', 'Intrinsic ground risk', 'The iGRC is determined from the UA characteristic dimension and the population density.');
+const C1 = makeChunk(
+  'skysafe-sora-curated/17',
+  'Intrinsic ground risk',
+  'The iGRC is determined from the UA characteristic dimension and the population density.',
+);
 const config = answerConfig({ retry: { delayMs: 0 } });
 
 /** WebLLM's worker client and handler wired through an in-memory channel; the handler's engine is the double. */
@@ -44,11 +48,20 @@ describe('ChatEngine is the subset of WebLLM MLCEngineInterface the answer stage
   });
 
   it('answers through WebLLM’s real worker client: streamed tokens and requests arrive unchanged', { timeout: 20_000 }, async () => {
-    const double = engineDouble({ streams: [[delta('The iGRC comes from the dimension '), delta('and the population density [skysafe-sora-curated/17].'), delta('', 'stop')]] });
+    const double = engineDouble({
+      streams: [[delta('The iGRC comes from the dimension '), delta('and the population density [skysafe-sora-curated/17].'), delta('', 'stop')]],
+    });
     const { client, kinds } = await webWorkerEngine(double);
     const engine: ChatEngine = client; // the app passes the worker client as is
     const tokens: string[] = [];
-    const r = await answerQuestion({ question: 'How is the iGRC determined?', retrieval: retrievalOf([C1]), engine, config, modelId: 'test-double-model', onToken: (t) => tokens.push(t) });
+    const r = await answerQuestion({
+      question: 'How is the iGRC determined?',
+      retrieval: retrievalOf([C1]),
+      engine,
+      config,
+      modelId: 'test-double-model',
+      onToken: (t) => tokens.push(t),
+    });
     expect(r.status).toBe('complete');
     expect(r.answer).toBe('The iGRC comes from the dimension and the population density [skysafe-sora-curated/17].');
     expect(r.citations).toEqual(['skysafe-sora-curated/17']);

@@ -29,14 +29,19 @@ const WEBLLM = {
     'WebGPU is not supported in your current environment, but it is necessary to run the WebLLM engine. Please make sure that your browser supports WebGPU and that it is enabled in your browser settings.',
   ),
   webgpuNotFound: named('WebGPUNotFoundError', 'Cannot find WebGPU in the environment'),
-  noAdapter: new Error("Unable to find a compatible GPU. This issue might be because your computer doesn't have a GPU, or your system settings are not configured properly."),
+  noAdapter: new Error(
+    "Unable to find a compatible GPU. This issue might be because your computer doesn't have a GPU, or your system settings are not configured properly.",
+  ),
   shaderF16: named('ShaderF16SupportError', 'This model requires WebGPU extension shader-f16, which is not enabled in this browser.'),
   deviceLost: named(
     'DeviceLostError',
     'The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM). To resolve this, try reloading with a model that has fewer parameters or uses a smaller context length.',
   ),
   contextWindow: named('ContextWindowSizeExceededError', 'Prompt tokens exceed context window size: number of prompt tokens: 5210; context window size: 4096'),
-  notLoaded: named('ModelNotLoadedError', 'Model not loaded before trying to complete ChatCompletionRequest. Please ensure you have called MLCEngine.reload(model)'),
+  notLoaded: named(
+    'ModelNotLoadedError',
+    'Model not loaded before trying to complete ChatCompletionRequest. Please ensure you have called MLCEngine.reload(model)',
+  ),
   workerNotLoaded: 'WorkerEngineModelNotLoadedError: WebWorkerMLCEngine is not loaded with a model. Did you call `engine.reload()`?',
   cannotFetch: new Error('Cannot fetch https://huggingface.co/mlc-ai/Qwen3-1.7B-q4f16_1-MLC/resolve/main/params_shard_3.bin'),
   opfsStatus: new Error('ArtifactOPFSCache: Unable to fetch https://huggingface.co/x/params_shard_1.bin, received status 503'),
@@ -99,7 +104,12 @@ describe('mapEngineError maps WebLLM / WebGPU / storage failures to typed errors
 
 describe('LLM-layer errors of the one taxonomy', () => {
   it('an unknown model id (web-llm 0.2.79 ModelNotFoundError) names the model and where to choose one', () => {
-    const e = mapEngineError(named('ModelNotFoundError', 'Cannot find model record in appConfig for Tiny-q4f32_1. Please check if the model ID is correct and included in the model_list configuration.'));
+    const e = mapEngineError(
+      named(
+        'ModelNotFoundError',
+        'Cannot find model record in appConfig for Tiny-q4f32_1. Please check if the model ID is correct and included in the model_list configuration.',
+      ),
+    );
     expect(e).toBeInstanceOf(ModelUnknownError);
     expect(e.message).toMatch(/"Tiny-q4f32_1" is not in the list/);
     expect(e.message).toMatch(/Settings → Language model/);

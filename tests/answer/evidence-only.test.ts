@@ -52,7 +52,13 @@ describe('evidence-only mode (no generative model)', () => {
 
   it('ranks sentences by embedding similarity when an embedder is given', async () => {
     const e = bagOfWordsEmbedder();
-    const r = await composeEvidenceOnlyAnswer({ question, retrieval, chunks, embedder: e, config: answerConfig({ evidenceOnly: { highlightsPerPassage: 1 } }) });
+    const r = await composeEvidenceOnlyAnswer({
+      question,
+      retrieval,
+      chunks,
+      embedder: e,
+      config: answerConfig({ evidenceOnly: { highlightsPerPassage: 1 } }),
+    });
     expect(r.ranking).toBe('embedding');
     const p = r.passages[0]!;
     expect(p.highlights).toHaveLength(1);

@@ -4,7 +4,11 @@ import { ContextTooLongError, GenerationError, GpuMemoryError } from '../../src/
 import { answerQuestion } from '../../src/core/answer/generation.js';
 import { delta, engineDouble, makeChunk, retrievalOf } from './helpers.js';
 
-const C1 = makeChunk('skysafe-sora-curated/17', 'Intrinsic ground risk', 'The iGRC is determined from the UA characteristic dimension and the population density.');
+const C1 = makeChunk(
+  'skysafe-sora-curated/17',
+  'Intrinsic ground risk',
+  'The iGRC is determined from the UA characteristic dimension and the population density.',
+);
 const retrieval = retrievalOf([C1]);
 const config = answerConfig({ retry: { delayMs: 0 } });
 
@@ -20,7 +24,13 @@ describe('answerQuestion streams from a WebLLM-shaped engine', () => {
   it('streams answer tokens, sends SKYSAFE generation parameters and records the audit fields', async () => {
     const engine = engineDouble({ streams: [ANSWER_CHUNKS] });
     const tokens: string[] = [];
-    const r = await answerQuestion({ question: 'How is the iGRC determined?', retrieval, engine, config, onToken: (t, ch) => ch === 'answer' && tokens.push(t) });
+    const r = await answerQuestion({
+      question: 'How is the iGRC determined?',
+      retrieval,
+      engine,
+      config,
+      onToken: (t, ch) => ch === 'answer' && tokens.push(t),
+    });
     expect(tokens.join('')).toBe(ANSWER_CHUNKS.map((c) => c.choices[0]!.delta.content).join(''));
     expect(r.status).toBe('complete');
     expect(r.answer).toBe('## Answer\nThe iGRC is determined from the UA characteristic dimension and the population density [skysafe-sora-curated/17].');

@@ -22,13 +22,28 @@ const pairs: Pair[] = readFileSync(path.join(repoRoot, 'corpus-build/calibration
   .split('\n')
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l) as Pair);
-const examples: LabelledSupport[] = pairs.map((p) => ({ similarity: p.similarity, overlap: p.overlap, numbersOk: p.missingNumbers.length === 0, supported: p.supported }));
+const examples: LabelledSupport[] = pairs.map((p) => ({
+  similarity: p.similarity,
+  overlap: p.overlap,
+  numbersOk: p.missingNumbers.length === 0,
+  supported: p.supported,
+}));
 
 describe('grounding calibration data', () => {
   it('has the documented size and labels', () => {
     expect(pairs).toHaveLength(313);
-    expect(pairs.filter((p) => p.supported).map((p) => p.kind).every((k) => k === 'shortened' || k === 'framed')).toBe(true);
-    expect(pairs.filter((p) => !p.supported).map((p) => p.kind).every((k) => k === 'nearest' || k === 'unrelated')).toBe(true);
+    expect(
+      pairs
+        .filter((p) => p.supported)
+        .map((p) => p.kind)
+        .every((k) => k === 'shortened' || k === 'framed'),
+    ).toBe(true);
+    expect(
+      pairs
+        .filter((p) => !p.supported)
+        .map((p) => p.kind)
+        .every((k) => k === 'nearest' || k === 'unrelated'),
+    ).toBe(true);
   });
 
   it('gives the documented rates at the default thresholds', () => {

@@ -132,7 +132,12 @@ describe('checkGrounding with a deterministic fake embedder', () => {
   });
 
   it('returns a JSON-serialisable report with thresholds and embedder id', async () => {
-    const r = await checkGrounding({ answer: 'Controlled ground areas are treated as having no uninvolved persons.', chunks: CHUNKS, embedder: bagOfWordsEmbedder(), config: cfg });
+    const r = await checkGrounding({
+      answer: 'Controlled ground areas are treated as having no uninvolved persons.',
+      chunks: CHUNKS,
+      embedder: bagOfWordsEmbedder(),
+      config: cfg,
+    });
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
     expect(r.thresholds).toMatchObject({ similarity: 0.5, overlap: 0.6, requireNumbers: true });
     expect(r.embedderId).toBe('test/bag-of-words');

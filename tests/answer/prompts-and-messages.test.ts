@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerConfig, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { buildChatMessages, trimHistory } from '../../src/core/answer/messages.js';
-import {
-  contextMessage,
-  DEVELOPER_PROMPT,
-  NO_ANSWER_TEXT,
-  NO_CONTEXT_MARKER,
-  SECTION_LABELS,
-  SYSTEM_PROMPT,
-} from '../../src/core/answer/prompts.js';
+import { contextMessage, DEVELOPER_PROMPT, NO_ANSWER_TEXT, NO_CONTEXT_MARKER, SECTION_LABELS, SYSTEM_PROMPT } from '../../src/core/answer/prompts.js';
 import { makeChunk, retrievalOf } from './helpers.js';
 
 const context = retrievalOf([makeChunk('skysafe-sora-curated/17', 'iGRC table', 'The iGRC is read from Table 2.')]).context;

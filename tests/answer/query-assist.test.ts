@@ -20,7 +20,11 @@ const engineReplying = (reply: string, seen: StreamingChatRequest[] = []): ChatE
 describe('model-assisted retrieval (rewrite, hypothetical answer, sub-questions)', () => {
   it('asks for constrained JSON and turns the reply into alternative formulations', async () => {
     const seen: StreamingChatRequest[] = [];
-    const reply = JSON.stringify({ rewritten: 'Is an operational authorisation required?', hypothetical_answer: 'The operator shall obtain an authorisation.', sub_questions: ['Who issues it?'] });
+    const reply = JSON.stringify({
+      rewritten: 'Is an operational authorisation required?',
+      hypothetical_answer: 'The operator shall obtain an authorisation.',
+      sub_questions: ['Who issues it?'],
+    });
     const a = await assistQuery('do I need a permit', engineReplying(reply, seen));
     expect(seen[0]!.response_format).toEqual({ type: 'json_object', schema: JSON.stringify(QUERY_ASSIST_SCHEMA) });
     expect(seen[0]!.messages.at(-1)).toEqual({ role: 'user', content: 'do I need a permit' });
@@ -29,8 +33,13 @@ describe('model-assisted retrieval (rewrite, hypothetical answer, sub-questions)
   });
 
   it('keeps the complete fields of a reply cut off by the token limit', () => {
-    const cut = '{"rewritten": "Is a UA allowed over assemblies of people?", "hypothetical_answer": "Operations over assemblies", "sub_questions": ["Does he need permission to fly over the school? Does he need';
-    expect(parseQueryAssistance(cut)).toEqual({ rewritten: 'Is a UA allowed over assemblies of people?', hypothetical: 'Operations over assemblies', subQuestions: [] });
+    const cut =
+      '{"rewritten": "Is a UA allowed over assemblies of people?", "hypothetical_answer": "Operations over assemblies", "sub_questions": ["Does he need permission to fly over the school? Does he need';
+    expect(parseQueryAssistance(cut)).toEqual({
+      rewritten: 'Is a UA allowed over assemblies of people?',
+      hypothetical: 'Operations over assemblies',
+      subQuestions: [],
+    });
   });
 
   it('gives no alternatives for an unusable reply, so retrieval uses the question alone', async () => {

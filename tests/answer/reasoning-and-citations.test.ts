@@ -75,7 +75,9 @@ describe('citations', () => {
 
   it('answerQuestion removes citations of chunks not in the context and reports them', async () => {
     const engine = engineDouble({
-      streams: [[delta(`The iGRC comes from Table 2 [${A}]. Class C2 needs a certificate [easa-amc-gm-2019-947/gm1-art-99/s1]. `), delta(`Also [${B}].`, 'stop')]],
+      streams: [
+        [delta(`The iGRC comes from Table 2 [${A}]. Class C2 needs a certificate [easa-amc-gm-2019-947/gm1-art-99/s1]. `), delta(`Also [${B}].`, 'stop')],
+      ],
     });
     const r = await answerQuestion({ question: 'q', retrieval, engine, config });
     expect(r.answer).toBe(`The iGRC comes from Table 2 [${A}]. Class C2 needs a certificate. Also [${B}].`);

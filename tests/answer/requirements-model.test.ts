@@ -10,14 +10,19 @@ import { draftWithModel, parseRequirementLines, requirementsPrompt } from '../..
 import { bagOfWordsEmbedder, delta, engineDouble } from './helpers.js';
 
 const PASSAGES = [
-  { id: 'doc/c2-link', title: 'C2 link', text: 'The UAS operator shall define a procedure for the loss of the command and control link, including the actions of the remote pilot.' },
+  {
+    id: 'doc/c2-link',
+    title: 'C2 link',
+    text: 'The UAS operator shall define a procedure for the loss of the command and control link, including the actions of the remote pilot.',
+  },
   { id: 'doc/battery', title: 'Batteries', text: 'Batteries shall be stored in a fireproof container when not in use.' },
 ];
 
 /** The real source check over the given passages, with a deterministic embedder. */
 const sourceCheck = () => {
   const embedder = bagOfWordsEmbedder();
-  return (statement: string, ids: string[]) => checkGrounding({ answer: statement, chunks: PASSAGES.filter((c) => ids.includes(c.id)), embedder, config: DEFAULT_ANSWER_CONFIG.grounding });
+  return (statement: string, ids: string[]) =>
+    checkGrounding({ answer: statement, chunks: PASSAGES.filter((c) => ids.includes(c.id)), embedder, config: DEFAULT_ANSWER_CONFIG.grounding });
 };
 
 describe('requirement drafting with a model', () => {
@@ -31,7 +36,10 @@ describe('requirement drafting with a model', () => {
   });
 
   it('reads one candidate per list line, keeping only citations of given passages', () => {
-    const lines = parseRequirementLines('Intro text.\n- The operator shall act [doc/c2-link].\n2) Another shall [doc/x, doc/battery]\nplain line', ['doc/c2-link', 'doc/battery']);
+    const lines = parseRequirementLines('Intro text.\n- The operator shall act [doc/c2-link].\n2) Another shall [doc/x, doc/battery]\nplain line', [
+      'doc/c2-link',
+      'doc/battery',
+    ]);
     expect(lines).toEqual([
       { statement: 'The operator shall act.', citations: ['doc/c2-link'] },
       { statement: 'Another shall', citations: ['doc/battery'] },
@@ -57,7 +65,9 @@ describe('requirement drafting with a model', () => {
 
   it('keeps a repeated statement once, and names the supporting passage when the model cited none', async () => {
     const line = '- The UAS operator shall define a procedure for the loss of the command and control link.';
-    const engine = engineDouble({ streams: [[delta(`${line}\n${line}\n- the uas operator shall define a procedure for the loss of the command and control link`, 'stop')]] });
+    const engine = engineDouble({
+      streams: [[delta(`${line}\n${line}\n- the uas operator shall define a procedure for the loss of the command and control link`, 'stop')]],
+    });
     const draft = await draftWithModel({ description: 'loss of the C2 link', passages: PASSAGES, engine, check: sourceCheck() });
     expect(draft.requirements).toHaveLength(1);
     expect(draft.requirements[0]).toMatchObject({ citations: [], attributed: ['doc/c2-link'], supported: true });
@@ -65,7 +75,14 @@ describe('requirement drafting with a model', () => {
 
   it('keeps nothing when the model says no requirement can be derived', async () => {
     const engine = engineDouble({ streams: [[delta('No requirement can be derived from these passages.', 'stop')]] });
-    const draft = await draftWithModel({ description: 'x', passages: PASSAGES, engine, check: async () => { throw new Error('not called'); } });
+    const draft = await draftWithModel({
+      description: 'x',
+      passages: PASSAGES,
+      engine,
+      check: async () => {
+        throw new Error('not called');
+      },
+    });
     expect(draft.requirements).toEqual([]);
   });
 });

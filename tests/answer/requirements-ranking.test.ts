@@ -18,19 +18,35 @@ const SORA20 = 'SORA 2.0-era restatements';
 const under = (c: Chunk, path: string[], documentId: string, edition = SORA25): Chunk => ({ ...c, sectionPath: path, documentId, edition });
 
 const techConditions = under(
-  chunkOf('cur/tech', 'Technical conditions', 'The UAS must bear a unique serial number. If operated at night, the UA must carry a green flashing light.', 'EU', 'cur'),
+  chunkOf(
+    'cur/tech',
+    'Technical conditions',
+    'The UAS must bear a unique serial number. If operated at night, the UA must carry a green flashing light.',
+    'EU',
+    'cur',
+  ),
   ['Technical conditions'],
   'cur',
   SORA20,
 );
 const c2Restated = under(
-  chunkOf('cur/c2', 'Operational conditions', 'In the event of a loss of the command and control link, the UA must follow a predictable recovery route.', 'EU', 'cur'),
+  chunkOf(
+    'cur/c2',
+    'Operational conditions',
+    'In the event of a loss of the command and control link, the UA must follow a predictable recovery route.',
+    'EU',
+    'cur',
+  ),
   ['Operational conditions'],
   'cur',
   SORA20,
 );
 const oso06 = under(
-  chunkOf('e/oso-06', 'OSO #06 — C3 link characteristics are appropriate for the operation', 'The UAS operator should monitor the C2 link performance and alert the remote pilot when the link degrades.'),
+  chunkOf(
+    'e/oso-06',
+    'OSO #06 — C3 link characteristics are appropriate for the operation',
+    'The UAS operator should monitor the C2 link performance and alert the remote pilot when the link degrades.',
+  ),
   ['AMC1 Article 11', 'Annex E', 'E.2 OSOs related to technical issues', 'OSO #06 — C3 link characteristics are appropriate for the operation'],
   'e',
 );
@@ -40,11 +56,19 @@ const oso13 = under(
   'e',
 );
 const m1bTable = under(
-  chunkOf('b/m1b-t', 'Table B.4 — Level of integrity criteria for M1(B) mitigation', 'The UAS operator should restrict the flight to hours when nobody is outside.'),
+  chunkOf(
+    'b/m1b-t',
+    'Table B.4 — Level of integrity criteria for M1(B) mitigation',
+    'The UAS operator should restrict the flight to hours when nobody is outside.',
+  ),
   ['Annex B', 'B.3 M1(B) — Strategic mitigations — Operational restrictions', 'Table B.4 — Level of integrity criteria for M1(B) mitigation'],
   'b',
 );
-const glossary = under(chunkOf('i/86', 'I.86. Lost C2 link', 'The loss of the command and control link contact with the UA.'), ['Annex I', 'I.86. Lost C2 link'], 'i');
+const glossary = under(
+  chunkOf('i/86', 'I.86. Lost C2 link', 'The loss of the command and control link contact with the UA.'),
+  ['Annex I', 'I.86. Lost C2 link'],
+  'i',
+);
 
 const passage = (chunk: Chunk, rank: number | null, opts: Partial<DraftPassage> = {}): DraftPassage => ({
   chunk,
@@ -63,7 +87,12 @@ describe('requirements draft: order', () => {
   });
 
   it('lists the current SORA 2.5 text before an earlier edition printed verbatim and SORA 2.0 restatements, under labelled headings', () => {
-    const bis = under(chunkOf('bis/1', 'Step #9 (edition 2020)', 'The operator must keep the command and control link within range.'), ['AMC1bis Article 11', 'Step #9 (edition 2020)'], 'bis', 'SORA 2.0, Edition December 2020');
+    const bis = under(
+      chunkOf('bis/1', 'Step #9 (edition 2020)', 'The operator must keep the command and control link within range.'),
+      ['AMC1bis Article 11', 'Step #9 (edition 2020)'],
+      'bis',
+      'SORA 2.0, Edition December 2020',
+    );
     const d = draftFromPassages('loss of command and control link', [passage(c2Restated, 1), passage(bis, 2), passage(oso13, 3), passage(oso06, 4)], [], fixed);
     expect(d.requirements.map((r) => [r.currency, r.source.chunkId])).toEqual([
       ['current', 'e/oso-06'],
@@ -82,7 +111,12 @@ describe('requirements draft: order', () => {
   });
 
   it('groups under the OSO or mitigation printed above the passage, with its printed heading, groups by their best candidate', () => {
-    const d = draftFromPassages('flight restricted to hours when nobody is outside; link monitoring', [passage(oso13, 1), passage(m1bTable, 2), passage(oso06, 3)], [], fixed);
+    const d = draftFromPassages(
+      'flight restricted to hours when nobody is outside; link monitoring',
+      [passage(oso13, 1), passage(m1bTable, 2), passage(oso06, 3)],
+      [],
+      fixed,
+    );
     const groups = draftTiers(d)[0]!.groups;
     expect(groups.map((g) => g.group)).toEqual(['Mitigation M1(B)', 'OSO #06', 'OSO #13']);
     // the mitigation's own heading, not the table caption it is printed in
@@ -153,8 +187,35 @@ describe('requirements draft from the agents', () => {
   const result = {
     query: 'loss of command and control link over a populated area',
     consulted: [
-      { id: 'i', title: 'Annex I — Glossary', edition: SORA25, pages: 'page 1', rank: 1, score: 0.5, reason: 'owns 7 of the top 20 passages; closest summary: section “I.86”, summary match 0.60', kept: true, evidence: [{ id: 'i/86', row: 0, score: 1, parts: { dense: 0, window: 0, summary: 0, fused: 0, keywordHits: 0, rerank: null } }], refined: '' },
-      { id: 'cur', title: 'Curated restatements', edition: SORA20, pages: 'unpaged', rank: 2, score: 0.3, reason: 'owns 3 of the top 20 passages; summary match 0.41', kept: true, evidence: [1, 2].map((row) => ({ id: chunks[row]!.id, row, score: 1, parts: { dense: 0, window: 0, summary: 0, fused: 0, keywordHits: 0, rerank: null } })), refined: '' },
+      {
+        id: 'i',
+        title: 'Annex I — Glossary',
+        edition: SORA25,
+        pages: 'page 1',
+        rank: 1,
+        score: 0.5,
+        reason: 'owns 7 of the top 20 passages; closest summary: section “I.86”, summary match 0.60',
+        kept: true,
+        evidence: [{ id: 'i/86', row: 0, score: 1, parts: { dense: 0, window: 0, summary: 0, fused: 0, keywordHits: 0, rerank: null } }],
+        refined: '',
+      },
+      {
+        id: 'cur',
+        title: 'Curated restatements',
+        edition: SORA20,
+        pages: 'unpaged',
+        rank: 2,
+        score: 0.3,
+        reason: 'owns 3 of the top 20 passages; summary match 0.41',
+        kept: true,
+        evidence: [1, 2].map((row) => ({
+          id: chunks[row]!.id,
+          row,
+          score: 1,
+          parts: { dense: 0, window: 0, summary: 0, fused: 0, keywordHits: 0, rerank: null },
+        })),
+        refined: '',
+      },
     ],
     flat: { ranked: [0, 2, 1].map((row) => ({ id: chunks[row]!.id, row, score: 1, kept: true })), filters: {}, broadened: false },
   } as unknown as Pick<AgentResult, 'query' | 'consulted' | 'flat'>;

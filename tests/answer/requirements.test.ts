@@ -1,9 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, draftFromAgents, draftFromPassages, draftToCsv, draftToJson, draftToMarkdown, groupOf, normativeStatements } from '../../src/core/agents/requirements.js';
+import {
+  csvField,
+  draftFromAgents,
+  draftFromPassages,
+  draftToCsv,
+  draftToJson,
+  draftToMarkdown,
+  groupOf,
+  normativeStatements,
+} from '../../src/core/agents/requirements.js';
 import { chunkOf } from '../support/tiny-index.js';
 
-const oso = { ...chunkOf('e/oso-05', 'OSO #05 — UAS designed considering system safety and reliability', 'The UAS operator should demonstrate the reliability. The equipment, systems and installations shall be designed to minimise hazards. Table E.3 lists the criteria.'), sectionPath: ['AMC1 Article 11', 'Annex E', 'OSO #05 — UAS designed considering system safety and reliability'] };
-const m2 = { ...chunkOf('b/m2', 'B.4 M2 — Effects of UA impact dynamics are reduced', 'A parachute is required to meet the criterion. Note: the designer, "not the operator", must test it, at 1:1 scale.'), sectionPath: ['Annex B', 'B.4 M2 — Effects of UA impact dynamics are reduced'] };
+const oso = {
+  ...chunkOf(
+    'e/oso-05',
+    'OSO #05 — UAS designed considering system safety and reliability',
+    'The UAS operator should demonstrate the reliability. The equipment, systems and installations shall be designed to minimise hazards. Table E.3 lists the criteria.',
+  ),
+  sectionPath: ['AMC1 Article 11', 'Annex E', 'OSO #05 — UAS designed considering system safety and reliability'],
+};
+const m2 = {
+  ...chunkOf(
+    'b/m2',
+    'B.4 M2 — Effects of UA impact dynamics are reduced',
+    'A parachute is required to meet the criterion. Note: the designer, "not the operator", must test it, at 1:1 scale.',
+  ),
+  sectionPath: ['Annex B', 'B.4 M2 — Effects of UA impact dynamics are reduced'],
+};
 const plain = chunkOf('f/1', 'Form 209 guidance', 'The competent authority issues the form. It is valid for two years.');
 const fixed = () => new Date('2026-01-01T00:00:00Z');
 const docs = [{ id: 'd', title: 'Annex E', edition: 'SORA 2.5', reason: 'test', kept: true }];
@@ -12,7 +35,10 @@ describe('normative statements', () => {
   it('extracts shall / should / must / required sentences verbatim and nothing else', () => {
     const st = normativeStatements(oso.text);
     expect(st.map((s) => s.modal)).toEqual(['should', 'shall']);
-    expect(st.map((s) => s.text)).toEqual(['The UAS operator should demonstrate the reliability.', 'The equipment, systems and installations shall be designed to minimise hazards.']);
+    expect(st.map((s) => s.text)).toEqual([
+      'The UAS operator should demonstrate the reliability.',
+      'The equipment, systems and installations shall be designed to minimise hazards.',
+    ]);
     expect(normativeStatements(plain.text)).toEqual([]);
     expect(normativeStatements(m2.text).map((s) => s.modal)).toEqual(['is required', 'must']);
   });
@@ -25,11 +51,16 @@ describe('normative statements', () => {
 });
 
 describe('requirement draft', () => {
-  const draft = draftFromPassages('parachute failure over a crowd', [
-    { chunk: m2, documentTitle: 'Annex B', documentEdition: 'SORA 2.5', rank: 1, sourceVerbatim: true },
-    { chunk: oso, documentTitle: 'Annex E', documentEdition: 'SORA 2.5', rank: 2, sourceVerbatim: false },
-    { chunk: plain, documentTitle: 'Form 209', documentEdition: 'Amdt 3', rank: 3, sourceVerbatim: true },
-  ], docs, fixed);
+  const draft = draftFromPassages(
+    'parachute failure over a crowd',
+    [
+      { chunk: m2, documentTitle: 'Annex B', documentEdition: 'SORA 2.5', rank: 1, sourceVerbatim: true },
+      { chunk: oso, documentTitle: 'Annex E', documentEdition: 'SORA 2.5', rank: 2, sourceVerbatim: false },
+      { chunk: plain, documentTitle: 'Form 209', documentEdition: 'Amdt 3', rank: 3, sourceVerbatim: true },
+    ],
+    docs,
+    fixed,
+  );
 
   it('lists every normative sentence of the passages once, with its citation and rationale, grouped', () => {
     expect(draft.requirements.map((r) => [r.id, r.group, r.source.chunkId])).toEqual([
@@ -82,24 +113,31 @@ describe('requirement draft', () => {
 });
 
 describe('draft from the document agents', () => {
-  it('takes the kept documents\' top passages in rank order and marks restated sources', async () => {
+  it("takes the kept documents' top passages in rank order and marks restated sources", async () => {
     const { createRetrievalEngine } = await import('../../src/core/retrieval/engine.js');
     const { createDocumentAgents } = await import('../../src/core/agents/agents.js');
     const { fakeEmbedder } = await import('../support/fake-embedder.js');
     const { tinyIndex } = await import('../support/tiny-index.js');
     const emb = fakeEmbedder(64);
-    const index = await tinyIndex([
-      chunkOf('ops/1', 'Battery', 'The operator shall charge the battery before every flight. Batteries are heavy.', 'EU', 'ops'),
-      chunkOf('ops/2', 'Battery log', 'The battery log should be kept for two years.', 'EU', 'ops'),
-      chunkOf('cur/1', 'Battery restated', 'The pilot must check the battery charge.', 'EU', 'cur'),
-    ], emb);
+    const index = await tinyIndex(
+      [
+        chunkOf('ops/1', 'Battery', 'The operator shall charge the battery before every flight. Batteries are heavy.', 'EU', 'ops'),
+        chunkOf('ops/2', 'Battery log', 'The battery log should be kept for two years.', 'EU', 'ops'),
+        chunkOf('cur/1', 'Battery restated', 'The pilot must check the battery charge.', 'EU', 'cur'),
+      ],
+      emb,
+    );
     const agents = createDocumentAgents(index, createRetrievalEngine({ index, embedder: emb }));
     const q = 'battery charge before flight';
     const r = await agents.run(q, (await emb.embed([q]))[0]!, { config: { gate: { enabled: false } } });
     const d = draftFromAgents(r, index.chunks, (id) => id !== 'cur', 5, fixed);
     const kept = r.consulted.filter((c) => c.kept).map((c) => c.id);
     expect(new Set(d.requirements.map((x) => x.source.chunkId.split('/')[0]))).toEqual(new Set(kept));
-    expect(d.requirements.map((x) => x.statement).sort()).toEqual(['The battery log should be kept for two years.', 'The operator shall charge the battery before every flight.', 'The pilot must check the battery charge.']);
+    expect(d.requirements.map((x) => x.statement).sort()).toEqual([
+      'The battery log should be kept for two years.',
+      'The operator shall charge the battery before every flight.',
+      'The pilot must check the battery charge.',
+    ]);
     expect(d.requirements.find((x) => x.source.chunkId === 'cur/1')!.sourceVerbatim).toBe(false);
     expect(d.documents.map((x) => x.id)).toEqual(r.consulted.map((c) => c.id));
   });

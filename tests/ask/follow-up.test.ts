@@ -21,9 +21,17 @@ describe('a follow-up as a standalone query', () => {
 
   it('is what the turn searches for a follow-up, and the evidence is matched against it', async () => {
     const runtime = createFakeRuntime();
-    const first = await runTurn({ question: 'What is the iGRC of a 3 m drone at 30 m/s over < 500 people/km2?', index: { manifestSha: '' } }, { retrieval: runtime, model: null });
+    const first = await runTurn(
+      { question: 'What is the iGRC of a 3 m drone at 30 m/s over < 500 people/km2?', index: { manifestSha: '' } },
+      { retrieval: runtime, model: null },
+    );
     const f = await runTurn(
-      { question: 'and for 1 m?', previous: [{ question: 'What is the iGRC of a 3 m drone at 30 m/s over < 500 people/km2?', path: first.route!.path }], memory: first.memory, index: { manifestSha: '' } },
+      {
+        question: 'and for 1 m?',
+        previous: [{ question: 'What is the iGRC of a 3 m drone at 30 m/s over < 500 people/km2?', path: first.route!.path }],
+        memory: first.memory,
+        index: { manifestSha: '' },
+      },
       { retrieval: runtime, model: null },
     );
     expect(f.retrievalQuery).toMatch(/^for 1 m\? \(igrc 3 drone 30 500 people km2\)$/);

@@ -21,7 +21,18 @@ const NAMED_REFUSES: DecisionModel = {
   threshold: 0.5,
   provenance: {},
 };
-const EMPTY: RetrievalResult = { query: 'q', evidence: [], noEvidence: true, context: '', filters: {}, broadened: false, ranked: [], gates: [], trace: [], totalMs: 0 };
+const EMPTY: RetrievalResult = {
+  query: 'q',
+  evidence: [],
+  noEvidence: true,
+  context: '',
+  filters: {},
+  broadened: false,
+  ranked: [],
+  gates: [],
+  trace: [],
+  totalMs: 0,
+};
 const manifest = (chunksSha256: string) => ({ artifacts: { 'chunks.json': { sha256: chunksSha256, bytes: 1 } } });
 
 describe('not in these documents, bound to its index', () => {

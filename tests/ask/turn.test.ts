@@ -61,11 +61,17 @@ describe('the Ask turn (core, Node)', () => {
 
   it('with a model: streams tokens, checks the answer against its sources, and names the model in the audit record', async () => {
     const id = CHUNKS[0]!.id;
-    const engine = engineDouble({ streams: [[delta('The intrinsic ground risk class is read from the population density '), delta(`and the dimension [${id}].`, 'stop')]] });
+    const engine = engineDouble({
+      streams: [[delta('The intrinsic ground risk class is read from the population density '), delta(`and the dimension [${id}].`, 'stop')]],
+    });
     const { events, emit } = collect();
     const out = await runTurn(
       { question: QUESTION, settings: { assist: false, routerModel: false }, index: INDEX },
-      { retrieval: createFakeRuntime(), model: { engine, modelId: 'test-model' }, describeModel: (m) => ({ id: m, weightsUrl: 'models/x/', libraryUrl: 'models/x.wasm' }) },
+      {
+        retrieval: createFakeRuntime(),
+        model: { engine, modelId: 'test-model' },
+        describeModel: (m) => ({ id: m, weightsUrl: 'models/x/', libraryUrl: 'models/x.wasm' }),
+      },
       emit,
     );
     expect(events.filter((e) => e.type === 'token').length).toBe(2);
@@ -103,7 +109,11 @@ describe('the Ask turn (core, Node)', () => {
 describe('not in these documents', () => {
   it('says where the rule lives first, shows the closest passages as such, and never calls the model', async () => {
     const engine = engineDouble();
-    const scope = { message: 'Regulation (EU) 2019/947, Part A of the Annex (UAS.OPEN) — not included in these documents.', instrument: 'UAS.OPEN', location: 'Regulation (EU) 2019/947, Part A of the Annex' };
+    const scope = {
+      message: 'Regulation (EU) 2019/947, Part A of the Annex (UAS.OPEN) — not included in these documents.',
+      instrument: 'UAS.OPEN',
+      location: 'Regulation (EU) 2019/947, Part A of the Annex',
+    };
     const { events, emit } = collect();
     const out = await runTurn(
       { question: QUESTION, settings: { assist: false, routerModel: false }, index: INDEX },
@@ -122,9 +132,15 @@ describe('not in these documents', () => {
 describe('a table route the turn does not impose', () => {
   it('falls back to the text search and offers the calculator when the router is unsure and no input was read', async () => {
     // an undecided message, which the model classifies as a table question with low confidence
-    const chat = chatStandIn({ streams: [[delta('No figure is given here.', 'stop')]] }, ['{"path": "database", "confidence": 0.43, "reasoning": "a table value"}']);
+    const chat = chatStandIn({ streams: [[delta('No figure is given here.', 'stop')]] }, [
+      '{"path": "database", "confidence": 0.43, "reasoning": "a table value"}',
+    ]);
     const { events, emit } = collect();
-    const out = await runTurn({ question: 'ARC?', settings: { assist: false }, index: INDEX }, { retrieval: createFakeRuntime(), model: { engine: chat.engine } }, emit);
+    const out = await runTurn(
+      { question: 'ARC?', settings: { assist: false }, index: INDEX },
+      { retrieval: createFakeRuntime(), model: { engine: chat.engine } },
+      emit,
+    );
     expect(out.route?.path).toBe('rules');
     expect(out.calc).toBeNull();
     expect(out.calcOffer?.why).toMatch(/low confidence \(43 %\)/);

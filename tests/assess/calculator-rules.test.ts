@@ -202,9 +202,13 @@ describe('SAIL, TMPR, containment, OSO robustness and initial ARC', () => {
     expect(containmentFor({ dimensionM: 30, maxSpeedMs: 150, sail: 'I', adjacentAreaDensity: 100, largestAssemblyWithin1Km: 0 }).status).toBe('outside-sora');
     const m = containmentFor({ dimensionM: 2, maxSpeedMs: 30, sail: 'I', adjacentAreaDensity: 100, largestAssemblyWithin1Km: 0 });
     expect(m.status === 'invalid' && m.errors[0]?.field).toBe('shelter_applicable');
-    const tiny = expectOk(containmentFor({ dimensionM: 0.2, maxSpeedMs: 15, sail: 'II', adjacentAreaDensity: 40_000, largestAssemblyWithin1Km: 1e6, takeOffMassG: 200 }));
+    const tiny = expectOk(
+      containmentFor({ dimensionM: 0.2, maxSpeedMs: 15, sail: 'II', adjacentAreaDensity: 40_000, largestAssemblyWithin1Km: 1e6, takeOffMassG: 200 }),
+    );
     expect(tiny.value.robustness).toBe('Low');
-    expect(containmentFor({ dimensionM: 1, maxSpeedMs: 20, sail: 'I', adjacentAreaDensity: 1, largestAssemblyWithin1Km: 0, shelterApplicable: false }).status).toBe('unavailable');
+    expect(
+      containmentFor({ dimensionM: 1, maxSpeedMs: 20, sail: 'I', adjacentAreaDensity: 1, largestAssemblyWithin1Km: 0, shelterApplicable: false }).status,
+    ).toBe('unavailable');
   });
 
   it('gives OSO robustness per SAIL, with the glued "MH" cells split', () => {

@@ -62,7 +62,10 @@ export function loadSource(): SourceText {
 
 /** Splits a layout line into cells at runs of two or more spaces. */
 export function layoutCells(line: string): string[] {
-  return line.trim().split(/\s{2,}/).filter((c) => c !== '');
+  return line
+    .trim()
+    .split(/\s{2,}/)
+    .filter((c) => c !== '');
 }
 
 /** Collapses whitespace runs to one space. */

@@ -51,14 +51,18 @@ describe('Table 2 (qualitative descriptors) matches the source text', () => {
   it('gives each description cue to one row only', () => {
     const cues = T2.rows.flatMap((r) => r.descriptionCues);
     expect(new Set(cues).size).toBe(cues.length);
-    for (const r of T2.rows) for (const c of r.descriptionCues) for (const other of T2.rows) if (other !== r) expect(other.description.toLowerCase()).not.toContain(c);
+    for (const r of T2.rows)
+      for (const c of r.descriptionCues) for (const other of T2.rows) if (other !== r) expect(other.description.toLowerCase()).not.toContain(c);
   });
 });
 
 describe('EASA Forms 208 and 209 print the descriptors against the density rows as typed', () => {
   it.each(FORM_DESCRIPTORS.map((f) => [f.source.caption, f] as const))('%s', (_, form) => {
     const title = form.source.caption.split(' — ')[0]!;
-    const itemStart = src.findForward(src.findForward(0, (t) => t.includes(title)), (t) => t.includes(form.item.split(' ')[0]!) && t.includes(form.item.split(' ').slice(1, 3).join(' ')));
+    const itemStart = src.findForward(
+      src.findForward(0, (t) => t.includes(title)),
+      (t) => t.includes(form.item.split(' ')[0]!) && t.includes(form.item.split(' ').slice(1, 3).join(' ')),
+    );
     expect(src.pageOf(itemStart)).toBe(form.source.page);
     const end = src.findForward(itemStart, (t) => t.includes('assemblies of people') && t.includes('no limit'));
     expect(src.pageOf(end)).toBe(form.source.lastPage ?? form.source.page);

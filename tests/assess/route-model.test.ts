@@ -50,7 +50,15 @@ describe('route model training', () => {
 
   it('with the extractor gate, a message whose table inputs and output the calculator reads is not sent to rules', () => {
     // a model that always says rules
-    const onlyRules: RouteModel = { formatVersion: 1, kind: 'multinomial', extractorGate: true, trainedOn: {}, classes: ['rules', 'database', 'both'], bias: [5, 0, -1], weights: {} };
+    const onlyRules: RouteModel = {
+      formatVersion: 1,
+      kind: 'multinomial',
+      extractorGate: true,
+      trainedOn: {},
+      classes: ['rules', 'database', 'both'],
+      bias: [5, 0, -1],
+      weights: {},
+    };
     const q = 'the SAIL for a final GRC of 4 with ARC-c';
     expect(predictRoute(onlyRules, q)).toMatchObject({ path: 'database', gated: true });
     expect(predictRoute({ ...onlyRules, extractorGate: false }, q)).toMatchObject({ path: 'rules', gated: false });
@@ -65,14 +73,24 @@ describe('route model training', () => {
 describe('the shipped route model', () => {
   it('was trained on the committed synthetic questions (retrain with npm run train:router after they change)', () => {
     const m = parseRouteModel(shipped);
-    const sha = (f: string) => createHash('sha256').update(readFileSync(resolve(ROOT, 'corpus-build/data', f))).digest('hex');
+    const sha = (f: string) =>
+      createHash('sha256')
+        .update(readFileSync(resolve(ROOT, 'corpus-build/data', f)))
+        .digest('hex');
     expect(m.trainedOn['route-questions.jsonl']).toBe(sha('route-questions.jsonl'));
     expect(m.trainedOn['synthetic-questions.jsonl']).toBe(sha('synthetic-questions.jsonl'));
   });
 
   it('rejects a malformed model file with a message that names the fix', () => {
     expect(() => parseRouteModel(null)).toThrow(/npm run train:router/);
-    const ok = { formatVersion: 1, kind: 'multinomial', extractorGate: true, classes: ['rules', 'database', 'both'], bias: [0, 0, 0], weights: { 'w:x': [1, 0, 0] } };
+    const ok = {
+      formatVersion: 1,
+      kind: 'multinomial',
+      extractorGate: true,
+      classes: ['rules', 'database', 'both'],
+      bias: [0, 0, 0],
+      weights: { 'w:x': [1, 0, 0] },
+    };
     expect(parseRouteModel(ok).weights['w:x']).toEqual([1, 0, 0]);
     expect(() => parseRouteModel({ ...ok, classes: ['rules', 'database'] })).toThrow(/classes/);
     expect(() => parseRouteModel({ ...ok, weights: { 'w:x': [1, 'a', 0] } })).toThrow(/w:x/);

@@ -53,7 +53,7 @@ describe('LLM router classifier', () => {
     }
   });
 
-  it('shows the model the recent conversation with each turn\'s path', () => {
+  it("shows the model the recent conversation with each turn's path", () => {
     const msgs = routerMessages({
       message: 'and for ARC-d?',
       history: [{ role: 'user', content: 'SAIL for GRC 4 and ARC-c?', path: 'database' }],

@@ -36,7 +36,9 @@ describe('router pre-filter', () => {
     expect(d.path).toBe(first);
     expect(d.reasoning).toMatch(/follow-up/);
     expect((await routeMessage('and for ARC-d?', [])).reasoning).not.toMatch(/follow-up/); // no history: nothing to follow
-    expect((await routeMessage('what about SAIL V?', [{ role: 'user', content: 'Which OSOs need high robustness at SAIL IV?', path: 'database' }])).path).toBe('database');
+    expect((await routeMessage('what about SAIL V?', [{ role: 'user', content: 'Which OSOs need high robustness at SAIL IV?', path: 'database' }])).path).toBe(
+      'database',
+    );
   });
 
   it('routes calculation + explanation questions to both', () => {

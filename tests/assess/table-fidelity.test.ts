@@ -169,7 +169,10 @@ describe('Table 6 (TMPR) matches the source text', () => {
     expect(src.pageOf(cap)).toBe(TMPR_TABLE.source.page);
     const top = src.findBackward(cap, (t) => t.startsWith(TMPR_TABLE.rowHeader));
     expect(layoutCells(src.lines[top] ?? '')).toEqual([TMPR_TABLE.rowHeader, TMPR_TABLE.columnHeader]);
-    const rows = src.lines.slice(top + 1, cap).map(layoutCells).filter((c) => c.length > 0);
+    const rows = src.lines
+      .slice(top + 1, cap)
+      .map(layoutCells)
+      .filter((c) => c.length > 0);
     expect(rows).toEqual(TMPR_TABLE.rows.map((r) => [r.label, r.cell]));
   });
 });
@@ -239,7 +242,9 @@ describe('Table 14 (OSO robustness per SAIL) matches the source text', () => {
       expect(split, `${row.id}`).toEqual([...row.cells]);
       const printed = 'printed' in row ? row.printed : undefined;
       expect(best, `${row.id} printed tokens`).toEqual(printed ? [...printed.tokens] : [...row.cells]);
-      expect(src.pageOf(i)).toBe(r >= OSO_TABLE.rows.findIndex((x) => x.id === OSO_TABLE.firstRowOnLastPage) ? OSO_TABLE.source.lastPage : OSO_TABLE.source.page);
+      expect(src.pageOf(i)).toBe(
+        r >= OSO_TABLE.rows.findIndex((x) => x.id === OSO_TABLE.firstRowOnLastPage) ? OSO_TABLE.source.lastPage : OSO_TABLE.source.page,
+      );
       const near = textOf(i - 2, i + 3);
       for (const w of row.label.split(' ')) expect(near, `${row.id} label word "${w}"`).toContain(w);
     });

@@ -67,7 +67,14 @@ describe('table grids', () => {
     expect(highlighted(t5)).toEqual(['–2']);
     const oso = osoRobustness('III', ['05']);
     expect(highlighted(traceOf(oso))).toEqual(['L']);
-    const cont = containmentFor({ dimensionM: 2, maxSpeedMs: 30, sail: 'III', adjacentAreaDensity: 400, largestAssemblyWithin1Km: 1000, shelterApplicable: true });
+    const cont = containmentFor({
+      dimensionM: 2,
+      maxSpeedMs: 30,
+      sail: 'III',
+      adjacentAreaDensity: 400,
+      largestAssemblyWithin1Km: 1000,
+      shelterApplicable: true,
+    });
     expect(highlighted(traceOf(cont)).length).toBe(1);
   });
 });

@@ -27,7 +27,7 @@ const sentence = (word: string, len: number): string => {
 };
 
 describe('paragraphs', () => {
-  it('splits at empty lines and at page changes, joining a paragraph\'s lines with newlines', () => {
+  it("splits at empty lines and at page changes, joining a paragraph's lines with newlines", () => {
     const doc = docOf([['One a', 'one b', '', 'Two'], ['Three']]);
     expect(paragraphs(doc)).toEqual([
       { text: 'One a\none b', page: 1 },
@@ -64,7 +64,12 @@ describe('chunkParagraphs', () => {
       expect(c.text).toMatch(/\.$/); // every chunk ends at a sentence end
     }
     // nothing lost or reordered: re-joining gives back the paragraph (modulo the line break)
-    expect(chunks.map((c) => c.text).join(' ').replace(/\s+/g, ' ')).toBe(sentences.join(' '));
+    expect(
+      chunks
+        .map((c) => c.text)
+        .join(' ')
+        .replace(/\s+/g, ' '),
+    ).toBe(sentences.join(' '));
     const pieces = chunks.flatMap((c) => splitSentences(c.text).map((s) => s.text));
     expect(pieces).toEqual(sentences);
   });

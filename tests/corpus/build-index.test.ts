@@ -87,7 +87,18 @@ describe('static index build', () => {
     expect(idx.chunks).toHaveLength(report.chunkCount);
     expect(idx.vectors.length).toBe(report.chunkCount * 32);
     expect(idx.manifest.sources[0]).toMatchObject({ id: 'qa-sample', sha256: fixtureSha, via: 'mirror' });
-    expect(Object.keys(idx.manifest.artifacts).sort()).toEqual(['bm25.json', 'chunks.json', 'document-vectors.f32', 'documents.json', 'question-vectors.i8', 'questions.json', 'summary-vectors.f32', 'vectors.f32', 'window-vectors.i8', 'windows.json']);
+    expect(Object.keys(idx.manifest.artifacts).sort()).toEqual([
+      'bm25.json',
+      'chunks.json',
+      'document-vectors.f32',
+      'documents.json',
+      'question-vectors.i8',
+      'questions.json',
+      'summary-vectors.f32',
+      'vectors.f32',
+      'window-vectors.i8',
+      'windows.json',
+    ]);
     expect(idx.windows.count).toBeGreaterThanOrEqual(report.chunkCount);
     expect(idx.bm25.search('logbook').length).toBeGreaterThan(0);
     for (const c of idx.chunks) expect(c.retrieval.startsWith(`${c.title} ${c.title}. `)).toBe(true);
@@ -138,13 +149,15 @@ describe('static index build', () => {
   it('names the malformed item and field when structured input is bad, and writes nothing', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'skycite-bad-'));
     mkdirSync(path.join(dir, 'qa-sample'));
-    const bad = JSON.stringify({ questions: [{ question_id: 'q1', question_text: 'x?', category: 'c', tags: [], answers_by_country: { FR: { answer_html: 42 } } }] });
+    const bad = JSON.stringify({
+      questions: [{ question_id: 'q1', question_text: 'x?', category: 'c', tags: [], answers_by_country: { FR: { answer_html: 42 } } }],
+    });
     writeFileSync(path.join(dir, 'qa-sample', 'qa-rules.sample.json'), bad);
     const sha = createHash('sha256').update(bad).digest('hex');
     const out = path.join(dir, 'static-index');
-    await expect(
-      build(dir, out, { registry: [entry({ file: { name: 'qa-rules.sample.json', sha256: sha } })] }),
-    ).rejects.toThrow(/q1.*answers_by_country\.FR\.answer_html/);
+    await expect(build(dir, out, { registry: [entry({ file: { name: 'qa-rules.sample.json', sha256: sha } })] })).rejects.toThrow(
+      /q1.*answers_by_country\.FR\.answer_html/,
+    );
     expect(existsSync(out)).toBe(false);
   });
 });
@@ -153,15 +166,20 @@ describe('synthetic questions in the index', () => {
   /** A data folder with one invented question per chunk of the fixture, and its meta file. */
   function dataFor(chunks: { id: string; text: string }[]): string {
     const dir = mkdtempSync(path.join(tmpdir(), 'skycite-synth-'));
-    const lines = chunks.map((c, i) => JSON.stringify({ chunk: c.id, textSha: textSha(c.text), prompt: 'test', questions: [{ style: 'public', q: `zebra crossing question number ${i}` }] }));
+    const lines = chunks.map((c, i) =>
+      JSON.stringify({ chunk: c.id, textSha: textSha(c.text), prompt: 'test', questions: [{ style: 'public', q: `zebra crossing question number ${i}` }] }),
+    );
     const body = `${lines.join('\n')}\n`;
     writeFileSync(path.join(dir, SYNTH_FILE), body);
     const sha = createHash('sha256').update(body).digest('hex');
-    writeFileSync(path.join(dir, META_FILE), JSON.stringify({ formatVersion: 1, files: { [SYNTH_FILE]: { sha256: sha, records: lines.length, questions: lines.length } } }));
+    writeFileSync(
+      path.join(dir, META_FILE),
+      JSON.stringify({ formatVersion: 1, files: { [SYNTH_FILE]: { sha256: sha, records: lines.length, questions: lines.length } } }),
+    );
     return dir;
   }
 
-  it('indexes each passage\'s questions as BM25 text and as vectors', async () => {
+  it("indexes each passage's questions as BM25 text and as vectors", async () => {
     const corpus = corpusWithFixture();
     const plain = path.join(corpus, 'plain');
     await build(corpus, plain);

@@ -29,7 +29,9 @@ describe('composed both questions', () => {
   });
 
   it('joins two questions either as two sentences or with “and”, keeping acronyms’ case', () => {
-    expect(join('What is the SAIL for GRC 4', 'What must the operator show?', 'two-questions')).toBe('What is the SAIL for GRC 4? What must the operator show?');
+    expect(join('What is the SAIL for GRC 4', 'What must the operator show?', 'two-questions')).toBe(
+      'What is the SAIL for GRC 4? What must the operator show?',
+    );
     expect(join('What is the SAIL for GRC 4?', 'What must the operator show?', 'and')).toBe('What is the SAIL for GRC 4, and what must the operator show?');
     expect(join('What is the SAIL?', 'SORA steps?', 'and')).toBe('What is the SAIL, and SORA steps?');
   });

@@ -52,7 +52,12 @@ describe('EASA structure-aware chunking', () => {
     const [t] = tableByCaption('Table 5 —');
     expect([t!.pageStart, t!.pageEnd]).toEqual([29, 29]);
     const text = collapse(t!.text);
-    for (const row of ['M1(A) — Strategic mitigations — Sheltering', 'M1(B)', 'M1(C) — Tactical mitigations — Ground observation', 'M2 — Effects of UA impact dynamics are reduced']) {
+    for (const row of [
+      'M1(A) — Strategic mitigations — Sheltering',
+      'M1(B)',
+      'M1(C) — Tactical mitigations — Ground observation',
+      'M2 — Effects of UA impact dynamics are reduced',
+    ]) {
       expect(text).toContain(row);
     }
   });
@@ -79,11 +84,13 @@ describe('EASA structure-aware chunking', () => {
     const involved = chunks.find((c) => c.kind === 'glossary' && c.title.startsWith('I.84.'))!;
     expect(involved.title).toBe('I.84. Involved person');
     expect(collapse(involved.text)).toContain('A person directly involved with the operation of the UAS');
-    const entries = chunks.filter((c) => c.kind === 'amc-gm-entry' && !c.part || c.part?.index === 1);
-    expect(entries.map((c) => c.title)).toEqual(expect.arrayContaining([
-      'AMC1 Article 12(2)(a) Authorising operations in the ‘specific’ category',
-      'AMC1 UAS.SPEC.040(1) Operational authorisation — EASA Form 209',
-    ]));
+    const entries = chunks.filter((c) => (c.kind === 'amc-gm-entry' && !c.part) || c.part?.index === 1);
+    expect(entries.map((c) => c.title)).toEqual(
+      expect.arrayContaining([
+        'AMC1 Article 12(2)(a) Authorising operations in the ‘specific’ category',
+        'AMC1 UAS.SPEC.040(1) Operational authorisation — EASA Form 209',
+      ]),
+    );
   });
 
   it('never leaves a page footer or running header inside a chunk', () => {
@@ -159,7 +166,14 @@ describe('EASA structure-aware chunking', () => {
     expect(t5.retrieval.startsWith(`${t5.title} ${t5.title}. `)).toBe(true);
     expect(t5.summary.length).toBeGreaterThan(20);
     expect(t5.keywords.length).toBeGreaterThan(3);
-    const again = enrichDrafts(chunkEasaDocument(loadLayoutText(source, 'easa-amc-gm-2019-947'), { docId: 'easa-amc-gm-2019-947', edition: 'Amdt 3', jurisdiction: 'EU', language: 'en' }));
+    const again = enrichDrafts(
+      chunkEasaDocument(loadLayoutText(source, 'easa-amc-gm-2019-947'), {
+        docId: 'easa-amc-gm-2019-947',
+        edition: 'Amdt 3',
+        jurisdiction: 'EU',
+        language: 'en',
+      }),
+    );
     expect(again.map((c) => [c.id, c.summary, c.keywords])).toEqual(chunks.map((c) => [c.id, c.summary, c.keywords]));
   });
 
@@ -196,7 +210,9 @@ describe('EASA structure-aware chunking', () => {
     expect(text.startsWith('I.56. Emergency response plan (ERP) Plan of actions')).toBe(true);
     expect(text).toContain('in a certain order or manner, in response to an emergency event.');
     // a wrapped acronym is read whole, and the column labels repeated at page tops are gone
-    expect(collapse(glossary.find((c) => c.title.startsWith('I.25. '))!.text)).toContain('I.25. Beyond visual line of sight operation with airspace observers (BVLOS with AOs) A UAS operation');
+    expect(collapse(glossary.find((c) => c.title.startsWith('I.25. '))!.text)).toContain(
+      'I.25. Beyond visual line of sight operation with airspace observers (BVLOS with AOs) A UAS operation',
+    );
     expect(glossary.some((c) => /Term\s+Acronym\s+Definition/.test(c.text))).toBe(false);
   });
 });

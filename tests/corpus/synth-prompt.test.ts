@@ -12,9 +12,15 @@ describe('synthetic question cleaning', () => {
 
   it('drops empty, overlong, duplicate and example-repeating questions', () => {
     const long = `Why ${'really '.repeat(60)}?`;
-    expect(cleanQuestions(['  Who  signs the declaration? ', 'who signs the declaration?', 'short?', long, 'Does a drone need a lamp on it when it flies after dark?'])).toEqual([
-      'Who signs the declaration?',
-    ]);
+    expect(
+      cleanQuestions([
+        '  Who  signs the declaration? ',
+        'who signs the declaration?',
+        'short?',
+        long,
+        'Does a drone need a lamp on it when it flies after dark?',
+      ]),
+    ).toEqual(['Who signs the declaration?']);
   });
 
   it('routing prompts: the invented example is recognised, the schema asks for each style', () => {

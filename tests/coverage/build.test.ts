@@ -4,7 +4,15 @@ import { buildCoverage, guidanceKeys } from '../../corpus-build/coverage/build.j
 import type { InstrumentSpec } from '../../corpus-build/coverage/instruments.js';
 
 const chunk = (id: string, text: string, sectionPath: string[] = ['Some section']) => ({ id, docId: 'doc', text, sectionPath });
-const spec = (id: string, keys: string[], extra: Partial<InstrumentSpec> = {}): InstrumentSpec => ({ id, label: id, location: `loc ${id}`, description: `about ${id}`, keys, cues: [], ...extra });
+const spec = (id: string, keys: string[], extra: Partial<InstrumentSpec> = {}): InstrumentSpec => ({
+  id,
+  label: id,
+  location: `loc ${id}`,
+  description: `about ${id}`,
+  keys,
+  cues: [],
+  ...extra,
+});
 const index = { manifestSha256: 'm'.repeat(64), chunksSha256: 'c'.repeat(64), builtAt: 'now' };
 
 describe('buildCoverage', () => {
@@ -35,7 +43,11 @@ describe('buildCoverage', () => {
   });
 
   it('keeps a status override with its reason, and binds the data to the index', () => {
-    const d = buildCoverage(chunks, [spec('art14', ['reg:2019/947:art:14'], { statusOverride: { status: 'quoted', reason: 'quoted in the glossary' } })], index);
+    const d = buildCoverage(
+      chunks,
+      [spec('art14', ['reg:2019/947:art:14'], { statusOverride: { status: 'quoted', reason: 'quoted in the glossary' } })],
+      index,
+    );
     expect(d.instruments[0]).toMatchObject({ status: 'quoted', statusReason: 'quoted in the glossary' });
     expect(d.index).toMatchObject({ manifestSha256: index.manifestSha256, chunksSha256: index.chunksSha256, chunkCount: 3 });
   });
@@ -48,7 +60,11 @@ describe('buildCoverage', () => {
 
 describe('guidanceKeys', () => {
   it('reads AMC/GM headings, including "AMC1bis" and "AMC1 to Article"', () => {
-    const g = guidanceKeys([{ sectionPath: ['AMC1bis Article 11 Rules'] }, { sectionPath: ['GM1 UAS.SPEC.030(3)(e) Procedures'] }, { sectionPath: ['Article 14 mentioned in a heading'] }]);
+    const g = guidanceKeys([
+      { sectionPath: ['AMC1bis Article 11 Rules'] },
+      { sectionPath: ['GM1 UAS.SPEC.030(3)(e) Procedures'] },
+      { sectionPath: ['Article 14 mentioned in a heading'] },
+    ]);
     expect([...g.keys()].sort()).toEqual(['reg:2019/947:art:11', 'uas:SPEC.030']);
   });
 });

@@ -20,7 +20,14 @@ describe('committed coverage.json', () => {
 
   it('names the Regulation’s Articles, Part-UAS points and Regulation 2019/945 as absent, and the SORA’s own Article 11 as covered', () => {
     const status = Object.fromEntries(data.instruments.map((i) => [i.id, i.status]));
-    expect(status).toMatchObject({ 'r947-art14': 'absent', 'r947-open': 'absent', 'uas-spec-050': 'absent', r945: 'absent', 'r947-art11': 'guidance-present', 'uas-spec-030': 'guidance-present' });
+    expect(status).toMatchObject({
+      'r947-art14': 'absent',
+      'r947-open': 'absent',
+      'uas-spec-050': 'absent',
+      r945: 'absent',
+      'r947-art11': 'guidance-present',
+      'uas-spec-030': 'guidance-present',
+    });
   });
 
   it('every absent instrument the corpus mentions lists its mentioning chunks', () => {
@@ -61,6 +68,8 @@ describe('committed decision model', () => {
     const strong = { noEvidence: false, gateScore: 0.95, topDense: 0.8, topWindow: 0.85, topIds: [] };
     const cited = decideAnswerability('What does Article 14 of Regulation (EU) 2019/947 require?', data, weak, model, { id: 'r947-art14', score: 0.7 });
     expect(cited.verdict === 'not-in-documents' && cited.hit.instrument.id).toBe('r947-art14');
-    expect(decideAnswerability('How is the final ground risk class reduced by M1 mitigations?', data, strong, model, { id: 'r947-open', score: 0.2 }).verdict).toBe('answerable');
+    expect(
+      decideAnswerability('How is the final ground risk class reduced by M1 mitigations?', data, strong, model, { id: 'r947-open', score: 0.2 }).verdict,
+    ).toBe('answerable');
   });
 });

@@ -1,6 +1,14 @@
 /** The answerability decision (src/core/coverage/decide.ts) with a hand-made model. */
 import { describe, expect, it } from 'vitest';
-import { DECISION_FEATURES, decideAnswerability, evidenceSignal, nearestInstrument, notInDocumentsMessage, type DecisionModel, type EvidenceSignal } from '../../src/core/coverage/decide.js';
+import {
+  DECISION_FEATURES,
+  decideAnswerability,
+  evidenceSignal,
+  nearestInstrument,
+  notInDocumentsMessage,
+  type DecisionModel,
+  type EvidenceSignal,
+} from '../../src/core/coverage/decide.js';
 import { fixture } from './fixture.js';
 
 const data = fixture();
@@ -10,7 +18,12 @@ const model: DecisionModel = {
   features: DECISION_FEATURES,
   mean: DECISION_FEATURES.map(() => 0),
   std: DECISION_FEATURES.map(() => 1),
-  weights: DECISION_FEATURES.map((f) => ({ named: 3, topic: 3, covered: -3, noEvidence: 0, gateScore: 0, topDense: 0, topWindow: -10, passagesMentionIt: 0, instrumentSim: 4, similarOnly: 0 })[f]),
+  weights: DECISION_FEATURES.map(
+    (f) =>
+      ({ named: 3, topic: 3, covered: -3, noEvidence: 0, gateScore: 0, topDense: 0, topWindow: -10, passagesMentionIt: 0, instrumentSim: 4, similarOnly: 0 })[
+        f
+      ],
+  ),
   bias: 2,
   threshold: 0.5,
   provenance: {},
@@ -59,7 +72,9 @@ describe('the nearest-instrument candidate', () => {
     expect(decideAnswerability(q, data, weak, model, near)).toMatchObject({ verdict: 'answerable', hit: null });
   });
   it('does not use the nearest instrument when the question names a point the corpus covers', () => {
-    expect(decideAnswerability('What does Article 11 require for a football match?', data, weak, { ...model, similarity: true }, { id: 'open', score: 0.9 })).toMatchObject({ verdict: 'answerable', hit: null });
+    expect(
+      decideAnswerability('What does Article 11 require for a football match?', data, weak, { ...model, similarity: true }, { id: 'open', score: 0.9 }),
+    ).toMatchObject({ verdict: 'answerable', hit: null });
   });
 });
 
@@ -78,7 +93,12 @@ describe('evidenceSignal', () => {
     expect(s).toEqual({ noEvidence: false, gateScore: 1.5, topDense: 0.6, topWindow: 0.7, topIds: ['p1', 'p2'] });
   });
   it('treats a gate score of −Infinity (nothing scored) as no score, so a model never sees a non-finite feature', () => {
-    const s = evidenceSignal({ noEvidence: true, gate: { passed: false, source: 'dense', score: -Infinity, threshold: 0.3, note: '' }, evidence: [], ranked: [] });
+    const s = evidenceSignal({
+      noEvidence: true,
+      gate: { passed: false, source: 'dense', score: -Infinity, threshold: 0.3, note: '' },
+      evidence: [],
+      ranked: [],
+    });
     expect(s.gateScore).toBeNull();
   });
   it('falls back to the ranked candidates when the gate kept nothing', () => {

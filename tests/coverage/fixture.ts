@@ -1,7 +1,13 @@
 /** A small hand-made coverage data set for the coverage tests. */
 import type { CoverageData, CoverageInstrument } from '../../src/core/coverage/types.js';
 
-const ins = (id: string, status: CoverageInstrument['status'], keys: string[], cues: CoverageInstrument['cues'] = [], chunks: string[] = []): CoverageInstrument => ({
+const ins = (
+  id: string,
+  status: CoverageInstrument['status'],
+  keys: string[],
+  cues: CoverageInstrument['cues'] = [],
+  chunks: string[] = [],
+): CoverageInstrument => ({
   id,
   label: `label ${id}`,
   location: `location ${id}`,
@@ -22,7 +28,15 @@ export function fixture(): CoverageData {
       ins('r947', 'guidance-present', ['reg:2019/947']),
       ins('art11', 'guidance-present', ['reg:2019/947:art:11'], [{ re: String.raw`\bSORA\b`, kind: 'named' }]),
       ins('art14', 'absent', ['reg:2019/947:art:14'], [{ re: String.raw`\bregist(?:er|ration)\b`, kind: 'topic' }], ['chunk-mentions-14']),
-      ins('open', 'absent', ['concept:open-category'], [{ re: String.raw`\bhobby\b`, kind: 'topic' }, { re: String.raw`\b250\s?g\b`, kind: 'topic' }]),
+      ins(
+        'open',
+        'absent',
+        ['concept:open-category'],
+        [
+          { re: String.raw`\bhobby\b`, kind: 'topic' },
+          { re: String.raw`\b250\s?g\b`, kind: 'topic' },
+        ],
+      ),
       ins('gdpr', 'absent', ['reg:2016/679'], [{ re: String.raw`\bGDPR\b`, kind: 'named' }]),
     ],
     unclaimed: [],

@@ -50,7 +50,12 @@ describe('resolveKey', () => {
     expect(resolveKey('class:C2', instruments)?.id).toBe('classes');
   });
   it('does not let Article 1 claim Article 14, nor a Regulation claim another number', () => {
-    expect(resolveKey('reg:2019/947:art:14', instruments.filter((i) => i.id !== 'art14'))?.id).toBe('reg');
+    expect(
+      resolveKey(
+        'reg:2019/947:art:14',
+        instruments.filter((i) => i.id !== 'art14'),
+      )?.id,
+    ).toBe('reg');
     expect(resolveKey('reg:2019/9470', instruments)).toBeNull();
   });
 });

@@ -45,7 +45,10 @@ async function openApp(context: BrowserContext, query = ''): Promise<Page> {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('[page error]', e.message));
   await page.goto(`${server.url}${query}`);
-  await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+  await page
+    .getByTestId('index-status')
+    .filter({ hasText: /verified/i })
+    .waitFor({ timeout: 240_000 });
   return page;
 }
 
@@ -144,7 +147,10 @@ describe('SkyCite in Chromium (production build)', () => {
     await page.getByTestId('offline-ready').waitFor({ timeout: 240_000 });
     expect(await page.getByTestId('online-status').textContent()).toMatch(/Ready for offline use/);
     await reloadOffline(page, context);
-    await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+    await page
+      .getByTestId('index-status')
+      .filter({ hasText: /verified/i })
+      .waitFor({ timeout: 240_000 });
     await expect(page.getByTestId('dense-status').textContent()).resolves.toMatch(/voy index/); // voy's wasm is precached
     await ask(page, QUESTION);
     expect(await page.getByTestId('turn').last().getByTestId('source-item').count()).toBeGreaterThan(0);

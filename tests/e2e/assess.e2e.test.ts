@@ -26,7 +26,10 @@ describe('Assess an operation (offline, no model)', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.url}?device=wasm`);
-    await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+    await page
+      .getByTestId('index-status')
+      .filter({ hasText: /verified/i })
+      .waitFor({ timeout: 240_000 });
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
@@ -34,7 +37,10 @@ describe('Assess an operation (offline, no model)', () => {
     await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller), null, { timeout: 60_000 });
     await context.setOffline(true);
     await page.goto(`${server.url}?device=wasm#/assess`);
-    await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+    await page
+      .getByTestId('index-status')
+      .filter({ hasText: /verified/i })
+      .waitFor({ timeout: 240_000 });
 
     // an empty form names the required fields
     await page.getByTestId('assess-run').click();
@@ -79,7 +85,10 @@ describe('Assess: one reading of the ground, no stale result left unmarked', () 
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       await page.goto(`${server.url}?device=wasm#/assess`);
-      await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+      await page
+        .getByTestId('index-status')
+        .filter({ hasText: /verified/i })
+        .waitFor({ timeout: 240_000 });
       const card = (name: string) => page.locator(`[data-testid="assess-card"][data-indicator="${name}"]`);
 
       await page.getByTestId('assess-field-mtom_category').selectOption('below_25kg');

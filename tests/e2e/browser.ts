@@ -29,9 +29,7 @@ export async function launchPersistentChromium(userDataDir: string, viewport = {
 
 export async function launchChromium(opts: { webgpu?: boolean } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM_PATH}. Install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.`,
-    );
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}. Install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.`);
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,

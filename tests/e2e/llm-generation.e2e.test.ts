@@ -27,7 +27,9 @@ const MODEL_ID = 'Qwen2.5-Coder-0.5B-Instruct-q4f32_1-SkyCite';
 function modelPresent(): string | null {
   const manifest = resolve(MODELS_DIR, 'manifest.json');
   if (!existsSync(manifest)) return `${manifest} not found`;
-  const entry = (JSON.parse(readFileSync(manifest, 'utf8')) as { models: { model_id: string; files: { path: string }[] }[] }).models.find((m) => m.model_id === MODEL_ID);
+  const entry = (JSON.parse(readFileSync(manifest, 'utf8')) as { models: { model_id: string; files: { path: string }[] }[] }).models.find(
+    (m) => m.model_id === MODEL_ID,
+  );
   if (!entry) return `${MODEL_ID} is not in ${manifest}`;
   const missing = entry.files.filter((f) => !existsSync(resolve(MODELS_DIR, f.path)));
   return missing.length ? `${missing.length} files of ${MODEL_ID} are missing under ${MODELS_DIR}` : null;
@@ -37,14 +39,20 @@ const log = (m: string): void => console.log(`[llm-generation.e2e] ${new Date().
 const wanted = process.env['SKYCITE_E2E_LLM'] === '1';
 const missing = wanted ? modelPresent() : null;
 const absent = wanted ? null : 'SKYCITE_E2E_LLM=1 is not set (the real-model test takes 5–10 minutes on SwiftShader)';
-if (absent) console.warn(`[llm-generation.e2e] SKIPPED: ${absent}. It needs the model from npm run models:prepare -- --model qwen2.5-coder-0.5b --quant q4f32_1 (docs/models.md) and SKYCITE_E2E_LLM=1.`);
+if (absent)
+  console.warn(
+    `[llm-generation.e2e] SKIPPED: ${absent}. It needs the model from npm run models:prepare -- --model qwen2.5-coder-0.5b --quant q4f32_1 (docs/models.md) and SKYCITE_E2E_LLM=1.`,
+  );
 
 describe.skipIf(absent !== null)('real generation with the self-hosted 0.5B model (WebLLM, WebGPU)', () => {
   let server: StaticServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    if (missing) throw new Error(`SKYCITE_E2E_LLM=1 but the model is not prepared: ${missing}. Run npm run models:prepare -- --model qwen2.5-coder-0.5b --quant q4f32_1 (docs/models.md).`);
+    if (missing)
+      throw new Error(
+        `SKYCITE_E2E_LLM=1 but the model is not prepared: ${missing}. Run npm run models:prepare -- --model qwen2.5-coder-0.5b --quant q4f32_1 (docs/models.md).`,
+      );
     server = await serveDist(resolve('dist'), { '/llm/': MODELS_DIR });
     browser = await launchChromium({ webgpu: true });
   });
@@ -68,14 +76,21 @@ describe.skipIf(absent !== null)('real generation with the self-hosted 0.5B mode
     expect(await item.getByTestId('model-source').textContent()).toMatch(/self-hosted/);
     expect(await item.getByTestId('model-size').textContent()).toMatch(/^\d+\.\d MB$/);
     expect(await item.getByTestId('model-sha').count()).toBeGreaterThan(5);
-    await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+    await page
+      .getByTestId('index-status')
+      .filter({ hasText: /verified/i })
+      .waitFor({ timeout: 240_000 });
 
     log('model listed; loading');
     await item.getByTestId('model-load').click();
     // SwiftShader is a software adapter: the app asks before a download there (issue 26), and this test means it
     await item.getByTestId('model-confirm').waitFor({ timeout: 30_000 });
     await item.getByTestId('model-confirm-download').click();
-    await page.getByTestId('model-error').or(item.getByText('Loaded', { exact: true })).first().waitFor({ timeout: 900_000 });
+    await page
+      .getByTestId('model-error')
+      .or(item.getByText('Loaded', { exact: true }))
+      .first()
+      .waitFor({ timeout: 900_000 });
     const loadError = (await page.getByTestId('model-error').count()) ? await page.getByTestId('model-error').first().textContent() : null;
     expect(loadError).toBeNull();
     const loadedAt = performance.now();
@@ -108,7 +123,13 @@ describe.skipIf(absent !== null)('real generation with the self-hosted 0.5B mode
     const turnError = (await turn.getByTestId('turn-error').count()) ? await turn.getByTestId('turn-error').textContent() : null;
     expect(turnError).toBeNull();
     log(`first token shown ${((firstTokenAt - submittedAt) / 1000).toFixed(0)} s after the question`);
-    const sectionsText = () => answer.evaluate((a) => [...a.querySelectorAll('[data-testid="answer-section"]')].map((s) => s.textContent ?? '').join(' ').trim());
+    const sectionsText = () =>
+      answer.evaluate((a) =>
+        [...a.querySelectorAll('[data-testid="answer-section"]')]
+          .map((s) => s.textContent ?? '')
+          .join(' ')
+          .trim(),
+      );
     const streamed = await sectionsText();
     await page.getByTestId('ask-stop').click();
     await turn.getByTestId('stopped-notice').waitFor({ timeout: 120_000 });

@@ -42,7 +42,11 @@ const profile = () => {
   return p;
 };
 const asset = (prefix: string) => `/assets/${readdirSync(join(DIST, 'assets')).find((f) => f.startsWith(prefix) && f.endsWith('.js'))!}`;
-const verified = (page: Page, timeout = 240_000) => page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout });
+const verified = (page: Page, timeout = 240_000) =>
+  page
+    .getByTestId('index-status')
+    .filter({ hasText: /verified/i })
+    .waitFor({ timeout });
 
 /** Overwrite every cached copy (any cache) of the files whose path matches, with garbage of the same size; the URLs changed. */
 function corrupt(page: Page, pathPattern: string): Promise<string[]> {
@@ -110,27 +114,28 @@ describe('headers (vite preview, as npm start serves the app)', () => {
       // the app works under the policy (the ONNX runtime's wasm compiles with 'wasm-unsafe-eval')
       await verified(page);
       const foreign = `${server.url.replace('localhost', '127.0.0.1')}static-index/manifest.json`;
-      const probe = (w: Worker, target: string) => w.evaluate(async (target: string) => {
-        // in a task of its own: DevTools' evaluation itself is exempt from the eval check
-        const evalResult = await new Promise<string>((done) =>
-          setTimeout(() => {
-            try {
-              done(`ran: ${String((0, eval)('1 + 1'))}`);
-            } catch (e) {
-              done((e as Error).name);
-            }
-          }, 0),
-        );
-        let fetchResult: string;
-        try {
-          // no-cors: without a CSP this resolves (an opaque response); the policy refuses it before any request
-          const r = await fetch(target, { mode: 'no-cors' });
-          fetchResult = `fetched (${r.type})`;
-        } catch (e) {
-          fetchResult = (e as Error).name;
-        }
-        return { evalResult, fetchResult };
-      }, target);
+      const probe = (w: Worker, target: string) =>
+        w.evaluate(async (target: string) => {
+          // in a task of its own: DevTools' evaluation itself is exempt from the eval check
+          const evalResult = await new Promise<string>((done) =>
+            setTimeout(() => {
+              try {
+                done(`ran: ${String((0, eval)('1 + 1'))}`);
+              } catch (e) {
+                done((e as Error).name);
+              }
+            }, 0),
+          );
+          let fetchResult: string;
+          try {
+            // no-cors: without a CSP this resolves (an opaque response); the policy refuses it before any request
+            const r = await fetch(target, { mode: 'no-cors' });
+            fetchResult = `fetched (${r.type})`;
+          } catch (e) {
+            fetchResult = (e as Error).name;
+          }
+          return { evalResult, fetchResult };
+        }, target);
       expect(await probe(worker, foreign)).toEqual({ evalResult: 'EvalError', fetchResult: 'TypeError' });
       expect(server.served.has('/static-index/manifest.json')).toBe(false);
 
@@ -156,7 +161,13 @@ describe('the offline copy, in one persistent profile', () => {
     await page.goto(`${server.url}?device=wasm#/library`);
     await verified(page);
     // one document of the user's own, which must stay reachable whatever happens to the built-in index
-    await page.getByTestId('userdoc-file').setInputFiles({ name: 'hangar.txt', mimeType: 'text/plain', buffer: Buffer.from('Hangar rules\n\nBatteries are charged in the fireproof locker only.') });
+    await page
+      .getByTestId('userdoc-file')
+      .setInputFiles({
+        name: 'hangar.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('Hangar rules\n\nBatteries are charged in the fireproof locker only.'),
+      });
     await page.getByTestId('userdoc-title').fill(MY_DOC);
     await page.getByTestId('userdoc-jurisdiction').fill('DE');
     await page.getByTestId('userdoc-edition').fill('2025');
@@ -175,7 +186,10 @@ describe('the offline copy, in one persistent profile', () => {
     expect(await intact(page, '/static-index/vectors.f32')).toBe(false);
     await page.reload();
     await verified(page, 120_000);
-    await page.getByTestId('reload-notice').filter({ hasText: /downloaded a verified copy/ }).waitFor();
+    await page
+      .getByTestId('reload-notice')
+      .filter({ hasText: /downloaded a verified copy/ })
+      .waitFor();
     expect(await intact(page, '/static-index/vectors.f32')).toBe(true);
     const modelId = (JSON.parse(readFileSync(join(DIST, 'static-index', 'manifest.json'), 'utf8')) as { model: { id: string } }).model.id;
     expect(await intact(page, `/models/${modelId}/onnx/model_quantized.onnx`)).toBe(true);
@@ -240,8 +254,14 @@ describe('the offline copy, in one persistent profile', () => {
       await page.evaluate(() => ((window as unknown as { oldTab: boolean }).oldTab = true));
       await other.getByTestId('update-reload').click();
       await page.waitForFunction(() => !(window as unknown as { oldTab?: boolean }).oldTab, null, { timeout: 60_000 });
-      await page.getByTestId('reload-notice').filter({ hasText: /updated in another tab/ }).waitFor({ timeout: 30_000 });
-      await other.getByTestId('reload-notice').filter({ hasText: /updated/ }).waitFor({ timeout: 30_000 });
+      await page
+        .getByTestId('reload-notice')
+        .filter({ hasText: /updated in another tab/ })
+        .waitFor({ timeout: 30_000 });
+      await other
+        .getByTestId('reload-notice')
+        .filter({ hasText: /updated/ })
+        .waitFor({ timeout: 30_000 });
     } finally {
       await other.close();
     }
@@ -264,7 +284,13 @@ describe('the offline copy, in one persistent profile', () => {
     await page.evaluate(() => ((window as unknown as { beforeChunk: boolean }).beforeChunk = true));
     await page.getByTestId('userdoc-file').setInputFiles({ name: 'guidance.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n') });
     // choosing a PDF reads it for its title (the PDF reader's chunk loads then); otherwise adding it does
-    const reloaded = () => page.waitForFunction(() => !(window as unknown as { beforeChunk?: boolean }).beforeChunk, null, { timeout: 15_000 }).then(() => true, () => false);
+    const reloaded = () =>
+      page
+        .waitForFunction(() => !(window as unknown as { beforeChunk?: boolean }).beforeChunk, null, { timeout: 15_000 })
+        .then(
+          () => true,
+          () => false,
+        );
     if (!(await reloaded())) {
       await page.getByTestId('userdoc-title').fill('Guidance');
       await page.getByTestId('userdoc-jurisdiction').fill('DE');
@@ -273,7 +299,10 @@ describe('the offline copy, in one persistent profile', () => {
       await page.waitForFunction(() => !(window as unknown as { beforeChunk?: boolean }).beforeChunk, null, { timeout: 60_000 });
     }
     overrides.delete(pdfChunk);
-    await page.getByTestId('reload-notice').filter({ hasText: /reloaded/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('reload-notice')
+      .filter({ hasText: /reloaded/ })
+      .waitFor({ timeout: 30_000 });
   });
 
   it('site data cleared while the app is open: the status says the offline copy was removed', async () => {
@@ -281,14 +310,18 @@ describe('the offline copy, in one persistent profile', () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Storage.clearDataForOrigin', { origin: new URL(server.url).origin, storageTypes: 'all' });
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-    await page.getByTestId('offline-lost').first().waitFor({ timeout: 30_000 }).catch(async (e: unknown) => {
-      const state = await page.evaluate(async () => ({
-        registration: Boolean(await navigator.serviceWorker.getRegistration()),
-        caches: await Promise.all((await caches.keys()).map(async (n) => `${n}: ${(await (await caches.open(n)).keys()).length}`)),
-        status: document.querySelector('[data-testid="online-status"]')?.textContent,
-      }));
-      throw new Error(`${String(e)}; ${JSON.stringify(state)}`);
-    });
+    await page
+      .getByTestId('offline-lost')
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(async (e: unknown) => {
+        const state = await page.evaluate(async () => ({
+          registration: Boolean(await navigator.serviceWorker.getRegistration()),
+          caches: await Promise.all((await caches.keys()).map(async (n) => `${n}: ${(await (await caches.open(n)).keys()).length}`)),
+          status: document.querySelector('[data-testid="online-status"]')?.textContent,
+        }));
+        throw new Error(`${String(e)}; ${JSON.stringify(state)}`);
+      });
     await expect(page.getByTestId('offline-problem').textContent()).resolves.toMatch(/cleared/);
     expect(await page.getByTestId('offline-ready').count()).toBe(0);
   });

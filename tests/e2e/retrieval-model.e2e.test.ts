@@ -38,7 +38,11 @@ afterAll(async () => {
   if (indexCopy) rmSync(indexCopy, { recursive: true, force: true });
 });
 
-const verified = (p: Page) => p.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+const verified = (p: Page) =>
+  p
+    .getByTestId('index-status')
+    .filter({ hasText: /verified/i })
+    .waitFor({ timeout: 240_000 });
 const using = (p: Page, id: string) => p.locator(`[data-testid="retrieval-model-status"][data-model="${id}"]`).waitFor({ state: 'attached', timeout: 240_000 });
 
 async function ask(page: Page, question: string) {

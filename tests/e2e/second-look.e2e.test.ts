@@ -31,7 +31,10 @@ afterAll(async () => {
 });
 
 async function ready(page: Page): Promise<void> {
-  await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+  await page
+    .getByTestId('index-status')
+    .filter({ hasText: /verified/i })
+    .waitFor({ timeout: 240_000 });
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -91,7 +94,9 @@ for (const viewport of [
         if (!head) return 'no VI column';
         const a = el.getBoundingClientRect();
         const b = head.getBoundingClientRect();
-        return b.left >= a.left - 1 && b.right <= a.right + 1 ? 'visible' : `cut off at ${Math.round(a.right)} (column ${Math.round(b.left)}–${Math.round(b.right)})`;
+        return b.left >= a.left - 1 && b.right <= a.right + 1
+          ? 'visible'
+          : `cut off at ${Math.round(a.right)} (column ${Math.round(b.left)}–${Math.round(b.right)})`;
       });
       expect(visible).toBe('visible');
       await shot(page, `oso-${viewport.width}x${viewport.height}`);
@@ -121,7 +126,10 @@ for (const viewport of [
       await easa.locator('summary').click();
       expect(await easa.innerText()).not.toMatch(/\bPart \d+\b/);
       // AMC1 Article 11 → Section 4: Read shows its passages in order, with previous / next
-      await easa.getByRole('button', { name: /Expand AMC1 Article 11/ }).first().click();
+      await easa
+        .getByRole('button', { name: /Expand AMC1 Article 11/ })
+        .first()
+        .click();
       const s4 = easa.locator('[data-testid="outline-node"][data-title="Section 4 The SORA process"]').first();
       const read = s4.getByTestId('outline-read').first();
       expect(Number(await read.getAttribute('data-passages'))).toBeGreaterThan(20);

@@ -24,7 +24,10 @@ async function openApp(context: BrowserContext, query = ''): Promise<Page> {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('[page error]', e.message));
   await page.goto(`${server.url}${query}`);
-  await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+  await page
+    .getByTestId('index-status')
+    .filter({ hasText: /verified/i })
+    .waitFor({ timeout: 240_000 });
   return page;
 }
 
@@ -80,7 +83,10 @@ describe('the inspector on a tablet (production build)', () => {
     await expect(device.textContent()).resolves.toMatch(/WASM \(CPU\) \(the WebGPU adapter is software\)/);
     // the adapter really is there (Settings' device report says it is a software fallback)
     await page.goto(`${server.url}#/settings`);
-    await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+    await page
+      .getByTestId('index-status')
+      .filter({ hasText: /verified/i })
+      .waitFor({ timeout: 240_000 });
     await expect(page.getByTestId('device-webgpu').textContent()).resolves.toMatch(/^Yes/);
     await expect(page.getByTestId('settings-search-device').textContent()).resolves.toMatch(/software fallback.*\?device=webgpu forces it/s);
     await context.close();
@@ -105,7 +111,10 @@ describe('the inspector on a tablet (production build)', () => {
     });
     const page = await context.newPage();
     await page.goto(server.url);
-    await page.getByTestId('index-status').filter({ hasText: /Loading/ }).waitFor();
+    await page
+      .getByTestId('index-status')
+      .filter({ hasText: /Loading/ })
+      .waitFor();
     await page.getByTestId('question-input').fill('What is an operational authorisation?');
     await page.getByTestId('question-input').press('Enter');
     const turn = page.getByTestId('turn').last();
@@ -127,7 +136,9 @@ describe('the inspector on a tablet (production build)', () => {
     const grid = card.locator('[data-testid="table-grid"][data-caption^="Table 1 — "]');
     await expect(grid.getByTestId('table-cell-used').allTextContents()).resolves.toEqual(['5']);
     expect(await grid.getByTestId('table-cell-used').isVisible()).toBe(true);
-    await expect(card.getByTestId('calc-reading-note').allTextContents()).resolves.toEqual([expect.stringMatching(/documents disagree.*Table 2 \(p\. 26\).*Form 208.*Form 209/)]);
+    await expect(card.getByTestId('calc-reading-note').allTextContents()).resolves.toEqual([
+      expect.stringMatching(/documents disagree.*Table 2 \(p\. 26\).*Form 208.*Form 209/),
+    ]);
     // the Table 1 passage among the evidence is a table with the same cell highlighted, not reflowed text
     const tablePassage = turn
       .locator('[data-testid="evidence-passage"][data-layout="grid"]')
@@ -145,7 +156,9 @@ describe('the inspector on a tablet (production build)', () => {
     const populated = await ask(page, 'iGRC for a 0.8 m drone at 20 m/s over a populated area?');
     const item = populated.locator('[data-target="igrc"]');
     expect(await item.getAttribute('data-status')).toBe('missing');
-    await expect(item.getByTestId('calc-note').first().textContent()).resolves.toMatch(/<5000 people\/km² → iGRC 5; <50000 people\/km² → iGRC 6; >50000 people\/km² → iGRC 7/);
+    await expect(item.getByTestId('calc-note').first().textContent()).resolves.toMatch(
+      /<5000 people\/km² → iGRC 5; <50000 people\/km² → iGRC 6; >50000 people\/km² → iGRC 7/,
+    );
     await context.close();
   });
 
@@ -259,7 +272,9 @@ describe('the inspector on a tablet (production build)', () => {
     expect(order.slice(0, 3)).toEqual(['sail', 'final_grc', 'igrc']);
     const sail = page.locator('[data-testid="assess-card"][data-indicator="sail"]');
     await expect(sail.getByTestId('assess-card-value').textContent()).resolves.toMatch(/\bII\b/);
-    await expect(sail.locator('[data-testid="table-grid"][data-caption^="Table 3"] [data-testid="table-cell-used"]').allTextContents()).resolves.toEqual(['II']);
+    await expect(sail.locator('[data-testid="table-grid"][data-caption^="Table 3"] [data-testid="table-cell-used"]').allTextContents()).resolves.toEqual([
+      'II',
+    ]);
     // the table's numbering note is said in the explanation and under the table, not a third time
     expect((await sail.innerText()).split('cites this table as').length - 1).toBe(2);
     const noValue = page.locator('[data-testid="assess-card"][data-confidence="evidence-only"]');
@@ -283,7 +298,11 @@ describe('the build', () => {
     };
     expect(existsSync('dist')).toBe(true);
     walk('dist');
-    expect(wasm.sort()).toEqual(ORT_FILES.filter((f) => f.endsWith('.wasm')).map((f) => join('dist', 'ort', f)).sort());
+    expect(wasm.sort()).toEqual(
+      ORT_FILES.filter((f) => f.endsWith('.wasm'))
+        .map((f) => join('dist', 'ort', f))
+        .sort(),
+    );
   });
 
   it("leaves WebLLM's bundles out of the first load: not precached, not fetched until a model is chosen", async () => {
@@ -309,7 +328,10 @@ describe('the build', () => {
     // once the service worker controls the page, a bundle fetched (as choosing a model does) is kept
     // in the "webllm/js" cache for offline starts
     await page.reload();
-    await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+    await page
+      .getByTestId('index-status')
+      .filter({ hasText: /verified/i })
+      .waitFor({ timeout: 240_000 });
     const cached = await page.evaluate(async (file) => {
       if (!navigator.serviceWorker.controller) return ['not controlled'];
       await (await fetch(`assets/${file}`)).text();

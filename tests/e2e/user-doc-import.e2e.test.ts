@@ -33,7 +33,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-const verified = (page: Page) => page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+const verified = (page: Page) =>
+  page
+    .getByTestId('index-status')
+    .filter({ hasText: /verified/i })
+    .waitFor({ timeout: 240_000 });
 
 async function chooseFile(page: Page, name: string, buffer: Buffer): Promise<void> {
   await page.getByTestId('userdoc-file').setInputFiles({ name, mimeType: 'text/plain', buffer });
@@ -74,11 +78,16 @@ describe('a long import in Chromium (production build)', () => {
     const busy = page.getByTestId('userdoc-busy');
     expect(await busy.count()).toBe(1);
     const progressAfter = await busy.textContent();
-    console.log(`[import] question answered in ${questionMs} ms during the import; progress before: ${progressBefore?.trim()} | after: ${progressAfter?.trim()}`);
+    console.log(
+      `[import] question answered in ${questionMs} ms during the import; progress before: ${progressBefore?.trim()} | after: ${progressAfter?.trim()}`,
+    );
     expect(questionMs).toBeLessThan(30_000);
 
     await page.getByTestId('userdoc-cancel').click();
-    await page.getByTestId('userdoc-done').filter({ hasText: /Cancelled: adding “Survey manual” was stopped\. Nothing of it was stored/ }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('userdoc-done')
+      .filter({ hasText: /Cancelled: adding “Survey manual” was stopped\. Nothing of it was stored/ })
+      .waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('userdoc').count()).toBe(0);
     expect(await page.getByTestId('userdoc-error').count()).toBe(0);
     // nothing stored on the device either

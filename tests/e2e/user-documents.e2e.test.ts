@@ -29,8 +29,16 @@ async function guidancePdf(): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const lines: [number, string][][] = [
-    [[20, 'Rooftop landing guidance'], [15, '1 Scope'], [12, 'This guidance applies to drone operators in Germany.']],
-    [[15, '2 Rooftop landings'], [12, 'A drone may land on a hospital rooftop only after the building'], [12, 'manager has switched off the rooftop ventilation fans.']],
+    [
+      [20, 'Rooftop landing guidance'],
+      [15, '1 Scope'],
+      [12, 'This guidance applies to drone operators in Germany.'],
+    ],
+    [
+      [15, '2 Rooftop landings'],
+      [12, 'A drone may land on a hospital rooftop only after the building'],
+      [12, 'manager has switched off the rooftop ventilation fans.'],
+    ],
   ];
   for (const page of lines) {
     const p = pdf.addPage([595, 842]);
@@ -64,7 +72,10 @@ afterAll(async () => {
 });
 
 async function verified(page: Page): Promise<void> {
-  await page.getByTestId('index-status').filter({ hasText: /verified/i }).waitFor({ timeout: 240_000 });
+  await page
+    .getByTestId('index-status')
+    .filter({ hasText: /verified/i })
+    .waitFor({ timeout: 240_000 });
 }
 
 /** Ask on the Ask view; the source ids of the answer. */
@@ -105,14 +116,25 @@ describe('your own documents in Chromium (production build)', () => {
     await page.getByTestId('userdoc-edition').fill('2025-06');
     await page.getByTestId('userdoc-file').setInputFiles({ name: 'renamed.pdf', mimeType: 'application/pdf', buffer: Buffer.from('this is not a PDF') });
     await page.getByTestId('userdoc-add').click();
-    await page.getByTestId('userdoc-error').filter({ hasText: /not a readable PDF/ }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('userdoc-error')
+      .filter({ hasText: /not a readable PDF/ })
+      .waitFor({ timeout: 60_000 });
     await page.getByTestId('userdoc-file').setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: await blankPdf() });
     await page.getByTestId('userdoc-add').click();
-    await page.getByTestId('userdoc-error').filter({ hasText: /no text .* OCR/ }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('userdoc-error')
+      .filter({ hasText: /no text .* OCR/ })
+      .waitFor({ timeout: 60_000 });
     // a password-protected PDF (tests/fixtures/make-encrypted-pdf.py)
-    await page.getByTestId('userdoc-file').setInputFiles({ name: 'protected.pdf', mimeType: 'application/pdf', buffer: readFileSync(join('tests', 'fixtures', 'encrypted.pdf')) });
+    await page
+      .getByTestId('userdoc-file')
+      .setInputFiles({ name: 'protected.pdf', mimeType: 'application/pdf', buffer: readFileSync(join('tests', 'fixtures', 'encrypted.pdf')) });
     await page.getByTestId('userdoc-add').click();
-    await page.getByTestId('userdoc-error').filter({ hasText: /password-protected \(encrypted\)\. Save an unprotected copy/ }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('userdoc-error')
+      .filter({ hasText: /password-protected \(encrypted\)\. Save an unprotected copy/ })
+      .waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('userdoc').count()).toBe(0);
 
     await page.getByTestId('userdoc-file').setInputFiles({ name: 'hangar-rules.txt', mimeType: 'text/plain', buffer: Buffer.from(TEXT) });
@@ -164,17 +186,27 @@ describe('your own documents in Chromium (production build)', () => {
     const exported = readFileSync((await download.path())!);
     await rooftop.getByTestId('userdoc-remove').click();
     await expect.poll(() => rooftop.count(), { timeout: 60_000 }).toBe(0);
-    await page.getByTestId('userdoc-import-file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"title": "not an export"}') });
+    await page
+      .getByTestId('userdoc-import-file')
+      .setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"title": "not an export"}') });
     await page.getByTestId('userdoc-import').click();
-    await page.getByTestId('userdoc-error').filter({ hasText: /notes\.json: not a document exported by SkyCite/ }).waitFor({ timeout: 60_000 });
-    await page.getByTestId('userdoc-import-file').setInputFiles({ name: 'rooftop-landing-guidance.skycite.json', mimeType: 'application/json', buffer: exported });
+    await page
+      .getByTestId('userdoc-error')
+      .filter({ hasText: /notes\.json: not a document exported by SkyCite/ })
+      .waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('userdoc-import-file')
+      .setInputFiles({ name: 'rooftop-landing-guidance.skycite.json', mimeType: 'application/json', buffer: exported });
     await page.getByTestId('userdoc-import').click();
     await rooftop.waitFor({ timeout: 120_000 });
     expect(await rooftop.textContent()).toBe(before);
     await expect(page.getByTestId('userdoc-done').textContent()).resolves.toMatch(/Imported “Rooftop landing guidance”/);
     await page.getByTestId('userdoc-import-file').setInputFiles({ name: 'again.skycite.json', mimeType: 'application/json', buffer: exported });
     await page.getByTestId('userdoc-import').click();
-    await page.getByTestId('userdoc-error').filter({ hasText: /“Rooftop landing guidance” \(2025-06, DE\) is already among your documents/ }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('userdoc-error')
+      .filter({ hasText: /“Rooftop landing guidance” \(2025-06, DE\) is already among your documents/ })
+      .waitFor({ timeout: 60_000 });
     const reimported = await askForSources(page, 'In Germany, when may a drone land on a hospital rooftop with ventilation fans?');
     expect(reimported.ids[0]).toMatch(/^user\/rooftop-landing-guidance\//);
 

@@ -28,8 +28,14 @@ describe('ablation flags', () => {
   });
 
   it('refuses flags that contradict each other, naming both', () => {
-    expect(ablationOverrides({ rerank: true, 'no-rerank': true })).toEqual({ ok: false, message: '--rerank and --no-rerank contradict each other: choose one.' });
-    expect(ablationOverrides({ 'dense-only': true, 'bm25-only': true })).toMatchObject({ ok: false, message: expect.stringMatching(/--dense-only and --bm25-only/) });
+    expect(ablationOverrides({ rerank: true, 'no-rerank': true })).toEqual({
+      ok: false,
+      message: '--rerank and --no-rerank contradict each other: choose one.',
+    });
+    expect(ablationOverrides({ 'dense-only': true, 'bm25-only': true })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/--dense-only and --bm25-only/),
+    });
     expect(ablationOverrides({ rerank: true, 'no-rerank': false })).toMatchObject({ ok: true });
   });
 });

@@ -8,13 +8,23 @@ import { NO_ANSWER_TEXT } from '../../src/core/answer/prompts.js';
 import { answerSection, isRefusal, summariseAnswers, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
 
 type Sentence = NonNullable<AnswerOutcome['grounding']>['sentences'][number];
-const claim = (supported: boolean, alternative: string | null = null): Sentence => ({ kind: 'claim', supported, alternativeChunk: alternative }) as unknown as Sentence;
+const claim = (supported: boolean, alternative: string | null = null): Sentence =>
+  ({ kind: 'claim', supported, alternativeChunk: alternative }) as unknown as Sentence;
 const grounding = (sentences: Sentence[]): AnswerOutcome['grounding'] => ({
   sentences,
   totals: { sentences: sentences.length, unsupported: sentences.filter((s) => s.kind === 'claim' && !s.supported).length } as never,
 });
 
-const base: AnswerOutcome = { answerable: true, modelCalled: true, answer: '', citations: [], citationHits: [], goldInContext: true, grounding: null, usage: null };
+const base: AnswerOutcome = {
+  answerable: true,
+  modelCalled: true,
+  answer: '',
+  citations: [],
+  citationHits: [],
+  goldInContext: true,
+  grounding: null,
+  usage: null,
+};
 
 describe('refusals', () => {
   it('the fixed reply, or an Answer section that declines and cites nothing', () => {
@@ -30,8 +40,23 @@ describe('refusals', () => {
 describe('summariseAnswers', () => {
   it('computes each figure from its counts', () => {
     const outcomes: AnswerOutcome[] = [
-      { ...base, answer: 'Answer: X [a] [b].', citations: ['a', 'b'], citationHits: [true, false], grounding: grounding([claim(true), claim(false, 'c')]), usage: { promptTokens: 100, completionTokens: 10, prefillSeconds: 2, decodeSeconds: 1 } },
-      { ...base, answer: 'Answer: Y.', citations: [], citationHits: [], goldInContext: false, grounding: grounding([claim(false)]), usage: { promptTokens: 100, completionTokens: 30, prefillSeconds: 2, decodeSeconds: 3 } },
+      {
+        ...base,
+        answer: 'Answer: X [a] [b].',
+        citations: ['a', 'b'],
+        citationHits: [true, false],
+        grounding: grounding([claim(true), claim(false, 'c')]),
+        usage: { promptTokens: 100, completionTokens: 10, prefillSeconds: 2, decodeSeconds: 1 },
+      },
+      {
+        ...base,
+        answer: 'Answer: Y.',
+        citations: [],
+        citationHits: [],
+        goldInContext: false,
+        grounding: grounding([claim(false)]),
+        usage: { promptTokens: 100, completionTokens: 30, prefillSeconds: 2, decodeSeconds: 3 },
+      },
       { ...base, answerable: false, modelCalled: false, answer: NO_ANSWER_TEXT },
       { ...base, answerable: false, answer: 'Answer: The context does not provide this.' },
       { ...base, answerable: false, answer: 'Answer: It is 120 m [a].', citations: ['a'], citationHits: [false] },
@@ -57,9 +82,28 @@ describe('the agent-based RAG paper’s context measures (RP, AA, AP)', () => {
   it('counts relevant passages (gold label), used passages (cited or supporting a claim) and relevant ones used', () => {
     const outcomes: AnswerOutcome[] = [
       // context a (gold), b, c: the answer cites b and the check finds a supporting an uncited claim
-      { ...base, citations: ['b'], citationHits: [false], grounding: grounding([supportedBy('a')]), context: [{ id: 'a', relevant: true }, { id: 'b', relevant: false }, { id: 'c', relevant: false }] },
+      {
+        ...base,
+        citations: ['b'],
+        citationHits: [false],
+        grounding: grounding([supportedBy('a')]),
+        context: [
+          { id: 'a', relevant: true },
+          { id: 'b', relevant: false },
+          { id: 'c', relevant: false },
+        ],
+      },
       // context d (gold), e: nothing used
-      { ...base, citations: [], citationHits: [], grounding: grounding([claim(false)]), context: [{ id: 'd', relevant: true }, { id: 'e', relevant: false }] },
+      {
+        ...base,
+        citations: [],
+        citationHits: [],
+        grounding: grounding([claim(false)]),
+        context: [
+          { id: 'd', relevant: true },
+          { id: 'e', relevant: false },
+        ],
+      },
       // unanswerable questions and older records without context do not count
       { ...base, answerable: false, context: [{ id: 'z', relevant: false }] },
       { ...base },
@@ -69,6 +113,11 @@ describe('the agent-based RAG paper’s context measures (RP, AA, AP)', () => {
   });
 
   it('is null without context passages', () => {
-    expect(summariseAnswers([{ ...base }], 'tiny').ragMetrics).toEqual({ retrievalPrecision: null, augmentationAccuracy: null, augmentationPrecision: null, contextPassages: 0 });
+    expect(summariseAnswers([{ ...base }], 'tiny').ragMetrics).toEqual({
+      retrievalPrecision: null,
+      augmentationAccuracy: null,
+      augmentationPrecision: null,
+      contextPassages: 0,
+    });
   });
 });

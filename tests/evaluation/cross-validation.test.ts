@@ -20,7 +20,12 @@ describe('group-wise cross-validation of a tunable choice', () => {
   it('scores each fold with the value chosen on the other folds', () => {
     // value 1 is better everywhere except on group "x", where only value 0 finds the answer
     const questions = qs(['x', 'y', 'z', 'w']);
-    const folds = new Map([['x', 0], ['y', 1], ['z', 2], ['w', 3]]);
+    const folds = new Map([
+      ['x', 0],
+      ['y', 1],
+      ['z', 2],
+      ['w', 3],
+    ]);
     const ranks = [
       [1, 5, 5, 5], // default
       [0, 1, 1, 1],
@@ -35,7 +40,10 @@ describe('group-wise cross-validation of a tunable choice', () => {
 
   it('an estimate differs from the best dev figure when the choice only helps the fold it is judged on', () => {
     const questions = qs(['x', 'y']);
-    const folds = new Map([['x', 0], ['y', 1]]);
+    const folds = new Map([
+      ['x', 0],
+      ['y', 1],
+    ]);
     // value 1 helps x only, value 2 helps y only: picking per fold on the other fold never picks the helpful one
     const ranks = [
       [2, 2],

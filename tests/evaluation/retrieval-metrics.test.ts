@@ -86,15 +86,14 @@ describe('metrics', () => {
 
 describe('question files', () => {
   it('read CRLF lines, blank lines and a byte-order mark', () => {
-    const text = '\uFEFF{"id":"a","variant":"direct","question":"q?","corpus":"any","answerable":false}\r\n\r\n{"id":"b","variant":"x","question":"r?","corpus":"any","answerable":false}\r\n';
+    const text =
+      '\uFEFF{"id":"a","variant":"direct","question":"q?","corpus":"any","answerable":false}\r\n\r\n{"id":"b","variant":"x","question":"r?","corpus":"any","answerable":false}\r\n';
     const qs = parseJsonl(text, 'f.jsonl').map((r) => toQuestion(r.value, `f.jsonl, line ${r.line}`));
     expect(qs.map((q) => q.id)).toEqual(['a', 'b']);
   });
 
   it('name the line and field of a bad record', () => {
-    expect(() => toQuestion({ id: 'a', variant: 'direct', question: 'q', corpus: 'x', answerable: true }, 'f.jsonl, line 4')).toThrow(
-      QuestionFormatError,
-    );
+    expect(() => toQuestion({ id: 'a', variant: 'direct', question: 'q', corpus: 'x', answerable: true }, 'f.jsonl, line 4')).toThrow(QuestionFormatError);
     expect(() => toQuestion({ id: 'a', variant: 'direct', question: 'q', corpus: 'x', answerable: true }, 'f.jsonl, line 4')).toThrow(
       /f\.jsonl, line 4: field "evidence \/ gold_chunk_index"/,
     );

@@ -67,7 +67,10 @@ describe('documents as units (EASA AMC & GM file)', () => {
       expect(d.description.startsWith(d.title)).toBe(true);
       expect(d.sections.flatMap((s) => s.chunkIds).sort()).toEqual([...d.chunkIds].sort());
       // extractive: every summary sentence is printed in one of the document's chunks
-      const text = chunks.filter((c) => d.chunkIds.includes(c.id)).map((c) => c.text.replace(/\s+/g, ' ')).join(' ');
+      const text = chunks
+        .filter((c) => d.chunkIds.includes(c.id))
+        .map((c) => c.text.replace(/\s+/g, ' '))
+        .join(' ');
       for (const s of d.summary.split(/(?<=[.;:])\s+(?=[A-Z(‘])/).filter((x) => x.length > 30 && !x.endsWith('…'))) {
         expect(text.includes(s.slice(0, 30)), `${d.id}: ${s}`).toBe(true);
       }
@@ -77,7 +80,10 @@ describe('documents as units (EASA AMC & GM file)', () => {
 
 describe('documents of other sources', () => {
   it('keeps an unstructured source (a PDF, a user document) as one document with its source id and edition', () => {
-    const cs = [chunkOf('nat/1', 'Scope', 'This guidance applies to operators in Germany.', 'DE', 'nat'), chunkOf('nat/2', 'Rules', 'The operator shall keep a log.', 'DE', 'nat')];
+    const cs = [
+      chunkOf('nat/1', 'Scope', 'This guidance applies to operators in Germany.', 'DE', 'nat'),
+      chunkOf('nat/2', 'Rules', 'The operator shall keep a log.', 'DE', 'nat'),
+    ];
     const [d, ...rest] = splitSourceDocuments(cs, { id: 'nat', title: 'National guidance', edition: '2024', jurisdiction: 'DE' });
     expect(rest).toEqual([]);
     expect(d!.id).toBe('nat');

@@ -9,7 +9,8 @@ import { guidancePdf, METADATA_TITLE, nodePdfjs, PRINTED_TITLE } from '../suppor
 
 const meta = { id: 'user/lba-2024', title: 'National guidance on drone flights near hospitals', jurisdiction: 'DE', edition: '2024-03' };
 const PAGE1 = 'Scope\n\nThis guidance applies to UAS operators in Germany.\nIt complements the EU rules.';
-const PAGE2 = 'Hospitals\n\nOperators shall obtain the consent of the hospital before flying within 100 m of its grounds. The consent should be kept with the flight records.';
+const PAGE2 =
+  'Hospitals\n\nOperators shall obtain the consent of the hospital before flying within 100 m of its grounds. The consent should be kept with the flight records.';
 
 describe('a user document', () => {
   it('keeps the pages of a PDF text layer (one string per page, or form feeds)', () => {
@@ -20,7 +21,7 @@ describe('a user document', () => {
     expect(textToDocument('x', PAGE1).lines.every((l) => l.page === null)).toBe(true);
   });
 
-  it('is chunked by the build\'s chunker into one document with its country, edition and page range', () => {
+  it("is chunked by the build's chunker into one document with its country, edition and page range", () => {
     const { chunks, document } = ingestUserDocument(meta, textToDocument(meta.id, [PAGE1, PAGE2]));
     expect(chunks.length).toBeGreaterThan(0);
     for (const c of chunks) {
@@ -43,7 +44,9 @@ describe('a user document', () => {
   });
 
   it('drops Markdown markup but keeps the words', () => {
-    expect(markdownToText('# Night flights\n\nA **lighting plan** is [required](https://x.y).\n```js\ncode\n```')).toBe('Night flights\n\nA lighting plan is required.\n\ncode\n');
+    expect(markdownToText('# Night flights\n\nA **lighting plan** is [required](https://x.y).\n```js\ncode\n```')).toBe(
+      'Night flights\n\nA lighting plan is required.\n\ncode\n',
+    );
   });
 
   it('gets a document agent: a German question searches it, and EU rules once broadened', async () => {
@@ -88,7 +91,10 @@ describe('a user document chunked by its headings and pages (issue 26, item 6)',
   });
 
   it('sets a heading printed larger than the text apart, numbered or not, and never runs a passage over a page', () => {
-    const pages = ['Hospitals\n\nOperators shall obtain consent.\nIt is kept with the records.', 'They are kept for two years.\n\nNight flights\n\nLights are on.'];
+    const pages = [
+      'Hospitals\n\nOperators shall obtain consent.\nIt is kept with the records.',
+      'They are kept for two years.\n\nNight flights\n\nLights are on.',
+    ];
     const { chunks } = ingestUserDocument(meta, textToDocument(meta.id, pages));
     expect(chunks.map((c) => [c.title, c.pageStart, c.text])).toEqual([
       ['Hospitals', 1, 'Operators shall obtain consent.\nIt is kept with the records.'],
@@ -100,11 +106,14 @@ describe('a user document chunked by its headings and pages (issue 26, item 6)',
     const titled = ingestUserDocument(meta, textToDocument(meta.id, [`${meta.title}\n\nHospitals\n\nOperators shall obtain consent.`]));
     expect(titled.chunks.map((c) => [c.title, c.sectionPath, c.text])).toEqual([['Hospitals', [meta.title, 'Hospitals'], 'Operators shall obtain consent.']]);
     expect(ingestUserDocument(meta, textToDocument(meta.id, [meta.title])).chunks.map((c) => c.text)).toEqual([meta.title]);
-    const list = ingestUserDocument(meta, textToDocument(meta.id, ['1 Operators shall obtain the consent of the hospital before\nflying within 100 m of its grounds.']));
+    const list = ingestUserDocument(
+      meta,
+      textToDocument(meta.id, ['1 Operators shall obtain the consent of the hospital before\nflying within 100 m of its grounds.']),
+    );
     expect(list.chunks.map((c) => c.title)).toEqual([meta.title]);
   });
 
-  it('takes its default title from the PDF metadata, else from the first page\'s main heading', async () => {
+  it("takes its default title from the PDF metadata, else from the first page's main heading", async () => {
     expect((await readPdf(await guidancePdf({ metadataTitle: METADATA_TITLE }), 'x.pdf', undefined, nodePdfjs)).title).toBe(METADATA_TITLE);
     expect((await readPdf(await guidancePdf(), 'x.pdf', undefined, nodePdfjs)).title).toBe(PRINTED_TITLE);
     expect((await readPdf(await guidancePdf({ metadataTitle: 'Microsoft Word - guidance_v3.docx' }), 'x.pdf', undefined, nodePdfjs)).title).toBe(PRINTED_TITLE);

@@ -40,7 +40,10 @@ describe('src/core import boundary', () => {
   });
 
   it('reports Node built-ins and packages that are not installed', async () => {
-    const found = await problems("import { readFile } from 'node:fs/promises';\nimport path from 'path';\nimport z from 'not-a-package-here';", 'src/core/index/example.ts');
+    const found = await problems(
+      "import { readFile } from 'node:fs/promises';\nimport path from 'path';\nimport z from 'not-a-package-here';",
+      'src/core/index/example.ts',
+    );
     expect(found).toHaveLength(3);
     expect(found[0]).toMatch(/Node built-in/);
     expect(found[2]).toMatch(/node_modules\/not-a-package-here is missing/);

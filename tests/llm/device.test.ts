@@ -99,4 +99,3 @@ describe('getDeviceReport', () => {
     expect(recommendModel(r.adapter, 8).model).toBeNull();
   });
 });
-

@@ -82,7 +82,12 @@ function memoryCaches(): CacheStorageLike & { dump(): Record<string, string[]>; 
 }
 
 function chosen(path: string, bytes: Uint8Array, folder = 'models-copy/'): ChosenFile {
-  return { name: path.slice(path.lastIndexOf('/') + 1), size: bytes.byteLength, webkitRelativePath: folder + path, arrayBuffer: async () => bytes.slice().buffer };
+  return {
+    name: path.slice(path.lastIndexOf('/') + 1),
+    size: bytes.byteLength,
+    webkitRelativePath: folder + path,
+    arrayBuffer: async () => bytes.slice().buffer,
+  };
 }
 const folder = (files = FILES): ChosenFile[] => Object.entries(files).map(([p, b]) => chosen(p, b));
 
@@ -175,7 +180,9 @@ describe('Import model files', () => {
       return null;
     })();
     expect(err).toBeInstanceOf(ModelImportError);
-    expect((err as Error).message).toMatch(/incomplete or wrong set for Tiny-0\.5B-Instruct-q4f32_1-SkyCite \(missing: params_shard_0\.bin, Tiny-q4f32_1-webgpu\.wasm\)/);
+    expect((err as Error).message).toMatch(
+      /incomplete or wrong set for Tiny-0\.5B-Instruct-q4f32_1-SkyCite \(missing: params_shard_0\.bin, Tiny-q4f32_1-webgpu\.wasm\)/,
+    );
     expect((err as Error).message).toMatch(/Nothing was stored/);
   });
 

@@ -179,7 +179,9 @@ describe('AppConfig and self-hosted base URL', () => {
     const entry = FIXTURE_MANIFEST.models[0]!;
     expect(() => parseModelsManifest({ ...FIXTURE_MANIFEST, format: 'x' })).toThrow(/format is "x"/);
     expect(() => parseModelsManifest({ format: FIXTURE_MANIFEST.format, models: [{ ...entry, model_url: '../etc/' }] })).toThrow(/relative paths/);
-    expect(() => parseModelsManifest({ format: FIXTURE_MANIFEST.format, models: [{ ...entry, files: [{ path: 'x.bin', size: 1, sha256: 'nothex' }] }] })).toThrow(/SHA-256/);
+    expect(() =>
+      parseModelsManifest({ format: FIXTURE_MANIFEST.format, models: [{ ...entry, files: [{ path: 'x.bin', size: 1, sha256: 'nothex' }] }] }),
+    ).toThrow(/SHA-256/);
     expect(() => parseModelsManifest({ format: FIXTURE_MANIFEST.format, models: [{ ...entry, files: [] }] })).toThrow(/no files/);
   });
 

@@ -5,10 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { htmlToText, loadQaRules } from '../../corpus-build/loaders/qa-rules-json.js';
 import { SourceFormatError } from '../../corpus-build/errors.js';
 
-const fixture = readFileSync(
-  path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/qa-rules.sample.json'),
-  'utf8',
-);
+const fixture = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/qa-rules.sample.json'), 'utf8');
 const meta = { docId: 'qa-sample', edition: '2025-03', language: 'en' };
 
 /** The fixture with `edit` applied to its parsed form, re-serialised. */
@@ -50,7 +47,12 @@ describe('loadQaRules on the sample file', () => {
     const c = chunks[0]!;
     expect(c.title).toBe('May a club fly test drones after sunset in a public park?');
     expect(c.sectionPath).toEqual(['Night operations', c.title]);
-    expect(c.extra).toMatchObject({ questionId: 'q-night-test-flights', category: 'Night operations', tags: ['night', 'parks', 'clubs'], lastReviewed: '2025-03-14' });
+    expect(c.extra).toMatchObject({
+      questionId: 'q-night-test-flights',
+      category: 'Night operations',
+      tags: ['night', 'parks', 'clubs'],
+      lastReviewed: '2025-03-14',
+    });
   });
 
   it('leaves no tags and no script or style content in the text', () => {
@@ -63,7 +65,7 @@ describe('loadQaRules on the sample file', () => {
   it('decodes entities and turns list items and breaks into lines', () => {
     const fr = chunks[0]!.text;
     expect(fr).toContain('A spotter stands at every park gate & watches the paths.');
-    expect(fr).toContain('Le règlement fictif s\'applique à tous les clubs\u00a0— sans exception.');
+    expect(fr).toContain("Le règlement fictif s'applique à tous les clubs\u00a0— sans exception.");
     expect(fr.split('\n')).toEqual([
       'In this invented example, a club may fly after sunset only if it has filed a lighting plan with the fictional Parks Office.',
       '',
@@ -71,7 +73,7 @@ describe('loadQaRules on the sample file', () => {
       '— A spotter stands at every park gate & watches the paths.',
       '— Flights end before 22:00.',
       '',
-      'Le règlement fictif s\'applique à tous les clubs\u00a0— sans exception.',
+      "Le règlement fictif s'applique à tous les clubs\u00a0— sans exception.",
     ]);
     expect(chunks[1]!.text).toBe(
       'Not in the made-up rules used for this sample: park flights after sunset need a written permit from the imaginary town hall.\nPermits last one season.',

@@ -19,7 +19,15 @@ describe('the CSP in one place', () => {
   });
 
   it('treats data and asset paths as files (404 when missing), and app routes as pages', () => {
-    for (const p of ['/llm/manifest.json', '/static-index/vectors.f32', '/models/x/onnx/model.onnx', '/assets/index-abc.js', '/precache-integrity.json', '/sw.js']) expect(isAssetPath(p)).toBe(true);
+    for (const p of [
+      '/llm/manifest.json',
+      '/static-index/vectors.f32',
+      '/models/x/onnx/model.onnx',
+      '/assets/index-abc.js',
+      '/precache-integrity.json',
+      '/sw.js',
+    ])
+      expect(isAssetPath(p)).toBe(true);
     for (const p of ['/', '/ask', '/library/doc']) expect(isAssetPath(p)).toBe(false);
   });
 });

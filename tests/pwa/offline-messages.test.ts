@@ -5,7 +5,10 @@ const named = (name: string, message: string) => Object.assign(new Error(message
 
 describe('index failures in the user’s words', () => {
   it('an integrity failure says what happened and what SkyCite does, without developer instructions', () => {
-    const e = named('IndexIntegrityError', 'The static index file vectors.f32 does not match its manifest (SHA-256 ab…, expected cd…). Rebuild it with `npm run index`.');
+    const e = named(
+      'IndexIntegrityError',
+      'The static index file vectors.f32 does not match its manifest (SHA-256 ab…, expected cd…). Rebuild it with `npm run index`.',
+    );
     const text = indexProblemForUser(e, { onLine: true, controlled: true });
     expect(text).toBe(INDEX_DAMAGED_MESSAGE);
     const model = named('ModelLoadError', 'Could not load the embedding model … restore it with `git checkout -- public/models`');
@@ -17,7 +20,10 @@ describe('index failures in the user’s words', () => {
     const offline = named('IndexFetchError', 'Could not fetch static-index/manifest.json (Failed to fetch).');
     expect(indexProblemForUser(offline, { onLine: false, controlled: false })).toBe(OFFLINE_MESSAGES['offline-before-first-load']);
     expect(indexProblemForUser(offline, { onLine: true, controlled: true })).toBe(OFFLINE_MESSAGES['index-unreachable']);
-    const http = named('IndexFetchError', 'Fetching static-index/chunks.json failed with HTTP 404. The deployment is incomplete: redeploy static-index/ as built by npm run index.');
+    const http = named(
+      'IndexFetchError',
+      'Fetching static-index/chunks.json failed with HTTP 404. The deployment is incomplete: redeploy static-index/ as built by npm run index.',
+    );
     expect(indexProblemForUser(http, { onLine: true, controlled: true })).toBe(`${OFFLINE_MESSAGES['index-http-error']} (HTTP 404)`);
   });
 });

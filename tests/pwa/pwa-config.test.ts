@@ -22,7 +22,11 @@ function globToRegExp(glob: string): RegExp {
     } else if (c === '*') re += '[^/]*';
     else if (c === '{') {
       const end = glob.indexOf('}', i);
-      re += `(?:${glob.slice(i + 1, end).split(',').map((s) => s.replace(/[.]/g, '\\.')).join('|')})`;
+      re += `(?:${glob
+        .slice(i + 1, end)
+        .split(',')
+        .map((s) => s.replace(/[.]/g, '\\.'))
+        .join('|')})`;
       i = end;
     } else re += /[.+?^$()|[\]\\]/.test(c) ? `\\${c}` : c;
   }
@@ -65,19 +69,22 @@ describe('the precache holds what the app loads offline', () => {
   });
 
   const manifestPath = path.join(repoRoot, 'static-index/manifest.json');
-  it.skipIf(!existsSync(manifestPath))('every artifact the built index lists exists and is precached within the size limit (skipped: no static index built; npm run index)', () => {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { artifacts: Record<string, unknown>; model?: { id?: string } };
-    const names = Object.keys(manifest.artifacts);
-    expect(names.length).toBeGreaterThan(0);
-    for (const name of names) {
-      const file = path.join(repoRoot, 'static-index', name);
-      expect(existsSync(file), file).toBe(true);
-      expect(precached(`static-index/${name}`), name).toBe(true);
-      expect(sizeOf(file), name).toBeLessThanOrEqual(MAX_PRECACHE_FILE_BYTES);
-    }
-  });
+  it.skipIf(!existsSync(manifestPath))(
+    'every artifact the built index lists exists and is precached within the size limit (skipped: no static index built; npm run index)',
+    () => {
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { artifacts: Record<string, unknown>; model?: { id?: string } };
+      const names = Object.keys(manifest.artifacts);
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) {
+        const file = path.join(repoRoot, 'static-index', name);
+        expect(existsSync(file), file).toBe(true);
+        expect(precached(`static-index/${name}`), name).toBe(true);
+        expect(sizeOf(file), name).toBeLessThanOrEqual(MAX_PRECACHE_FILE_BYTES);
+      }
+    },
+  );
 
-  it('the first load\'s embedding model: every file the embedder fetches is in public/, precached and within the size limit', () => {
+  it("the first load's embedding model: every file the embedder fetches is in public/, precached and within the size limit", () => {
     const spec = embedderSpec(DEFAULT_EMBEDDER_ID);
     expect(spec.files.length).toBeGreaterThan(0);
     for (const f of spec.files) {
@@ -111,7 +118,7 @@ describe('the precache holds what the app loads offline', () => {
     expect(over).toEqual([]);
   });
 
-  it('the shell\'s hashed assets (named by the build) match, source maps and the worker script do not', () => {
+  it("the shell's hashed assets (named by the build) match, source maps and the worker script do not", () => {
     for (const f of ['assets/index-AbCd1234.js', 'assets/worker-XyZ98765.js', 'assets/index-AbCd1234.css', 'assets/voy_search_bg-Dk3x9QaZ.wasm']) {
       expect(precached(f), f).toBe(true);
     }
@@ -128,8 +135,14 @@ describe('the precache holds what the app loads offline', () => {
     expect(WEBLLM_JS_CACHE.startsWith('webllm/')).toBe(true);
     const re = route!.urlPattern as RegExp;
     expect(re).toBeInstanceOf(RegExp);
-    for (const u of ['https://skycite.example/assets/webllm-CECpFLTr.js', 'https://skycite.example/app/assets/webllm-worker-CxfN5i-m.js']) expect(re.test(u), u).toBe(true);
-    for (const u of ['https://skycite.example/assets/index-ZAe8w4FN.js', 'https://skycite.example/assets/webllm-CECpFLTr.js.map', 'https://skycite.example/models/x/webllm-a.wasm']) expect(re.test(u), u).toBe(false);
+    for (const u of ['https://skycite.example/assets/webllm-CECpFLTr.js', 'https://skycite.example/app/assets/webllm-worker-CxfN5i-m.js'])
+      expect(re.test(u), u).toBe(true);
+    for (const u of [
+      'https://skycite.example/assets/index-ZAe8w4FN.js',
+      'https://skycite.example/assets/webllm-CECpFLTr.js.map',
+      'https://skycite.example/models/x/webllm-a.wasm',
+    ])
+      expect(re.test(u), u).toBe(false);
     // Workbox matches a RegExp against another origin only from the URL's start: this pattern never can
     expect(re.exec('https://cdn.example/assets/webllm-a.js')!.index).toBeGreaterThan(0);
   });

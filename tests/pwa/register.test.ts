@@ -142,7 +142,16 @@ describe('registerServiceWorker', () => {
     const reload = vi.fn();
     let controlled = true;
     const wb = new FakeWorkbox('/sw.js', {});
-    await registerServiceWorker({ enabled: true, supported: true, reload, notice: () => undefined, hasController: () => controlled, channel: null, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb });
+    await registerServiceWorker({
+      enabled: true,
+      supported: true,
+      reload,
+      notice: () => undefined,
+      hasController: () => controlled,
+      channel: null,
+      whenActive: () => new Promise(() => undefined),
+      createWorkbox: () => wb,
+    });
     controlled = false;
     wb.fire('controlling', { isUpdate: true });
     expect(reload).not.toHaveBeenCalled();
@@ -162,7 +171,16 @@ describe('registerServiceWorker', () => {
       const reload = vi.fn();
       const notice = vi.fn();
       const wb = new FakeWorkbox('/sw.js', {});
-      const updater = (await registerServiceWorker({ enabled: true, supported: true, reload, notice, hasController: () => controlled, channel: channel() as unknown as BroadcastChannel, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb }))!;
+      const updater = (await registerServiceWorker({
+        enabled: true,
+        supported: true,
+        reload,
+        notice,
+        hasController: () => controlled,
+        channel: channel() as unknown as BroadcastChannel,
+        whenActive: () => new Promise(() => undefined),
+        createWorkbox: () => wb,
+      }))!;
       return { reload, notice, wb, updater };
     };
     const b = await mk(true);
@@ -180,7 +198,15 @@ describe('registerServiceWorker', () => {
     const reload = vi.fn();
     const wb = new FakeWorkbox('/sw.js', {});
     wb.register = async () => ({ scope: '/', waiting: null, active: {} }) as unknown as ServiceWorkerRegistration;
-    const updater = (await registerServiceWorker({ enabled: true, supported: true, reload, notice: () => undefined, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb, channel: null }))!;
+    const updater = (await registerServiceWorker({
+      enabled: true,
+      supported: true,
+      reload,
+      notice: () => undefined,
+      whenActive: () => new Promise(() => undefined),
+      createWorkbox: () => wb,
+      channel: null,
+    }))!;
     wb.fire('waiting', { isUpdate: true });
     await updater.applyUpdate();
     expect(reload).toHaveBeenCalledTimes(1);
@@ -194,7 +220,14 @@ describe('registerServiceWorker', () => {
     workers.push(reg.installing);
     const wb = new FakeWorkbox('/sw.js', {});
     wb.register = async () => reg as unknown as ServiceWorkerRegistration;
-    const updater = (await registerServiceWorker({ enabled: true, supported: true, reload: () => undefined, whenActive: () => new Promise(() => undefined), createWorkbox: () => wb, channel: null }))!;
+    const updater = (await registerServiceWorker({
+      enabled: true,
+      supported: true,
+      reload: () => undefined,
+      whenActive: () => new Promise(() => undefined),
+      createWorkbox: () => wb,
+      channel: null,
+    }))!;
     const outcome = updater.offlineReady.then(
       () => 'ready',
       (e: unknown) => (e instanceof OfflineCopyError ? 'failed' : 'other'),

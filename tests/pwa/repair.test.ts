@@ -1,10 +1,26 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { INTEGRITY_FILE, integrityTransform, sriSha256, type PrecacheIntegrityList } from '../../src/pwa/pwa-config.js';
-import { checkOfflineCopy, describeAssets, evictEverywhere, healOfflineCopy, parseIntegrityList, precacheKey, type CacheLike, type CachesLike } from '../../src/pwa/repair.js';
+import {
+  checkOfflineCopy,
+  describeAssets,
+  evictEverywhere,
+  healOfflineCopy,
+  parseIntegrityList,
+  precacheKey,
+  type CacheLike,
+  type CachesLike,
+} from '../../src/pwa/repair.js';
 import { describeHeal, OfflineCopyStatus } from '../../src/pwa/offline-copy.svelte.js';
 import { hasRoomFor } from '../../src/pwa/storage.js';
-import { isMissingChunkError, RELOAD_NOTICES, setReloadNotice, shouldReloadForChunk, takeReloadNotice, type SessionStore } from '../../src/pwa/reload-notice.js';
+import {
+  isMissingChunkError,
+  RELOAD_NOTICES,
+  setReloadNotice,
+  shouldReloadForChunk,
+  takeReloadNotice,
+  type SessionStore,
+} from '../../src/pwa/reload-notice.js';
 
 const BASE = 'https://skycite.example/';
 const PRECACHE = 'workbox-precache-v2-https://skycite.example/';
@@ -39,7 +55,11 @@ class FakeCaches implements CachesLike {
 
 /** A deployment of three files, stored as the service worker's install stores them, and its server. */
 async function deployment() {
-  const files: Record<string, Uint8Array> = { 'index.html': enc('<!doctype html>'), 'static-index/vectors.f32': new Uint8Array([1, 2, 3, 4]), 'assets/index-abc.js': enc('console.log(1)') };
+  const files: Record<string, Uint8Array> = {
+    'index.html': enc('<!doctype html>'),
+    'static-index/vectors.f32': new Uint8Array([1, 2, 3, 4]),
+    'assets/index-abc.js': enc('console.log(1)'),
+  };
   const written = new Map<string, Uint8Array>();
   const transform = integrityTransform({ read: (u) => files[u]!, write: (u, b) => void written.set(u, b) });
   const { manifest } = await transform([
@@ -69,7 +89,11 @@ describe('integrityTransform (build time)', () => {
     expect(manifest.map((e) => e.url)).toEqual(['index.html', 'static-index/vectors.f32', 'assets/index-abc.js', INTEGRITY_FILE]);
     expect(manifest[1]!.integrity).toBe(await sriSha256(new Uint8Array([1, 2, 3, 4])));
     // the SHA-256 of [1,2,3,4] as Node computes it
-    expect(manifest[1]!.integrity).toBe(`sha256-${createHash('sha256').update(Buffer.from([1, 2, 3, 4])).digest('base64')}`);
+    expect(manifest[1]!.integrity).toBe(
+      `sha256-${createHash('sha256')
+        .update(Buffer.from([1, 2, 3, 4]))
+        .digest('base64')}`,
+    );
     const list = parseIntegrityList(new TextDecoder().decode(files[INTEGRITY_FILE]))!;
     expect(list.entries).toHaveLength(3);
     expect(list.entries[2]).toEqual({ url: 'assets/index-abc.js', revision: null, integrity: manifest[2]!.integrity });
@@ -154,7 +178,9 @@ describe('the offline copy repairs itself', () => {
   });
 
   it('names damaged files in user words', () => {
-    expect(describeAssets(['static-index/vectors.f32', 'static-index/chunks.json', 'models/a/b/onnx/model_quantized.onnx', 'assets/index-x.js'])).toBe('the regulation index, the search model and the app itself');
+    expect(describeAssets(['static-index/vectors.f32', 'static-index/chunks.json', 'models/a/b/onnx/model_quantized.onnx', 'assets/index-x.js'])).toBe(
+      'the regulation index, the search model and the app itself',
+    );
   });
 });
 
@@ -208,7 +234,12 @@ describe('hasRoomFor (the space for the offline copy, tried for real)', () => {
     const room = cachesWith(async () => undefined);
     expect(await hasRoomFor(1024, room)).toBe(true);
     expect(room.deleted).toEqual(['skycite-space-probe']);
-    expect(await hasRoomFor(1024, cachesWith(async () => Promise.reject(new Error('other'))))).toBeNull();
+    expect(
+      await hasRoomFor(
+        1024,
+        cachesWith(async () => Promise.reject(new Error('other'))),
+      ),
+    ).toBeNull();
   });
 });
 

@@ -1,10 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  checkIndexReachable,
-  classifyIndexFailure,
-  detectOfflineBeforeFirstLoad,
-  watchConnectivity,
-} from '../../src/pwa/offline.js';
+import { checkIndexReachable, classifyIndexFailure, detectOfflineBeforeFirstLoad, watchConnectivity } from '../../src/pwa/offline.js';
 import {
   clearCaches,
   describeEstimate,
@@ -106,7 +101,14 @@ describe('clearCaches', () => {
     const c1 = fakeCaches(names);
     const idb1 = fakeIdb();
     await clearCaches({ includeModels: false }, { caches: c1, indexedDB: idb1 });
-    expect([...c1.present].sort()).toEqual(['models/vector-sets', 'transformers-cache', 'webllm/config', 'webllm/model', 'webllm/wasm', 'workbox-precache-v2-https://skycite.example/']);
+    expect([...c1.present].sort()).toEqual([
+      'models/vector-sets',
+      'transformers-cache',
+      'webllm/config',
+      'webllm/model',
+      'webllm/wasm',
+      'workbox-precache-v2-https://skycite.example/',
+    ]);
     expect(idb1.deleted).toEqual([]);
 
     const c2 = fakeCaches(names);
@@ -142,9 +144,7 @@ describe('offline before the first full load', () => {
     const failing = async () => {
       throw new TypeError('Failed to fetch');
     };
-    expect((await checkIndexReachable('static-index/manifest.json', failing, { controlled: false }))?.reason).toBe(
-      'offline-before-first-load',
-    );
+    expect((await checkIndexReachable('static-index/manifest.json', failing, { controlled: false }))?.reason).toBe('offline-before-first-load');
     expect((await checkIndexReachable('x', failing, { controlled: false, onLine: true }))?.reason).toBe('index-unreachable');
     expect((await checkIndexReachable('x', failing, { controlled: true, onLine: false }))?.reason).toBe('index-unreachable');
     const notFound = await checkIndexReachable('x', async () => ({ ok: false, status: 404 }), { controlled: false });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { agentConfigForEmbedder, chooseDocuments, createDocumentAgents, DEFAULT_AGENT_CONFIG, type DocumentScore, documentIdentifiers, namedDocuments, questionMode, scoreDocuments } from '../../src/core/agents/agents.js';
+import {
+  agentConfigForEmbedder,
+  chooseDocuments,
+  createDocumentAgents,
+  DEFAULT_AGENT_CONFIG,
+  type DocumentScore,
+  documentIdentifiers,
+  namedDocuments,
+  questionMode,
+  scoreDocuments,
+} from '../../src/core/agents/agents.js';
 import { editionNote } from '../../src/core/text/edition.js';
 import { documentSelection, goldDocuments } from '../../src/core/evaluation/retrieval-metrics.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
@@ -41,7 +51,7 @@ describe('document scoring', () => {
     expect(hitsOnly.find((x) => index.documents.units[x.doc]!.id === 'batt')!.score).toBe(0);
   });
 
-  it('always consults the document of the flat run\'s first passage when keepFlatTop is on, in the last place', () => {
+  it("always consults the document of the flat run's first passage when keepFlatTop is on, in the last place", () => {
     const sc = (doc: number, score: number): DocumentScore => ({ doc, score, summary: 0, bestNode: [], hits: 0, hitCount: 0, named: [] });
     const scores = [sc(0, 0.9), sc(1, 0.8), sc(2, 0.7), sc(3, 0.1)];
     const on = chooseDocuments(scores, 3, { topDocuments: 3, keepFlatTop: true });
@@ -117,7 +127,7 @@ describe('document agents', () => {
     expect(r.context).toContain('[batt/1] Battery charging');
   });
 
-  it('merges the documents\' evidence in the flat run\'s global order, or by document-weighted reciprocal rank', async () => {
+  it("merges the documents' evidence in the flat run's global order, or by document-weighted reciprocal rank", async () => {
     const { index, engine } = await setup();
     const q = 'flights battery wind';
     const opts = { config: { gate: { enabled: false } } };
@@ -130,7 +140,8 @@ describe('document agents', () => {
     // weighted RRF: every document's first passage comes before any document's third
     const firstOfEach = rrf.consulted.filter((c) => c.kept).map((c) => c.evidence[0]!.id);
     const thirds = rrf.consulted.filter((c) => c.kept && c.evidence[2]).map((c) => c.evidence[2]!.id);
-    for (const f of firstOfEach) for (const t of thirds) expect(rrf.evidence.findIndex((e) => e.id === f)).toBeLessThan(rrf.evidence.findIndex((e) => e.id === t));
+    for (const f of firstOfEach)
+      for (const t of thirds) expect(rrf.evidence.findIndex((e) => e.id === f)).toBeLessThan(rrf.evidence.findIndex((e) => e.id === t));
   });
 
   it('with keepFlatEvidence, a kept document keeps every passage the flat run found in it', async () => {
@@ -176,9 +187,16 @@ describe('document agents', () => {
     const cfg = { ...DEFAULT_AGENT_CONFIG, topDocuments: 2 };
     const open = { config: { gate: { enabled: false } } };
     const without = await createDocumentAgents(index, gated, cfg).run(q, await vec(q), open);
-    expect(without.consulted.map((c) => [c.id, c.kept])).toEqual([['wx', false], ['batt', true]]);
+    expect(without.consulted.map((c) => [c.id, c.kept])).toEqual([
+      ['wx', false],
+      ['batt', true],
+    ]);
     const withFill = await createDocumentAgents(index, gated, { ...cfg, backfill: true }).run(q, await vec(q), open);
-    expect(withFill.consulted.map((c) => [c.id, c.kept, c.backfilled ?? false])).toEqual([['wx', false, false], ['batt', true, false], ['de', true, true]]);
+    expect(withFill.consulted.map((c) => [c.id, c.kept, c.backfilled ?? false])).toEqual([
+      ['wx', false, false],
+      ['batt', true, false],
+      ['de', true, true],
+    ]);
     expect(withFill.consulted[2]!.reason).toMatch(/^next by score, in place of a document dropped at the evidence gate; /);
     expect(withFill.evidence.some((e) => e.id.startsWith('de/'))).toBe(true);
     // nothing dropped: no document is added
@@ -186,7 +204,7 @@ describe('document agents', () => {
     expect(none.consulted.map((c) => c.id)).toEqual(['wx', 'batt']);
   });
 
-  it('keeps a national question in its country\'s documents, and consults the EU documents once it is broadened', async () => {
+  it("keeps a national question in its country's documents, and consults the EU documents once it is broadened", async () => {
     const { agents } = await setup();
     const night = 'night flights lighting plan';
     const de = await agents.run(night, await vec(night), { filters: { jurisdictions: ['DE'] } });
@@ -215,18 +233,22 @@ describe('document agents', () => {
 
 describe('edition awareness', () => {
   it('notes when the kept documents print different SORA editions, and only then', () => {
-    expect(editionNote(['SORA 2.5, Edition September 2025 (as printed in AMC & GM)', 'SORA 2.0-era AMC1 Article 11 (SORA 2.0)'])).toMatch(/mixes SORA editions \(SORA 2\.0 and SORA 2\.5\)/);
+    expect(editionNote(['SORA 2.5, Edition September 2025 (as printed in AMC & GM)', 'SORA 2.0-era AMC1 Article 11 (SORA 2.0)'])).toMatch(
+      /mixes SORA editions \(SORA 2\.0 and SORA 2\.5\)/,
+    );
     expect(editionNote(['SORA 2.5, Edition September 2025', 'SORA 2.5, Edition September 2025'])).toBeNull();
     expect(editionNote(['Amdt 3', 'National guidance 2024'])).toBeNull();
   });
 
-  it('puts each passage\'s document edition in its context block, and notes a context that mixes SORA editions', async () => {
+  it("puts each passage's document edition in its context block, and notes a context that mixes SORA editions", async () => {
     const chunks = [
       mk('new/1', 'Containment', 'The adjacent area is the distance flown in 3 minutes at maximum speed.', 'EU', 'new'),
       mk('old/1', 'Containment (2.0)', 'The adjacent area is 1 km around the operational volume.', 'EU', 'old'),
       mk('nat/1', 'Local rule', 'Flights over the lake need a permit.', 'EU', 'nat'),
     ];
-    const index = await tinyIndex(chunks, emb, { editions: { new: 'SORA 2.5, Edition September 2025 (as printed in AMC & GM)', old: 'SORA 2.0, Edition December 2020', nat: 'Edition 2' } });
+    const index = await tinyIndex(chunks, emb, {
+      editions: { new: 'SORA 2.5, Edition September 2025 (as printed in AMC & GM)', old: 'SORA 2.0, Edition December 2020', nat: 'Edition 2' },
+    });
     const engine = createRetrievalEngine({ index, embedder: emb });
     const opts = { config: { gate: { enabled: false } } };
     const both = await engine.retrieve('adjacent area distance', opts);
@@ -250,7 +272,10 @@ describe('agent choices per embedder', () => {
     expect(agentConfigForEmbedder('sentence-transformers/all-MiniLM-L6-v2')).toEqual(DEFAULT_AGENT_CONFIG);
     expect(agentConfigForEmbedder('google/embeddinggemma-300m')).toEqual({ ...DEFAULT_AGENT_CONFIG, hitPool: 10 });
     // on top of another base (the eval's --agent-merge)
-    expect(agentConfigForEmbedder('google/embeddinggemma-300m', { ...DEFAULT_AGENT_CONFIG, merge: 'weighted-rrf' })).toMatchObject({ merge: 'weighted-rrf', hitPool: 10 });
+    expect(agentConfigForEmbedder('google/embeddinggemma-300m', { ...DEFAULT_AGENT_CONFIG, merge: 'weighted-rrf' })).toMatchObject({
+      merge: 'weighted-rrf',
+      hitPool: 10,
+    });
   });
 });
 

@@ -25,7 +25,7 @@ describe('the lexical stage is plain Okapi BM25', () => {
     expect(hit!.score).toBeCloseTo(okapi(2, 1, 2, avg, 1.5, 0.75), 6);
   });
 
-  it('sums the terms\' Okapi scores without multiplying by the number of matched query words', () => {
+  it("sums the terms' Okapi scores without multiplying by the number of matched query words", () => {
     const ms = buildBm25(docs);
     const hits = bm25Search(ms, 'the buffer width', rowOf, all, 10, { k1: 1.5, b: 0.75 });
     const avg = (2 + 4 + 2) / 3;

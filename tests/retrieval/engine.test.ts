@@ -27,7 +27,19 @@ describe('retrieval engine', () => {
     const b = await engine.retrieve('how wide is the ground risk buffer', { config: { gate: { enabled: false } } });
     expect(strip(a)).toEqual(strip(b));
     expect(a.evidence[0]!.id).toBe('buffer');
-    expect(a.trace.map((s) => s.stage)).toEqual(['embed query', 'dense (exact)', 'mmr', 'windows', 'synthetic questions', 'bm25', 'rrf', 'post-score', 'rerank', 'filter', 'context']);
+    expect(a.trace.map((s) => s.stage)).toEqual([
+      'embed query',
+      'dense (exact)',
+      'mmr',
+      'windows',
+      'synthetic questions',
+      'bm25',
+      'rrf',
+      'post-score',
+      'rerank',
+      'filter',
+      'context',
+    ]);
     expect(a.context).toContain('[buffer] Ground risk buffer');
   });
 
@@ -87,18 +99,24 @@ describe('retrieval engine', () => {
       },
     };
     const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb, reranker });
-    const r = await engine.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true, weight: 1 }, gate: { by: 'rerank', minRerank: 0.5 } } });
+    const r = await engine.retrieve('how wide is the ground risk buffer', {
+      config: { rerank: { enabled: true, weight: 1 }, gate: { by: 'rerank', minRerank: 0.5 } },
+    });
     expect(r.evidence[0]!.id).toBe('observer');
     expect(r.evidence[0]!.parts.rerank).toBeCloseTo(0.95);
     expect(r.rerank).toEqual({ state: 'on', note: expect.stringContaining('fake') });
     expect(r.gate).toMatchObject({ source: 'rerank', passed: true, threshold: 0.5 });
     // the reranker reads "title. window text", the text each window was embedded from
     expect(seen).toContain('Airspace observer. An airspace observer assists the remote pilot by scanning the airspace.');
-    const refused = await engine.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true }, gate: { by: 'rerank', minRerank: 0.99 } } });
+    const refused = await engine.retrieve('how wide is the ground risk buffer', {
+      config: { rerank: { enabled: true }, gate: { by: 'rerank', minRerank: 0.99 } },
+    });
     expect(refused.noEvidence).toBe(true);
     expect(refused.gate).toMatchObject({ source: 'rerank', passed: false });
     // gated by the dense cosine (the calibrated default), the reranker's low scores do not refuse
-    const byDense = await engine.retrieve('how wide is the ground risk buffer', { config: { rerank: { enabled: true }, gate: { by: 'dense', minDense: 0, minRerank: 0.99 } } });
+    const byDense = await engine.retrieve('how wide is the ground risk buffer', {
+      config: { rerank: { enabled: true }, gate: { by: 'dense', minDense: 0, minRerank: 0.99 } },
+    });
     expect(byDense.gate).toMatchObject({ source: 'dense', passed: true });
     expect(byDense.evidence[0]!.id).toBe('observer');
   });
@@ -126,7 +144,7 @@ describe('retrieval engine', () => {
     expect(broaden({ jurisdictions: ['IT'], excludeIds: ['x'] })).toEqual({ excludeIds: ['x'], jurisdictions: ['IT', 'EU'] });
   });
 
-  it('fuses a ranked list of the passages\' synthetic questions when the index has them', async () => {
+  it("fuses a ranked list of the passages' synthetic questions when the index has them", async () => {
     const index = await tinyIndex(CHUNKS);
     const qv = await emb.embed(['who scans the sky for planes while the pilot flies']);
     const withQ = { ...index, questions: { row: Int32Array.from([2]), vectors: qv[0]!, count: 1 } };
@@ -134,16 +152,27 @@ describe('retrieval engine', () => {
     const r = await engine.retrieve('who scans the sky for planes while the pilot flies', { config: { gate: { enabled: false } } });
     const stage = r.trace.find((t) => t.stage === 'synthetic questions')!;
     expect(stage.candidates.map((c) => c.id)).toEqual(['observer']);
-    const off = await engine.retrieve('who scans the sky for planes while the pilot flies', { config: { gate: { enabled: false }, questions: { enabled: false } } });
+    const off = await engine.retrieve('who scans the sky for planes while the pilot flies', {
+      config: { gate: { enabled: false }, questions: { enabled: false } },
+    });
     expect(off.trace.find((t) => t.stage === 'synthetic questions')!.candidates).toEqual([]);
   });
 
   it('searches with alternative formulations as extra ranked lists, while the reranker reads the question itself', async () => {
     const queries: string[] = [];
-    const reranker = { name: 'spy', async score(q: string, c: { key: string }[]) { queries.push(q); return c.map(() => 0.5); } };
+    const reranker = {
+      name: 'spy',
+      async score(q: string, c: { key: string }[]) {
+        queries.push(q);
+        return c.map(() => 0.5);
+      },
+    };
     const engine = createRetrievalEngine({ index: await tinyIndex(CHUNKS), embedder: emb, reranker });
     const r = await engine.retrieve('how wide is the ground risk buffer', {
-      alternatives: [{ text: 'airspace observer scanning', label: 'rewrite' }, { text: 'how wide is the ground risk buffer', label: 'same as the question' }],
+      alternatives: [
+        { text: 'airspace observer scanning', label: 'rewrite' },
+        { text: 'how wide is the ground risk buffer', label: 'same as the question' },
+      ],
       config: { gate: { enabled: false }, rerank: { enabled: true } },
     });
     const alt = r.trace.filter((t) => t.stage.startsWith('alternative'));
@@ -152,6 +181,8 @@ describe('retrieval engine', () => {
     expect(r.evidence.map((e) => e.id)).toContain('observer');
     expect(queries).toEqual(['how wide is the ground risk buffer']);
     expect(engine.alternativesOf('how wide is the ground risk buffer', { alternatives: [{ text: 'x y', label: 'l' }] })).toEqual(['x y']);
-    await expect(engine.retrieveWithVector('q', (await emb.embed(['q']))[0]!, { alternatives: [{ text: 'x y', label: 'l' }] })).rejects.toThrow(/need as many vectors/);
+    await expect(engine.retrieveWithVector('q', (await emb.embed(['q']))[0]!, { alternatives: [{ text: 'x y', label: 'l' }] })).rejects.toThrow(
+      /need as many vectors/,
+    );
   });
 });

@@ -9,7 +9,10 @@ import { DEFAULT_EMBEDDER_ID } from '../../src/core/embedding/embedder.js';
 import { RERANKER_ID } from '../../src/core/retrieval/reranker-id.js';
 import { repoRoot } from '../support/paths.js';
 
-const sha = (rel: string) => createHash('sha256').update(readFileSync(path.join(repoRoot, rel))).digest('hex');
+const sha = (rel: string) =>
+  createHash('sha256')
+    .update(readFileSync(path.join(repoRoot, rel)))
+    .digest('hex');
 
 describe('gate calibration', () => {
   it('was made with the shipped embedder and reranker (recalibrate with npm run calibrate:gate after retraining)', () => {

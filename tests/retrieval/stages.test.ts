@@ -14,8 +14,15 @@ describe('reciprocal rank fusion', () => {
     // list A: 7, 3, 5   list B: 3, 9
     const fused = rrf(
       [
-        [{ row: 7, score: 0.9 }, { row: 3, score: 0.8 }, { row: 5, score: 0.1 }],
-        [{ row: 3, score: 12 }, { row: 9, score: 4 }],
+        [
+          { row: 7, score: 0.9 },
+          { row: 3, score: 0.8 },
+          { row: 5, score: 0.1 },
+        ],
+        [
+          { row: 3, score: 12 },
+          { row: 9, score: 4 },
+        ],
       ],
       60,
       10,
@@ -26,7 +33,18 @@ describe('reciprocal rank fusion', () => {
     expect(fused[2]!.score).toBeCloseTo(1 / 62, 12); // row 9 (rank 2 in B) ties with nothing
     expect(fused[3]!.score).toBeCloseTo(1 / 63, 12);
     expect(rrf([[{ row: 1, score: 1 }], [{ row: 0, score: 1 }]], 60, 10).map((f) => f.row)).toEqual([0, 1]);
-    expect(rrf([[{ row: 1, score: 1 }, { row: 2, score: 0 }]], 60, 1)).toHaveLength(1);
+    expect(
+      rrf(
+        [
+          [
+            { row: 1, score: 1 },
+            { row: 2, score: 0 },
+          ],
+        ],
+        60,
+        1,
+      ),
+    ).toHaveLength(1);
   });
 });
 

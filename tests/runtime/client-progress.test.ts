@@ -5,7 +5,7 @@ import type { RuntimeReply, RuntimeRequest } from '../../src/runtime/types.js';
 import type { UserDocumentProgress } from '../../src/runtime/user-documents.js';
 
 describe('the runtime client', () => {
-  it('passes the worker\'s progress messages to the callback, without the callback in the request', async () => {
+  it("passes the worker's progress messages to the callback, without the callback in the request", async () => {
     const sent: RuntimeRequest[] = [];
     const worker = {
       onmessage: null as ((ev: MessageEvent<RuntimeReply>) => void) | null,

@@ -28,7 +28,12 @@ describe('runtime dense backend', () => {
     const dense = await denseBackendFor(index, 'voy', loadVoyInNode);
     expect(dense.status.backend).toBe('voy');
     expect(dense.status.buildMs).toBeGreaterThanOrEqual(0);
-    const voyEngine = createRetrievalEngine({ index, embedder: emb, config: withConfig(DEFAULT_RETRIEVAL_CONFIG, { dense: { backend: 'voy' } }), backends: { voy: dense.voy! } });
+    const voyEngine = createRetrievalEngine({
+      index,
+      embedder: emb,
+      config: withConfig(DEFAULT_RETRIEVAL_CONFIG, { dense: { backend: 'voy' } }),
+      backends: { voy: dense.voy! },
+    });
     const exactEngine = createRetrievalEngine({ index, embedder: emb });
     for (const q of ['ground risk buffer width', 'how is the SAIL derived', 'airspace observer duties']) {
       const a = await voyEngine.retrieve(q);

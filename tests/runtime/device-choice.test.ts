@@ -77,7 +77,12 @@ describe('device choice', () => {
     let t = 0;
     const durations = [1000, 30, 10, 20];
     let call = 0;
-    const e = { embed: async () => { t += durations[call++]!; return []; } };
+    const e = {
+      embed: async () => {
+        t += durations[call++]!;
+        return [];
+      },
+    };
     expect(await timeWarmEmbedding(e, 3, () => t)).toBe(20);
   });
 });

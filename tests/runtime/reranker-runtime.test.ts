@@ -41,7 +41,11 @@ describe('the reranker in the runtime', () => {
 
   it('does not load a reranker when reranking is switched off', async () => {
     let loaded = false;
-    const rt = createInProcessRuntime({ ...base, fetchImpl: await servedIndex(), createReranker: async () => ((loaded = true), { name: 'x', score: async () => [] }) });
+    const rt = createInProcessRuntime({
+      ...base,
+      fetchImpl: await servedIndex(),
+      createReranker: async () => ((loaded = true), { name: 'x', score: async () => [] }),
+    });
     expect((await rt.init({ denseBackend: 'exact', rerank: false })).reranker).toEqual({ state: 'off', loadMs: null });
     expect(loaded).toBe(false);
   });
@@ -65,7 +69,12 @@ describe('the reranker in the runtime', () => {
 describe('the embedder the index names', () => {
   it('loads the model folder named in the index manifest', async () => {
     const asked: string[] = [];
-    const rt = createInProcessRuntime({ ...base, fetchImpl: await servedIndex(), createEmbedder: async (_d, _o, id) => (asked.push(id), fakeEmbedder()), createReranker: async () => Promise.reject(new Error('none')) });
+    const rt = createInProcessRuntime({
+      ...base,
+      fetchImpl: await servedIndex(),
+      createEmbedder: async (_d, _o, id) => (asked.push(id), fakeEmbedder()),
+      createReranker: async () => Promise.reject(new Error('none')),
+    });
     await rt.init({ denseBackend: 'exact' });
     expect(asked).toEqual([fakeEmbedder().modelId]);
   });

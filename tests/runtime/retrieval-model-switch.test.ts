@@ -41,7 +41,18 @@ async function builtIndex(): Promise<string> {
   mkdirSync(path.join(dir, 'qa-sample'));
   cpSync(qaSampleFile, path.join(dir, 'qa-sample', 'qa-rules.sample.json'));
   const out = path.join(dir, 'static-index');
-  await buildIndex({ corpusDir: dir, cacheDir: path.join(dir, '.cache'), allowDownload: false, outDir: out, registry: [qaSampleEntry()], embedder: fakeEmbedder(), modelFile: qaSampleFile, modelDtype: 'fake', repoRoot, synthetic: false });
+  await buildIndex({
+    corpusDir: dir,
+    cacheDir: path.join(dir, '.cache'),
+    allowDownload: false,
+    outDir: out,
+    registry: [qaSampleEntry()],
+    embedder: fakeEmbedder(),
+    modelFile: qaSampleFile,
+    modelDtype: 'fake',
+    repoRoot,
+    synthetic: false,
+  });
   return out;
 }
 
@@ -99,7 +110,18 @@ describe('vector sets of another embedder', () => {
   it('survives an index rebuild in the folder, and refuses it once the chunks changed, naming the command', async () => {
     const { out } = await withVectorSet();
     // same build again: kept, still bound
-    await buildIndex({ corpusDir: path.dirname(out), cacheDir: path.join(path.dirname(out), '.cache'), allowDownload: false, outDir: out, registry: [qaSampleEntry()], embedder: fakeEmbedder(), modelFile: qaSampleFile, modelDtype: 'fake', repoRoot, synthetic: false });
+    await buildIndex({
+      corpusDir: path.dirname(out),
+      cacheDir: path.join(path.dirname(out), '.cache'),
+      allowDownload: false,
+      outDir: out,
+      registry: [qaSampleEntry()],
+      embedder: fakeEmbedder(),
+      modelFile: qaSampleFile,
+      modelDtype: 'fake',
+      repoRoot,
+      synthetic: false,
+    });
     expect(existsSync(path.join(out, VECTOR_SETS_FILE))).toBe(true);
     await expect(loadVectorSetFromDir(await loadIndexFromDir(out), OTHER, out)).resolves.toBeTruthy();
     // a set whose binding does not match the loaded index
@@ -152,7 +174,7 @@ describe('switching the retrieval model in the runtime', () => {
     expect(queryRoles).toEqual(['query']);
   });
 
-  it('runs the document agents with the active embedder\'s own choices, and the built-in ones after switching back', async () => {
+  it("runs the document agents with the active embedder's own choices, and the built-in ones after switching back", async () => {
     const { out } = await withVectorSet();
     const asked: (string | null)[] = [];
     const rt = runtimeOver(out, [], {

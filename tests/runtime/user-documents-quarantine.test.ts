@@ -19,7 +19,10 @@ const HOSPITALS: UserDocumentInput = {
   edition: '2024-03',
   fileName: 'hospitals.pdf',
   format: 'pdf',
-  pages: ['Scope\n\nThis guidance applies to drone operators in Germany.', 'Helipads\n\nOperators shall obtain the written consent of the hospital before flying within 300 metres of its helipad.'],
+  pages: [
+    'Scope\n\nThis guidance applies to drone operators in Germany.',
+    'Helipads\n\nOperators shall obtain the written consent of the hospital before flying within 300 metres of its helipad.',
+  ],
 };
 const BEEKEEPING: UserDocumentInput = {
   title: 'Operations manual: beekeeping surveys',
@@ -76,7 +79,13 @@ function retag(rec: StoredUserDocument, id: string, chunkId: (old: string) => st
     ...rec,
     id,
     chunks,
-    document: { ...rec.document, id, sourceId: id, chunkIds: ids(rec.document.chunkIds), sections: rec.document.sections.map((s) => ({ ...s, chunkIds: ids(s.chunkIds) })) },
+    document: {
+      ...rec.document,
+      id,
+      sourceId: id,
+      chunkIds: ids(rec.document.chunkIds),
+      sections: rec.document.sections.map((s) => ({ ...s, chunkIds: ids(s.chunkIds) })),
+    },
   };
 }
 

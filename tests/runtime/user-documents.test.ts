@@ -63,13 +63,20 @@ async function storedBy(doc: UserDocumentInput) {
 const topIds = async (rt: Awaited<ReturnType<typeof runtime>>, q: string, jurisdictions?: string[]) =>
   (await rt.retrieve(q, jurisdictions ? { filters: { jurisdictions } } : {})).chunks.map((c) => c.id);
 
-describe('the user\'s documents in the runtime', () => {
+describe("the user's documents in the runtime", () => {
   it('adds a document: embedded with progress, then retrieved with its document, section and page like a built-in passage', async () => {
     const rt = await runtime(freshDb());
     await rt.loadUserDocuments();
     const progress: UserDocumentProgress[] = [];
     const info = await rt.addUserDocument(HOSPITALS, (p) => progress.push(p));
-    expect(info).toMatchObject({ id: 'user/guidance-on-drone-flights-near-hospitals', jurisdiction: 'DE', edition: '2024-03', pageStart: 1, pageEnd: 2, stored: true });
+    expect(info).toMatchObject({
+      id: 'user/guidance-on-drone-flights-near-hospitals',
+      jurisdiction: 'DE',
+      edition: '2024-03',
+      pageStart: 1,
+      pageEnd: 2,
+      stored: true,
+    });
     const embedding = progress.filter((p) => p.stage === 'embedding');
     expect(embedding.at(-1)!.done).toBe(embedding.at(-1)!.total);
     expect(embedding.length).toBeGreaterThan(1);
@@ -156,7 +163,12 @@ describe('the user\'s documents in the runtime', () => {
     expect(progress.some((p) => p.stage === 'embedding')).toBe(true);
     expect((await topIds(rt, HELIPAD_Q))[0]!.startsWith(info.id)).toBe(true);
     const exported = await rt.exportUserDocument(info.id);
-    expect(exported).toMatchObject({ format: 'skycite-user-document', version: 2, source: { fileName: 'hospitals.pdf', format: 'pdf', pages: HOSPITALS.pages }, document: { id: info.id, title: HOSPITALS.title, jurisdiction: 'DE', edition: '2024-03', embeddingModel: 'fake/bag-of-words' } });
+    expect(exported).toMatchObject({
+      format: 'skycite-user-document',
+      version: 2,
+      source: { fileName: 'hospitals.pdf', format: 'pdf', pages: HOSPITALS.pages },
+      document: { id: info.id, title: HOSPITALS.title, jurisdiction: 'DE', edition: '2024-03', embeddingModel: 'fake/bag-of-words' },
+    });
     expect(exported.chunks.map((c) => c.id)).toEqual(exported.summary.chunkIds);
     const json = JSON.stringify(exported);
     expect(json).toContain('written consent of the hospital');
@@ -173,7 +185,15 @@ describe('the user\'s documents in the runtime', () => {
     const to = await runtime(freshDb());
     expect(duplicateOf(parsed.value, await to.listUserDocuments())).toBeUndefined();
     const imported = await to.addUserDocument(parsed.value);
-    expect(imported).toMatchObject({ id: info.id, title: HOSPITALS.title, jurisdiction: 'DE', edition: '2024-03', chunkCount: info.chunkCount, pageStart: info.pageStart, pageEnd: info.pageEnd });
+    expect(imported).toMatchObject({
+      id: info.id,
+      title: HOSPITALS.title,
+      jurisdiction: 'DE',
+      edition: '2024-03',
+      chunkCount: info.chunkCount,
+      pageStart: info.pageStart,
+      pageEnd: info.pageEnd,
+    });
     expect((await topIds(to, HELIPAD_Q))[0]!.startsWith(info.id)).toBe(true);
     // a second import of the same file is recognised as a duplicate
     expect(duplicateOf(parsed.value, await to.listUserDocuments())?.id).toBe(info.id);

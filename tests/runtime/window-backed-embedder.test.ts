@@ -20,11 +20,7 @@ describe('evidence-only highlights reuse the index window embeddings', () => {
       },
     };
     const asked: string[][] = [];
-    const emb = windowBackedEmbedder(
-      { embed: async (t: string[]) => (asked.push(t), t.map(() => Float32Array.from([0.6, 0.8]))) },
-      idx,
-      [chunk],
-    );
+    const emb = windowBackedEmbedder({ embed: async (t: string[]) => (asked.push(t), t.map(() => Float32Array.from([0.6, 0.8]))) }, idx, [chunk]);
     const [q, s1, s2, s3] = await emb.embed(['the question?', 'First sentence here.', 'Second one follows.', 'Third sentence is in window two.']);
     expect(asked).toEqual([['the question?']]);
     expect([...q!]).toEqual([Math.fround(0.6), Math.fround(0.8)]);

@@ -224,9 +224,7 @@ describe('audit store: export', () => {
   it('rejects exports that are not ours or are malformed', () => {
     expect(() => parseAuditExport('not json')).toThrow(/not JSON/);
     expect(() => parseAuditExport('{"format":"x"}')).toThrow(/not a SkyCite audit log/);
-    expect(() => parseAuditExport(JSON.stringify({ format: AUDIT_EXPORT_FORMAT, schemaVersion: 99, records: [] }))).toThrow(
-      /schema version 99/,
-    );
+    expect(() => parseAuditExport(JSON.stringify({ format: AUDIT_EXPORT_FORMAT, schemaVersion: 99, records: [] }))).toThrow(/schema version 99/);
     const bad = { format: AUDIT_EXPORT_FORMAT, schemaVersion: 1, records: [{ id: 'x', mode: 'chatty' }] };
     expect(() => parseAuditExport(JSON.stringify(bad))).toThrow(/Record 1 .*malformed/);
   });
@@ -258,7 +256,13 @@ function quotaFailing(db: UserDb, state: { fail: boolean; style: 'request' | 'tr
               return typeof v === 'function' ? v.bind(s) : v;
             },
           });
-          const done = state.style === 'transaction' ? tx.done.then(() => undefined, () => Promise.reject(quota())) : tx.done;
+          const done =
+            state.style === 'transaction'
+              ? tx.done.then(
+                  () => undefined,
+                  () => Promise.reject(quota()),
+                )
+              : tx.done;
           return new Proxy(tx, {
             get(t, p) {
               if (p === 'store') return store;
@@ -270,8 +274,7 @@ function quotaFailing(db: UserDb, state: { fail: boolean; style: 'request' | 'tr
         };
       }
       if (prop === 'put' || prop === 'add') {
-        return (...args: unknown[]) =>
-          state.fail ? Promise.reject(quota()) : (Reflect.get(target, prop, target) as (...a: unknown[]) => unknown)(...args);
+        return (...args: unknown[]) => (state.fail ? Promise.reject(quota()) : (Reflect.get(target, prop, target) as (...a: unknown[]) => unknown)(...args));
       }
       const v = Reflect.get(target, prop, target);
       return typeof v === 'function' ? v.bind(target) : v;
@@ -353,14 +356,28 @@ describe('requirements drafts in the audit log', () => {
     expect(hidden.requirements?.draft.query).toBe('');
     expect(hidden.requirements?.draft.requirements[0]?.statement).toBe('The operator shall monitor the link.');
     // with the model's draft: a generative record whose answer is the model's list, the description kept out alike
-    const modelDraft = { description: 'loss of the command and control link', raw: '- The operator shall monitor the link [doc-a/c1].', aborted: false, passageIds: ['doc-a/c1'], requirements: [{ id: 'M1', statement: 'The operator shall monitor the link.', citations: ['doc-a/c1'], attributed: [], supported: true, reason: 'supported' }] };
-    const withModel = buildRequirementsAuditRecord({ draft, indexManifestSha: 'abc', modelDraft: { draft: modelDraft, modelId: 'Qwen2.5-Coder-0.5B-Instruct-q4f32_1-MLC' } });
+    const modelDraft = {
+      description: 'loss of the command and control link',
+      raw: '- The operator shall monitor the link [doc-a/c1].',
+      aborted: false,
+      passageIds: ['doc-a/c1'],
+      requirements: [
+        { id: 'M1', statement: 'The operator shall monitor the link.', citations: ['doc-a/c1'], attributed: [], supported: true, reason: 'supported' },
+      ],
+    };
+    const withModel = buildRequirementsAuditRecord({
+      draft,
+      indexManifestSha: 'abc',
+      modelDraft: { draft: modelDraft, modelId: 'Qwen2.5-Coder-0.5B-Instruct-q4f32_1-MLC' },
+    });
     const gen = await store.add(withModel, { keepQuestionOutOfLog: false });
     expect([gen.mode, gen.modelId, gen.citedSources]).toEqual(['generative', 'Qwen2.5-Coder-0.5B-Instruct-q4f32_1-MLC', ['doc-a/c1']]);
     expect(gen.answer).toContain('M1: The operator shall monitor the link. [doc-a/c1] — supported by its passages');
     // a statement the model cited nothing for: the passage the source check added is among the record's sources
     const attributedOnly = { ...modelDraft, requirements: [{ ...modelDraft.requirements[0]!, citations: [], attributed: ['doc-a/c2'] }] };
-    expect(buildRequirementsAuditRecord({ draft, indexManifestSha: 'abc', modelDraft: { draft: attributedOnly, modelId: 'm' } }).citedSources).toEqual(['doc-a/c2']);
+    expect(buildRequirementsAuditRecord({ draft, indexManifestSha: 'abc', modelDraft: { draft: attributedOnly, modelId: 'm' } }).citedSources).toEqual([
+      'doc-a/c2',
+    ]);
     const genHidden = await store.add(withModel, { keepQuestionOutOfLog: true });
     expect(JSON.stringify(genHidden)).not.toContain('loss of the command and control link');
     // an export with a draft imports again

@@ -2,13 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openUserDb, SETTINGS_STORE } from '../../src/storage/db.js';
 import { StorageQuotaError, StorageUnavailableError } from '../../src/storage/errors.js';
-import {
-  createSettingsStore,
-  DEFAULT_SETTINGS,
-  SETTINGS_KEY,
-  SettingsValidationError,
-  validateSettings,
-} from '../../src/storage/settings-store.js';
+import { createSettingsStore, DEFAULT_SETTINGS, SETTINGS_KEY, SettingsValidationError, validateSettings } from '../../src/storage/settings-store.js';
 
 let n = 0;
 const freshName = () => `skycite-settings-test-${++n}-${Math.random().toString(36).slice(2)}`;
@@ -62,7 +56,7 @@ describe('settings store', () => {
     expect((await s.load()).settings.modelId).toBeNull();
     await s.update({ modelBaseUrl: '/llm' });
     await s.update({ modelBaseUrl: 'http://localhost:8080/m' });
-    expect((await s.reset())).toEqual({ ...DEFAULT_SETTINGS });
+    expect(await s.reset()).toEqual({ ...DEFAULT_SETTINGS });
     s.close();
   });
 

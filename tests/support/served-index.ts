@@ -15,7 +15,18 @@ export async function servedIndex(): Promise<typeof fetch> {
   mkdirSync(path.join(dir, 'qa-sample'));
   cpSync(qaSampleFile, path.join(dir, 'qa-sample', 'qa-rules.sample.json'));
   const out = path.join(dir, 'static-index');
-  await buildIndex({ corpusDir: dir, cacheDir: path.join(dir, '.cache'), allowDownload: false, outDir: out, registry: [qaSampleEntry()], embedder: fakeEmbedder(), modelFile: qaSampleFile, modelDtype: 'fake', repoRoot, synthetic: false });
+  await buildIndex({
+    corpusDir: dir,
+    cacheDir: path.join(dir, '.cache'),
+    allowDownload: false,
+    outDir: out,
+    registry: [qaSampleEntry()],
+    embedder: fakeEmbedder(),
+    modelFile: qaSampleFile,
+    modelDtype: 'fake',
+    repoRoot,
+    synthetic: false,
+  });
   return (async (url: string | URL) => {
     const file = path.join(out, new URL(String(url)).pathname.replace(/^\/static-index\//, ''));
     return existsSync(file) ? new Response(readFileSync(file)) : new Response('missing', { status: 404 });

@@ -28,10 +28,19 @@ export const chunkOf = (id: string, title: string, text: string, jurisdiction = 
 });
 
 /** `editions`: a source's edition by its id (default "Ed"). */
-export async function tinyIndex(given: Chunk[], emb: Pick<Embedder, 'embed' | 'dimension'>, opts: { editions?: Record<string, string> } = {}): Promise<LoadedIndex> {
+export async function tinyIndex(
+  given: Chunk[],
+  emb: Pick<Embedder, 'embed' | 'dimension'>,
+  opts: { editions?: Record<string, string> } = {},
+): Promise<LoadedIndex> {
   const dim = emb.dimension;
   // documents as the build derives them (one per source here, unless the ids carry an entry structure)
-  const sources = [...new Set(given.map((c) => c.docId))].map((id) => ({ id, title: `Source ${id}`, edition: opts.editions?.[id] ?? 'Ed', jurisdiction: 'EU' }));
+  const sources = [...new Set(given.map((c) => c.docId))].map((id) => ({
+    id,
+    title: `Source ${id}`,
+    edition: opts.editions?.[id] ?? 'Ed',
+    jurisdiction: 'EU',
+  }));
   const units = splitDocuments(given, sources);
   const docOf = new Map(units.flatMap((d) => d.chunkIds.map((id) => [id, d.id] as const)));
   const chunks = given.map((c) => ({ ...c, documentId: docOf.get(c.id)! }));

@@ -21,7 +21,12 @@ describe('answer sections', () => {
 
 describe('highlight helpers', () => {
   it('cuts text into marked segments', () => {
-    expect(segmentsFromRanges('abcdef', [{ start: 1, end: 3 }, { start: 2, end: 4 }])).toEqual([
+    expect(
+      segmentsFromRanges('abcdef', [
+        { start: 1, end: 3 },
+        { start: 2, end: 4 },
+      ]),
+    ).toEqual([
       { text: 'a', mark: false },
       { text: 'bcd', mark: true },
       { text: 'ef', mark: false },
@@ -48,7 +53,15 @@ describe('turn sources and audit record', () => {
     const s = turnSources({ ask, evidence });
     expect(s.cited.map((c) => c.number)).toEqual(evidence.passages.map((p) => p.number));
     expect(s.cited[0]!.ranges).toEqual(evidence.passages[0]!.highlights.map(({ start, end }) => ({ start, end })));
-    const record = buildAuditRecord({ question: 'q', retrievalQuery: 'q', retrieval: ask.retrieval, retrievalConfig: ask.config, mode: 'evidence-only', evidence, indexManifestSha: 'abc' });
+    const record = buildAuditRecord({
+      question: 'q',
+      retrievalQuery: 'q',
+      retrieval: ask.retrieval,
+      retrievalConfig: ask.config,
+      mode: 'evidence-only',
+      evidence,
+      indexManifestSha: 'abc',
+    });
     expect(record).toMatchObject({ mode: 'evidence-only', modelId: null, modelParams: null, grounding: null, indexManifestSha: 'abc', subQueries: [] });
     expect(record.citedSources).toEqual(evidence.passages.map((p) => p.id));
     expect(record.context).toBe(ask.retrieval.context);
@@ -71,7 +84,14 @@ describe('turn sources and audit record', () => {
     const rt = createFakeRuntime();
     const ask = await rt.retrieve('zebra');
     expect(ask.retrieval.noEvidence).toBe(true);
-    const record = buildAuditRecord({ question: 'zebra', retrievalQuery: 'zebra', retrieval: ask.retrieval, retrievalConfig: ask.config, mode: 'evidence-only', indexManifestSha: 'x' });
+    const record = buildAuditRecord({
+      question: 'zebra',
+      retrievalQuery: 'zebra',
+      retrieval: ask.retrieval,
+      retrievalConfig: ask.config,
+      mode: 'evidence-only',
+      indexManifestSha: 'x',
+    });
     expect(record.answer).toBe(NO_ANSWER_TEXT);
     expect(record.citedSources).toEqual([]);
     // the reason is in words; the retrieval's internal figures go to the technical detail only
@@ -82,7 +102,9 @@ describe('turn sources and audit record', () => {
 
   it('names a country where the EU rules do not apply, but not an EASA member state', () => {
     const base = { trace: [], broadened: true, evidence: [] };
-    expect(noEvidenceReason({ ...base, filters: { jurisdictions: ['US'] } })).toMatch(/about United States, where the EU drone rules indexed here do not apply/);
+    expect(noEvidenceReason({ ...base, filters: { jurisdictions: ['US'] } })).toMatch(
+      /about United States, where the EU drone rules indexed here do not apply/,
+    );
     expect(noEvidenceReason({ ...base, filters: { jurisdictions: ['CA', 'JP'] } })).toMatch(/about Canada, Japan, where/);
     expect(noEvidenceReason({ ...base, filters: { jurisdictions: ['NO'] } })).not.toMatch(/do not apply/);
     expect(noEvidenceReason({ ...base, filters: { jurisdictions: ['IT', 'US'] } })).not.toMatch(/do not apply/);

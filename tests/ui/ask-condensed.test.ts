@@ -20,7 +20,12 @@ const INVENTED = 'The intrinsic ground risk class is doubled over water at night
 const replies = [
   (request: StreamingChatRequest) =>
     request.messages[0]!.content === CONDENSE_SYSTEM_PROMPT
-      ? JSON.stringify({ notes: [{ passage: 1, text: NOTE }, { passage: 1, text: INVENTED }] })
+      ? JSON.stringify({
+          notes: [
+            { passage: 1, text: NOTE },
+            { passage: 1, text: INVENTED },
+          ],
+        })
       : '{"rewritten": "", "hypothetical_answer": "", "sub_questions": []}',
 ];
 
@@ -62,7 +67,12 @@ describe('Ask session: answering from the consulted documents’ condensed conte
     await vi.waitFor(async () => expect((await app.audit.list({ limit: 5 })).records).toHaveLength(1));
     expect((await app.audit.list({ limit: 5 })).records[0]!.answerContext).toBeUndefined();
     expect(chat.structuredCalls.some((c) => c.messages[0]!.content === CONDENSE_SYSTEM_PROMPT)).toBe(false);
-    expect(chat.double.requests.at(-1)!.messages.map((m) => m.content).join('\n')).toContain('The population density selects the row.');
+    expect(
+      chat.double.requests
+        .at(-1)!
+        .messages.map((m) => m.content)
+        .join('\n'),
+    ).toContain('The population density selects the row.');
   });
 
   it('falls back to the document’s passages, with the reason, when the model fails while condensing', async () => {

@@ -44,7 +44,15 @@ describe('Ask session: evidence-only answers', () => {
     expect(turn.evidence?.passages[0]?.id).toBe(IGRC);
 
     const [r] = await records(app.audit);
-    expect(r).toMatchObject({ kind: 'ask', question: IGRC_QUESTION, mode: 'evidence-only', modelId: null, route: { path: 'rules' }, calculator: null, indexManifestSha: app.manifestSha });
+    expect(r).toMatchObject({
+      kind: 'ask',
+      question: IGRC_QUESTION,
+      mode: 'evidence-only',
+      modelId: null,
+      route: { path: 'rules' },
+      calculator: null,
+      indexManifestSha: app.manifestSha,
+    });
     expect(r!.retrievalConfig).toEqual(turn.ask!.config);
     expect(r!.citedSources).toEqual(turn.evidence!.passages.map((p) => p.id));
     expect(r!.evidence[0]).toMatchObject({ id: IGRC, parts: turn.ask!.retrieval.evidence[0]!.parts, stages: [{ stage: 'shared words', rank: 1 }] });
@@ -147,7 +155,9 @@ describe('Ask session: generated answers', () => {
   const ANSWER = `The intrinsic ground risk class is determined with Table 1 from the population density [${IGRC}].`;
 
   it('streams the answer, checks it against the cited passages and audits model, parameters and grounding', async () => {
-    const chat = chatStandIn({ streams: [[delta('The intrinsic ground risk class is determined '), delta(`with Table 1 from the population density [${IGRC}].`), delta('', 'stop')]] });
+    const chat = chatStandIn({
+      streams: [[delta('The intrinsic ground risk class is determined '), delta(`with Table 1 from the population density [${IGRC}].`), delta('', 'stop')]],
+    });
     const app = appStandIn({ chat });
     const turn = await new AskSession(app).ask(IGRC_QUESTION);
     expect(turn.phase).toBe('done');
@@ -160,13 +170,19 @@ describe('Ask session: generated answers', () => {
     expect(r).toMatchObject({ mode: 'generative', answer: ANSWER, citedSources: [IGRC], modelId: turn.answer!.modelId });
     expect(r!.grounding).toEqual(turn.grounding);
     expect(r!.modelParams).toEqual(turn.answer!.params);
-    expect(r!.models?.generation).toMatchObject({ id: LOADED_MODEL, weightsUrl: expect.stringContaining(`mlc-ai/${LOADED_MODEL}`), libraryUrl: expect.stringMatching(/\.wasm$/) });
+    expect(r!.models?.generation).toMatchObject({
+      id: LOADED_MODEL,
+      weightsUrl: expect.stringContaining(`mlc-ai/${LOADED_MODEL}`),
+      libraryUrl: expect.stringMatching(/\.wasm$/),
+    });
   });
 
   it('records a self-hosted model with its URLs under the model base URL; a remote model keeps its upstream URL', async () => {
     const chat = chatStandIn({ streams: [[delta(ANSWER, 'stop')]] });
     const [selfHosted] = parseModelsManifest(FIXTURE_MANIFEST);
-    const app = Object.assign(appStandIn({ chat, settings: { modelBaseUrl: 'https://models.example.org/skycite' } }), { llmModels: [selfHosted!, ...CURATED_MODELS] });
+    const app = Object.assign(appStandIn({ chat, settings: { modelBaseUrl: 'https://models.example.org/skycite' } }), {
+      llmModels: [selfHosted!, ...CURATED_MODELS],
+    });
     app.llm.loadedId = selfHosted!.id;
     await new AskSession(app).ask(IGRC_QUESTION);
     app.llm.loadedId = LOADED_MODEL;
@@ -182,10 +198,17 @@ describe('Ask session: generated answers', () => {
   });
 
   it('numbers the passages for the model, and adds the supporting passage to a sentence the model left uncited, saying so', async () => {
-    const chat = chatStandIn({ streams: [[delta('The intrinsic ground risk class is determined with Table 1 [1'), delta(']. The population density selects the row.'), delta('', 'stop')]] });
+    const chat = chatStandIn({
+      streams: [
+        [delta('The intrinsic ground risk class is determined with Table 1 [1'), delta(']. The population density selects the row.'), delta('', 'stop')],
+      ],
+    });
     const app = appStandIn({ chat });
     const turn = await new AskSession(app).ask(IGRC_QUESTION);
-    const sent = chat.double.requests.at(-1)!.messages.map((m) => m.content).join('\n');
+    const sent = chat.double.requests
+      .at(-1)!
+      .messages.map((m) => m.content)
+      .join('\n');
     expect(sent).toContain('[1] Step #2');
     expect(sent).not.toContain(`[${IGRC}]`);
     // the model's [1] is the chunk id again; the uncited second sentence gets the passage the check found
@@ -294,7 +317,10 @@ describe('Ask session: failures', () => {
     app.runtime.failNext.retrieve = new Error('The retrieval worker failed: out of memory. Reload the app.');
     const turn = await new AskSession(app).ask(IGRC_QUESTION);
     expect(turn.phase).toBe('error');
-    expect(turn.error).toEqual({ summary: 'The retrieval worker failed: out of memory. Reload the app.', action: 'Try again; if it persists, reload the app.' });
+    expect(turn.error).toEqual({
+      summary: 'The retrieval worker failed: out of memory. Reload the app.',
+      action: 'Try again; if it persists, reload the app.',
+    });
     expect(await app.audit.count()).toBe(0);
   });
 
@@ -353,7 +379,9 @@ describe('Ask session: questions sent before the index is ready, length limit, l
   it('fails a queued question with the reason when the index cannot be loaded, and lets Stop cancel it', async () => {
     const app = appStandIn();
     const session = new AskSession(app);
-    const failed = await session.ask(IGRC_QUESTION, { until: Promise.reject(new Error('The regulation index could not be loaded (offline). Reload, then ask again.')) });
+    const failed = await session.ask(IGRC_QUESTION, {
+      until: Promise.reject(new Error('The regulation index could not be loaded (offline). Reload, then ask again.')),
+    });
     expect(failed.phase).toBe('error');
     expect(failed.error?.summary).toMatch(/could not be loaded/);
     const pending = session.ask(IGRC_QUESTION, { until: new Promise<void>(() => undefined) });

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { assessIndicators } from '../../src/core/indicators/run';
-import { changedFields, copyFormValues, describeError, emptyFormValues, formConversions, formRequirements, formToRaw, mitigationLabel, mitigationOptions, validateForm } from '../../src/ui/assess/form';
+import {
+  changedFields,
+  copyFormValues,
+  describeError,
+  emptyFormValues,
+  formConversions,
+  formRequirements,
+  formToRaw,
+  mitigationLabel,
+  mitigationOptions,
+  validateForm,
+} from '../../src/ui/assess/form';
 import { retrievalAdapter } from '../../src/ui/assess/retrieval';
 import { createFakeRuntime } from './fake-runtime';
 
@@ -128,7 +139,9 @@ describe('Assess form: units, what changed, what is needed', () => {
   it('puts a wrong-dimension unit error on its field', () => {
     const v = filled();
     v.characteristic_dimension_m = '30 m/s';
-    expect(validateForm(v).errors).toEqual({ characteristic_dimension_m: ['Maximum characteristic dimension: "30 m/s" is a speed, not a length; give a length in m, cm, mm, ft.'] });
+    expect(validateForm(v).errors).toEqual({
+      characteristic_dimension_m: ['Maximum characteristic dimension: "30 m/s" is a speed, not a length; give a length in m, cm, mm, ft.'],
+    });
   });
 
   it('names the fields changed between two snapshots, by value read (not by text), mitigations included', () => {

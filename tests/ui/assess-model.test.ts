@@ -117,7 +117,9 @@ describe('Assess model', () => {
 
   it('keeps the result and says why when the audit log cannot be written', async () => {
     const app = withAnnounce(appStandIn());
-    const failing = Object.assign(app, { audit: { ...app.audit, add: async () => Promise.reject(new Error('Storage is full: export and clear the audit log.')) } });
+    const failing = Object.assign(app, {
+      audit: { ...app.audit, add: async () => Promise.reject(new Error('Storage is full: export and clear the audit log.')) },
+    });
     const model = new AssessModel(failing);
     fill(model);
     await model.run();

@@ -22,7 +22,10 @@ const record = (over: Partial<AuditRecord>): AuditRecord =>
 
 describe('the audit export summary', () => {
   it('lists each record with its time and zone, question, mode, cited passages and index, readable as Markdown', () => {
-    const md = auditMarkdown([record({}), record({ id: 'r2', kind: 'assess', question: null, answer: 'SAIL II | iGRC 3' })], { exportedAt: '2026-11-25T20:00:00Z', timeZone: 'UTC' });
+    const md = auditMarkdown([record({}), record({ id: 'r2', kind: 'assess', question: null, answer: 'SAIL II | iGRC 3' })], {
+      exportedAt: '2026-11-25T20:00:00Z',
+      timeZone: 'UTC',
+    });
     expect(md).toMatch(/^# SkyCite audit log — summary/);
     expect(md).toMatch(/2 records, newest first/);
     expect(md).toMatch(/## 1\. Question — .*(19|07):05.*UTC/);

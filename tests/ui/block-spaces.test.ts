@@ -17,13 +17,13 @@ function svelteFiles(dir: string): string[] {
 const LEADING_SPACE_IN_BLOCK = /\{(?:#if|:else(?: if)?|#each)[^}]*\} +[^\s{]/g;
 
 describe('spaces at the start of a block', () => {
-  it('are dropped by the compiler, and {\' \'} keeps them', () => {
+  it("are dropped by the compiler, and {' '} keeps them", () => {
     const out = (src: string) => compile(`<script>let x = true;</script><p>a{#if x}${src}{/if}</p>`, { generate: 'server' }).js.code;
     expect(out(' b')).not.toContain(' b');
     expect(out("{' '}b")).toMatch(/ b/);
   });
 
-  it('are not relied on in the views (text after a block opener starts with {\' \'})', () => {
+  it("are not relied on in the views (text after a block opener starts with {' '})", () => {
     const offenders = svelteFiles('src/ui').flatMap((f) =>
       readFileSync(f, 'utf8')
         .split('\n')

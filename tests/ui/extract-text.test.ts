@@ -34,7 +34,9 @@ describe('the default title of an added file (issue 26, item 6)', () => {
     const w = await testWindow();
     let ran = 0;
     (w as unknown as { __ran: () => void }).__ran = () => ran++;
-    expect(htmlTitle('<html><head><title>LBA <b>notice</b></title></head><body><h1>Other</h1><img src=x onerror="window.__ran()"></body></html>', new w.DOMParser())).toBe('LBA <b>notice</b>');
+    expect(
+      htmlTitle('<html><head><title>LBA <b>notice</b></title></head><body><h1>Other</h1><img src=x onerror="window.__ran()"></body></html>', new w.DOMParser()),
+    ).toBe('LBA <b>notice</b>');
     expect(htmlTitle('<body><h1>Flights <em>near</em> hospitals</h1><p>x</p></body>', new w.DOMParser())).toBe('Flights near hospitals');
     expect(ran).toBe(0);
     expect(metadataTitle(' LBA guidance:  hospitals ')).toBe('LBA guidance: hospitals');
@@ -54,7 +56,10 @@ describe('a PDF page laid out for the chunker (issue 26, item 6)', () => {
       run('for two years.', 702),
     ];
     const { pages, firstHeading } = layoutPdf([page, [run('Annex', 800), run('Nothing else.', 788)]]);
-    expect(pages).toEqual(['Flights near hospitals and other protected sites\n\nOperators shall obtain\nthe consent of the hospital.\n\nRecords are kept\nfor two years.', 'Annex\nNothing else.']);
+    expect(pages).toEqual([
+      'Flights near hospitals and other protected sites\n\nOperators shall obtain\nthe consent of the hospital.\n\nRecords are kept\nfor two years.',
+      'Annex\nNothing else.',
+    ]);
     expect(firstHeading).toBe('Flights near hospitals and other protected sites');
     // runs of one line (same baseline, no line end) are joined with a space where they are apart
     expect(layoutPdf([[{ ...run('Operators', 700), eol: false, width: 45 }, run('shall', 700, 10, 122)]]).pages).toEqual(['Operators shall']);

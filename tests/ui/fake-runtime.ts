@@ -54,7 +54,13 @@ export const CHUNKS: Chunk[] = [
   ),
 ];
 
-export const BUILT_IN_MODEL = { id: 'skycite/minilm-skycite', label: 'MiniLM-L6 tuned on the corpus', state: 'default', loadMs: 1, device: 'wasm' } as const satisfies RetrievalModelStatus;
+export const BUILT_IN_MODEL = {
+  id: 'skycite/minilm-skycite',
+  label: 'MiniLM-L6 tuned on the corpus',
+  state: 'default',
+  loadMs: 1,
+  device: 'wasm',
+} as const satisfies RetrievalModelStatus;
 
 /** The fake runtime's manifest hash, as init() reports it. */
 export const FAKE_MANIFEST_SHA = 'c'.repeat(64);
@@ -119,15 +125,30 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
       .map((c, row) => ({ c, row, score: contentTokens(`${c.title} ${c.text}`).filter((t) => q.has(t)).length }))
       .filter((x) => x.score >= 2)
       .sort((a, b) => b.score - a.score);
-    const ctx = assembleContext(scored.map((s) => s.c), 12_000);
+    const ctx = assembleContext(
+      scored.map((s) => s.c),
+      12_000,
+    );
     const retrieval: RetrievalResult = {
       query,
-      evidence: scored.map((s) => ({ id: s.c.id, row: s.row, score: s.score / 10, parts: { dense: 0, window: 0, summary: 0, fused: 0, keywordHits: s.score, rerank: null } })),
+      evidence: scored.map((s) => ({
+        id: s.c.id,
+        row: s.row,
+        score: s.score / 10,
+        parts: { dense: 0, window: 0, summary: 0, fused: 0, keywordHits: s.score, rerank: null },
+      })),
       noEvidence: scored.length === 0,
       context: ctx.context,
       filters: {},
       broadened: false,
-      trace: [{ stage: 'shared words', ms: 0, candidates: scored.map((x) => ({ id: x.c.id, score: x.score })), note: scored.length ? 'ok' : 'best dense cosine 0.100 < 0.35: no evidence' }],
+      trace: [
+        {
+          stage: 'shared words',
+          ms: 0,
+          candidates: scored.map((x) => ({ id: x.c.id, score: x.score })),
+          note: scored.length ? 'ok' : 'best dense cosine 0.100 < 0.35: no evidence',
+        },
+      ],
       ranked: scored.map((s) => ({ id: s.c.id, row: s.row, score: s.score / 10, kept: true })),
       gates: [
         scored.length
@@ -156,7 +177,14 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
     });
     return {
       ...result,
-      documents: { mode: 'fact', editionNote: null, consulted, evidence: retrieval.evidence, chunks: result.chunks, context: consulted.map((c) => c.refined).join('\n\n') },
+      documents: {
+        mode: 'fact',
+        editionNote: null,
+        consulted,
+        evidence: retrieval.evidence,
+        chunks: result.chunks,
+        context: consulted.map((c) => c.refined).join('\n\n'),
+      },
     };
   };
   return {
@@ -164,7 +192,18 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
     filters: filterLog,
     failNext,
     async init() {
-      return { manifest: MANIFEST, manifestSha: FAKE_MANIFEST_SHA, scope: 'unavailable', device: 'wasm', deviceChoice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: 'WASM: no WebGPU adapter.', adapter: null }, chunkCount: chunks.length, loadMs: { index: 1, model: 1 }, dense: { backend: 'exact', buildMs: null }, reranker: { state: 'off', loadMs: null }, retrievalModel: BUILT_IN_MODEL };
+      return {
+        manifest: MANIFEST,
+        manifestSha: FAKE_MANIFEST_SHA,
+        scope: 'unavailable',
+        device: 'wasm',
+        deviceChoice: { device: 'wasm', forced: false, reason: 'no WebGPU adapter', detail: 'WASM: no WebGPU adapter.', adapter: null },
+        chunkCount: chunks.length,
+        loadMs: { index: 1, model: 1 },
+        dense: { backend: 'exact', buildMs: null },
+        reranker: { state: 'off', loadMs: null },
+        retrievalModel: BUILT_IN_MODEL,
+      };
     },
     async retrieve(query, options) {
       queries.push(query);
@@ -200,8 +239,22 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
     },
     async retrievalModels() {
       return [
-        { id: BUILT_IN_MODEL.id, label: BUILT_IN_MODEL.label, builtIn: true, active: activeModel === BUILT_IN_MODEL.id, downloadBytes: 0, licence: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0', notice: 'MiniLM.' } },
-        { id: 'test/large-model', label: 'Large test model', builtIn: false, active: activeModel === 'test/large-model', downloadBytes: 2_000_000, licence: { name: 'Test Terms', url: 'https://example.invalid/terms', notice: 'Test model notice.' } },
+        {
+          id: BUILT_IN_MODEL.id,
+          label: BUILT_IN_MODEL.label,
+          builtIn: true,
+          active: activeModel === BUILT_IN_MODEL.id,
+          downloadBytes: 0,
+          licence: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0', notice: 'MiniLM.' },
+        },
+        {
+          id: 'test/large-model',
+          label: 'Large test model',
+          builtIn: false,
+          active: activeModel === 'test/large-model',
+          downloadBytes: 2_000_000,
+          licence: { name: 'Test Terms', url: 'https://example.invalid/terms', notice: 'Test model notice.' },
+        },
       ];
     },
     async useRetrievalModel(id, onProgress) {

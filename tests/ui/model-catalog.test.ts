@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/llm/catalog.js';
 
 const HERE = 'http://localhost:4173/';
-const answer = (body: string, status: number, type: string): typeof fetch => (async () => new Response(body, { status, headers: { 'Content-Type': type } })) as typeof fetch;
+const answer = (body: string, status: number, type: string): typeof fetch =>
+  (async () => new Response(body, { status, headers: { 'Content-Type': type } })) as typeof fetch;
 
 describe('the self-hosted model catalog on a server without one', () => {
   it('reads the app page a server answers for a missing /llm/manifest.json as "no self-hosted model", not a JSON parse error', async () => {

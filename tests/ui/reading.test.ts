@@ -5,10 +5,11 @@ import type { DocumentOutline, OutlineNode } from '../../src/runtime/types.js';
 const node = (title: string, chunkIds: string[], children: OutlineNode[] = []): OutlineNode => ({ title, chunkIds, children });
 
 // "Section 4 The SORA process": its heading passage, then its steps' passages (the issue: Read showed the heading only)
-const section4 = node('Section 4 The SORA process', ['d/s4'], [
-  node('S.4.1 Step #1', ['d/s4.1', 'd/s4.1/part-2']),
-  node('S.4.2 Step #2', ['d/s4.2'], [node('S.4.2.3 Task description', ['d/s4.2.3', 'd/s4.2.3/table-1'])]),
-]);
+const section4 = node(
+  'Section 4 The SORA process',
+  ['d/s4'],
+  [node('S.4.1 Step #1', ['d/s4.1', 'd/s4.1/part-2']), node('S.4.2 Step #2', ['d/s4.2'], [node('S.4.2.3 Task description', ['d/s4.2.3', 'd/s4.2.3/table-1'])])],
+);
 
 describe('reading a section through', () => {
   it("lists a section's passages and all its subsections', in outline order, each once", () => {
@@ -26,7 +27,9 @@ describe('reading a section through', () => {
   });
 
   it('reads a whole document in outline order, labelled with its title', () => {
-    const outline = [{ docId: 'd', title: 'SORA', edition: '', verbatim: true, reuseNotice: '', editionNote: '', sections: [node('Section 3', ['d/s3']), section4] }] as DocumentOutline[];
+    const outline = [
+      { docId: 'd', title: 'SORA', edition: '', verbatim: true, reuseNotice: '', editionNote: '', sections: [node('Section 3', ['d/s3']), section4] },
+    ] as DocumentOutline[];
     const seq = documentSequence(outline, 'd');
     expect(seq?.label).toBe('SORA');
     expect(seq?.ids.slice(0, 3)).toEqual(['d/s3', 'd/s4', 'd/s4.1']);
@@ -52,7 +55,9 @@ describe('table labels', () => {
     const shown = [...labels.values()].map((l) => l.label);
     expect(new Set(shown).size).toBe(3);
     expect(labels.get('a/annex-b/b5/table-b4')!.label).toBe('Table B.4 — Level of integrity assessment criteria for M2 mitigation');
-    expect(labels.get('a/annex-b/b5/table-b4')!.note).toMatch(/prints the number B\.4 on this table and also on “Table B\.4 — Level of integrity assessment criteria for M1\(B\) mitigation”/);
+    expect(labels.get('a/annex-b/b5/table-b4')!.note).toMatch(
+      /prints the number B\.4 on this table and also on “Table B\.4 — Level of integrity assessment criteria for M1\(B\) mitigation”/,
+    );
     expect(labels.get('a/annex-b/b3/table-b4')!.note).toMatch(/M2 mitigation/);
     expect(labels.get('a/annex-b/b5/table-b10')!.note).toBeNull();
   });

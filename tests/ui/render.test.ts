@@ -34,7 +34,9 @@ describe('renderMarkdown — sanitization', () => {
   });
 
   it('drops event handlers and disallowed tags in sanitized HTML', () => {
-    const out = r.sanitize('<p onclick="x()" style="color:red" data-x="1" aria-label="y">a<iframe src="https://e.com"></iframe><img src=x onerror=alert(1)></p>');
+    const out = r.sanitize(
+      '<p onclick="x()" style="color:red" data-x="1" aria-label="y">a<iframe src="https://e.com"></iframe><img src=x onerror=alert(1)></p>',
+    );
     const el = dom(out);
     const p = el.querySelector('p')!;
     expect(p).not.toBeNull();

@@ -15,7 +15,16 @@ const draft: RequirementDraft = {
   createdAt: '2026-11-23T10:00:00.000Z',
   documents: [],
   requirements: [
-    { id: 'R1', statement: 'The UAS operator shall define a procedure.', modal: 'shall', group: 'g', rationale: 'r', source: { chunkId: 'doc/c1', document: 'D', edition: 'E', section: 'S', pages: 'page 1' }, verbatim: true, sourceVerbatim: true },
+    {
+      id: 'R1',
+      statement: 'The UAS operator shall define a procedure.',
+      modal: 'shall',
+      group: 'g',
+      rationale: 'r',
+      source: { chunkId: 'doc/c1', document: 'D', edition: 'E', section: 'S', pages: 'page 1' },
+      verbatim: true,
+      sourceVerbatim: true,
+    },
   ],
   noEvidence: false,
 };
@@ -37,7 +46,9 @@ describe('drafting requirements with the loaded model', () => {
     expect(user.length).toBeLessThan(8000); // the 17,000-character passage was cut to the 4,096-token window's budget
     expect(checked).toEqual([['doc/c1']]);
     expect(d.requirements).toMatchObject([{ id: 'M1', citations: ['doc/c1'], supported: true }]);
-    expect(modelDraftToMarkdown(d)).toContain('M1: The UAS operator shall define a procedure for the loss of the C2 link. [doc/c1] — supported by its passages');
+    expect(modelDraftToMarkdown(d)).toContain(
+      'M1: The UAS operator shall define a procedure for the loss of the C2 link. [doc/c1] — supported by its passages',
+    );
   });
 
   it('says to load a model when none is loaded', async () => {

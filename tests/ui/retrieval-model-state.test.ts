@@ -57,9 +57,15 @@ describe('switching the retrieval model from the app state', () => {
     const { state, runtime } = app(fresh());
     await state.loadSettings();
     await state.initIndex();
-    runtime.failNext.useRetrievalModel = Object.assign(new Error('Could not switch retrieval to Large test model: offline. Retrieval keeps using MiniLM.'), { name: 'RetrievalModelError' });
+    runtime.failNext.useRetrievalModel = Object.assign(new Error('Could not switch retrieval to Large test model: offline. Retrieval keeps using MiniLM.'), {
+      name: 'RetrievalModelError',
+    });
     expect(await state.switchRetrievalModel('test/large-model')).toBe(false);
-    expect(state.retrievalSwitch).toMatchObject({ phase: 'error', targetId: 'test/large-model', error: expect.stringMatching(/offline\. Retrieval keeps using/) });
+    expect(state.retrievalSwitch).toMatchObject({
+      phase: 'error',
+      targetId: 'test/large-model',
+      error: expect.stringMatching(/offline\. Retrieval keeps using/),
+    });
     expect(state.status!.retrievalModel.id).toBe('skycite/minilm-skycite');
     expect(state.settings.retrievalModel).toBeNull();
   });

@@ -56,7 +56,10 @@ describe('the Ask conversation across a reload', () => {
   });
 
   it('says when the conversation cannot be kept (storage full), and the answer is still shown', async () => {
-    const full: SessionStore = { ...freshStore(), save: async () => Promise.reject(Object.assign(new Error('The browser’s storage for SkyCite is full.'), { name: 'StorageQuotaError' })) };
+    const full: SessionStore = {
+      ...freshStore(),
+      save: async () => Promise.reject(Object.assign(new Error('The browser’s storage for SkyCite is full.'), { name: 'StorageQuotaError' })),
+    };
     const s = new AskSession({ ...appStandIn(), sessionStore: full });
     const t = await s.ask(QUESTION);
     expect(t.phase).toBe('done');

@@ -17,7 +17,8 @@ function fullWhen(state: { full: boolean }, name: string) {
     const db = await openUserDb(name);
     return new Proxy(db, {
       get(target, prop) {
-        if ((prop === 'put' || prop === 'add') && state.full) return () => Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+        if ((prop === 'put' || prop === 'add') && state.full)
+          return () => Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
         const v = Reflect.get(target, prop, target);
         return typeof v === 'function' ? v.bind(target) : v;
       },

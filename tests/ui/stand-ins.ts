@@ -38,7 +38,10 @@ export interface ChatStandIn extends AskChat {
 }
 
 /** `replies` answer the structured completions in order (the last repeats). */
-export function chatStandIn(script: EngineScript = {}, replies: StructuredReply[] = ['{"path": "rules", "confidence": 0.9, "reasoning": "text question"}']): ChatStandIn {
+export function chatStandIn(
+  script: EngineScript = {},
+  replies: StructuredReply[] = ['{"path": "rules", "confidence": 0.9, "reasoning": "text question"}'],
+): ChatStandIn {
   const double = engineDouble(script);
   const structuredCalls: StructuredCall[] = [];
   let interrupted: (() => void) | null = null;

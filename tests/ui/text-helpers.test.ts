@@ -14,7 +14,13 @@ describe('language of a question', () => {
     expect(nonEnglishLanguage('¿Qué requisitos se aplican para volar con un dron sobre la ciudad?')?.code).toBe('es');
     expect(nonEnglishLanguage('Quali sono i requisiti per il volo di un drone sopra una città?')?.code).toBe('it');
     expect(nonEnglishLanguage('Wat zijn de regels voor het vliegen met een drone boven de stad?')?.code).toBe('nl');
-    for (const q of ['What is the SAIL for GRC 4 and ARC-c?', 'Which OSOs apply at SAIL II?', 'Is a remote pilot allowed to operate from a moving vehicle?', 'SAIL GRC ARC', 'PDRA-G01 die size']) {
+    for (const q of [
+      'What is the SAIL for GRC 4 and ARC-c?',
+      'Which OSOs apply at SAIL II?',
+      'Is a remote pilot allowed to operate from a moving vehicle?',
+      'SAIL GRC ARC',
+      'PDRA-G01 die size',
+    ]) {
       expect(nonEnglishLanguage(q), q).toBeNull();
     }
     expect(englishOnlyNotice(nonEnglishLanguage('Welche Regeln gelten für den Flug über Wohngebiete?')!)).toMatch(/English only.*German/);
@@ -34,7 +40,9 @@ describe('question limits', () => {
 
 describe('short edition labels', () => {
   it('keeps the first clause and the SORA edition, and cuts long labels at a word', () => {
-    expect(shortEdition('Issue 1, Amendment 3 (renamed Amendment 4 by the corrigendum of 12 December 2025); SORA 2.5, edition September 2025')).toBe('Issue 1, Amendment 3 · SORA 2.5');
+    expect(shortEdition('Issue 1, Amendment 3 (renamed Amendment 4 by the corrigendum of 12 December 2025); SORA 2.5, edition September 2025')).toBe(
+      'Issue 1, Amendment 3 · SORA 2.5',
+    );
     const curated = shortEdition('SORA 2.0-era AMC1 Article 11 and Annexes B–E; PDRA-S01, S02, G01, G02, G03 (narrative restatements)');
     expect(curated.length).toBeLessThanOrEqual(34);
     expect(curated).toMatch(/^SORA 2\.0-era AMC1 Article 11.*…$/);
@@ -61,8 +69,22 @@ describe('indicator cards as people read them', () => {
 
   it('puts SAIL, final GRC and iGRC first, then values, then cards without a value', () => {
     const card = (name: string, value: string | number | null) => ({ name, value }) as unknown as IndicatorResult;
-    const order = cardOrder([card('likely_regulatory_pathway', null), card('initial_ground_risk_orientation', 'low'), card('igrc', 3), card('final_grc', 3), card('sail', 'II'), card('expected_assessment_depth', null)]);
-    expect(order.map((r) => r.name)).toEqual(['sail', 'final_grc', 'igrc', 'initial_ground_risk_orientation', 'likely_regulatory_pathway', 'expected_assessment_depth']);
+    const order = cardOrder([
+      card('likely_regulatory_pathway', null),
+      card('initial_ground_risk_orientation', 'low'),
+      card('igrc', 3),
+      card('final_grc', 3),
+      card('sail', 'II'),
+      card('expected_assessment_depth', null),
+    ]);
+    expect(order.map((r) => r.name)).toEqual([
+      'sail',
+      'final_grc',
+      'igrc',
+      'initial_ground_risk_orientation',
+      'likely_regulatory_pathway',
+      'expected_assessment_depth',
+    ]);
   });
 });
 

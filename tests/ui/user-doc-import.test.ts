@@ -38,7 +38,9 @@ describe('reading a file with limits', () => {
   it('refuses a text over the character limit once it is read, and the Add form refuses an oversized file before reading', async () => {
     const text = 'x'.repeat(IMPORT_LIMITS.maxTextChars + 1);
     const { file } = fileOf('long.md', text.length, text);
-    await expect(extractText(file, 'markdown')).rejects.toThrow(`has ${(IMPORT_LIMITS.maxTextChars + 1).toLocaleString('en')} characters of text; a document can have at most`);
+    await expect(extractText(file, 'markdown')).rejects.toThrow(
+      `has ${(IMPORT_LIMITS.maxTextChars + 1).toLocaleString('en')} characters of text; a document can have at most`,
+    );
     const state = new UserDocsState(createFakeRuntime());
     const { file: big } = fileOf('log.txt', 29_000_000);
     expect(state.check({ file: big, title: 'Log', jurisdiction: 'DE', edition: '1' })?.file).toMatch(/is 29\.0 MB; a text or Markdown file can be at most/);
@@ -54,7 +56,12 @@ function fakePdfjs(numPages: number, perPage: number) {
     numPages,
     getPage: async () => {
       read.pages++;
-      return { getTextContent: async () => ({ items: [{ str: 'x'.repeat(perPage), hasEOL: true, transform: [10, 0, 0, 10, 0, 700], width: 100, height: 10, fontName: 'f' }] }), cleanup: () => undefined };
+      return {
+        getTextContent: async () => ({
+          items: [{ str: 'x'.repeat(perPage), hasEOL: true, transform: [10, 0, 0, 10, 0, 700], width: 100, height: 10, fontName: 'f' }],
+        }),
+        cleanup: () => undefined,
+      };
     },
     getMetadata: async () => ({ info: {}, metadata: null }),
     destroy: async () => undefined,
@@ -66,7 +73,9 @@ function fakePdfjs(numPages: number, perPage: number) {
 describe('reading a PDF with limits', () => {
   it('refuses a PDF with too many pages from its page count, before reading a page', async () => {
     const { load, read } = fakePdfjs(IMPORT_LIMITS.maxPdfPages + 1, 100);
-    await expect(readPdf(new Uint8Array(1), 'atlas.pdf', undefined, load)).rejects.toThrow(`“atlas.pdf” has ${IMPORT_LIMITS.maxPdfPages + 1} pages; a PDF can have at most ${IMPORT_LIMITS.maxPdfPages}`);
+    await expect(readPdf(new Uint8Array(1), 'atlas.pdf', undefined, load)).rejects.toThrow(
+      `“atlas.pdf” has ${IMPORT_LIMITS.maxPdfPages + 1} pages; a PDF can have at most ${IMPORT_LIMITS.maxPdfPages}`,
+    );
     expect(read.pages).toBe(0);
   });
 
@@ -78,7 +87,9 @@ describe('reading a PDF with limits', () => {
     const cancel = new AbortController();
     cancel.abort();
     const cancelled = fakePdfjs(10, 100);
-    await expect(readPdf(new Uint8Array(1), 'short.pdf', cancel.signal, cancelled.load)).rejects.toThrow('Reading “short.pdf” was cancelled. Nothing was added.');
+    await expect(readPdf(new Uint8Array(1), 'short.pdf', cancel.signal, cancelled.load)).rejects.toThrow(
+      'Reading “short.pdf” was cancelled. Nothing was added.',
+    );
     expect(cancelled.read.pages).toBe(0);
   });
 });
@@ -120,7 +131,9 @@ describe('the time left and Cancel', () => {
       },
     };
     const state = new UserDocsState(runtime, () => clock);
-    const adding = state.add([{ file: new File(['Section 1\n\nThe pilot checks the battery.'], 'manual.txt'), title: 'Manual', jurisdiction: 'DE', edition: '1' }]);
+    const adding = state.add([
+      { file: new File(['Section 1\n\nThe pilot checks the battery.'], 'manual.txt'), title: 'Manual', jurisdiction: 'DE', edition: '1' },
+    ]);
     await expect.poll(() => report !== undefined).toBe(true);
     report!({ stage: 'embedding', title: 'Manual', done: 0, total: 200 });
     clock = 10_000;
@@ -146,7 +159,13 @@ describe('the time left and Cancel', () => {
       },
     };
     const state = new UserDocsState(runtime);
-    const file = { name: 'rules.txt', size: 100, type: 'text/plain', text: () => new Promise<string>((r) => (release = r)), arrayBuffer: async () => new ArrayBuffer(0) } as unknown as File;
+    const file = {
+      name: 'rules.txt',
+      size: 100,
+      type: 'text/plain',
+      text: () => new Promise<string>((r) => (release = r)),
+      arrayBuffer: async () => new ArrayBuffer(0),
+    } as unknown as File;
     const adding = state.add([{ file, title: 'Rules', jurisdiction: 'DE', edition: '1' }]);
     await expect.poll(() => state.busy?.progress?.stage).toBe('reading');
     await state.cancel();

@@ -43,7 +43,15 @@ describe("the user's own document in Ask", () => {
     expect(routeLabel('rules', s)).toBe('From the regulatory text and your documents');
     expect(routeLabel('rules', { cited: mine, other: [] })).toBe('From your documents');
     expect(routeLabel('rules', { cited: builtIn, other: [] })).toBe('From the regulatory text');
-    const record = buildAuditRecord({ question, retrievalQuery: question, retrieval: ask.retrieval, retrievalConfig: ask.config, mode: 'evidence-only', evidence, indexManifestSha: 'abc' });
+    const record = buildAuditRecord({
+      question,
+      retrievalQuery: question,
+      retrieval: ask.retrieval,
+      retrievalConfig: ask.config,
+      mode: 'evidence-only',
+      evidence,
+      indexManifestSha: 'abc',
+    });
     expect(record.userDocumentSources).toEqual(mine.map((c) => c.chunk.id));
     expect(record.citedSources).toEqual(expect.arrayContaining(record.userDocumentSources!));
   });

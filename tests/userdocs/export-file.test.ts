@@ -24,7 +24,17 @@ const message = (x: unknown) => {
 describe('parseUserDocumentExport', () => {
   it('returns the fields an added file has, cleaned as the form cleans them', () => {
     const r = parse({ ...good, document: { ...good.document, jurisdiction: ' de ', title: '  Guidance  on flights near hospitals ' } });
-    expect(r).toEqual({ ok: true, value: { title: 'Guidance on flights near hospitals', jurisdiction: 'DE', edition: '2024-03', fileName: 'hospitals.pdf', format: 'pdf', pages: good.source.pages } });
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        title: 'Guidance on flights near hospitals',
+        jurisdiction: 'DE',
+        edition: '2024-03',
+        fileName: 'hospitals.pdf',
+        format: 'pdf',
+        pages: good.source.pages,
+      },
+    });
   });
 
   it('refuses a file that is not JSON, saying it may be cut short', () => {
@@ -49,8 +59,10 @@ describe('parseUserDocumentExport', () => {
     expect(message({ ...good, source: { ...good.source, pages: ['  ', ''] } })).toMatch(/the exported text is empty/);
   });
 
-  it('applies the form\'s checks to an edited export', () => {
-    expect(message({ ...good, document: { ...good.document, jurisdiction: 'Germany' } })).toMatch(/“Germany” is not a jurisdiction.*\(in the exported "document" part\)/);
+  it("applies the form's checks to an edited export", () => {
+    expect(message({ ...good, document: { ...good.document, jurisdiction: 'Germany' } })).toMatch(
+      /“Germany” is not a jurisdiction.*\(in the exported "document" part\)/,
+    );
     expect(message({ ...good, document: { ...good.document, title: '' } })).toMatch(/Give the document a title/);
   });
 

@@ -8,7 +8,14 @@ const ok = { fileName: 'guidance.pdf', fileBytes: 2048, title: 'LBA guidance', j
 
 describe('the Add documents form', () => {
   it('accepts PDF, plain text, Markdown and HTML files and cleans the values', () => {
-    expect(['a.pdf', 'a.TXT', 'a.md', 'a.markdown', 'a.htm', 'a.html'].map((n) => fileFormat(n))).toEqual(['pdf', 'text', 'markdown', 'markdown', 'html', 'html']);
+    expect(['a.pdf', 'a.TXT', 'a.md', 'a.markdown', 'a.htm', 'a.html'].map((n) => fileFormat(n))).toEqual([
+      'pdf',
+      'text',
+      'markdown',
+      'markdown',
+      'html',
+      'html',
+    ]);
     expect(fileFormat('scan', 'application/pdf')).toBe('pdf');
     expect(ACCEPTED_FILES).toContain('.pdf');
     expect(validateUserDocumentForm({ ...ok, title: '  LBA   guidance ', jurisdiction: ' eu ' })).toEqual({
@@ -42,8 +49,8 @@ describe('the Add documents form', () => {
   });
 });
 
-describe('the dense stage with the user\'s rows', () => {
-  it('ranks the built-in backend\'s rows and the user\'s rows exactly as one exact scan does', () => {
+describe("the dense stage with the user's rows", () => {
+  it("ranks the built-in backend's rows and the user's rows exactly as one exact scan does", () => {
     const dim = 4;
     const unit = (v: number[]) => {
       const n = Math.hypot(...v);

@@ -29,7 +29,32 @@ function rng(seed: number) {
 }
 type Rng = ReturnType<typeof rng>;
 
-const ALPHABET = ['a', 'Z', '9', ' ', '\n', '"', '\\', '{', '}', '[', ']', ',', ':', '=', '@', '\u0000', '\u200B', '\u202E', 'é', '𝔘', '\uD800', '.pdf', '__proto__', 'user/'];
+const ALPHABET = [
+  'a',
+  'Z',
+  '9',
+  ' ',
+  '\n',
+  '"',
+  '\\',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ':',
+  '=',
+  '@',
+  '\u0000',
+  '\u200B',
+  '\u202E',
+  'é',
+  '𝔘',
+  '\uD800',
+  '.pdf',
+  '__proto__',
+  'user/',
+];
 function randomString(r: Rng): string {
   if (r.next() < 0.05) return r.pick(['x', '=', '\u200B']).repeat(100_000 + r.int(400_000));
   return Array.from({ length: r.int(24) }, () => r.pick(ALPHABET)).join('');
@@ -100,7 +125,7 @@ describe('fuzzing the import parsers and validators (seeded, bounded)', () => {
     const r = rng(27);
     let accepted = 0;
     for (let i = 0; i < 400; i++) {
-      const text = i % 4 === 0 ? randomString(r) : JSON.stringify(mutate(EXPORT, r)) ?? 'undefined';
+      const text = i % 4 === 0 ? randomString(r) : (JSON.stringify(mutate(EXPORT, r)) ?? 'undefined');
       const cut = i % 7 === 0 ? text.slice(0, r.int(text.length + 1)) : text;
       const name = i % 5 === 0 ? randomString(r) : 'doc.skycite.json';
       const result = parseUserDocumentExport(name, cut);
@@ -133,8 +158,22 @@ describe('fuzzing the import parsers and validators (seeded, bounded)', () => {
       userDocStore: createUserDocsStore({ open }),
     });
     await rt.init({ denseBackend: 'exact', rerank: false });
-    const keep = await rt.addUserDocument({ title: 'Operations manual: beekeeping surveys', jurisdiction: 'FR', edition: '2', fileName: 'bees.md', format: 'markdown', pages: '# Beehives\n\nThe remote pilot keeps a distance of 15 metres from every beehive.' });
-    const copy = await rt.addUserDocument({ title: 'Copy to mutate', jurisdiction: 'DE', edition: '1', fileName: 'copy.txt', format: 'text', pages: 'Scope\n\nOperators shall obtain consent.\n\nHelipads\n\nKeep 300 metres from the helipad.' });
+    const keep = await rt.addUserDocument({
+      title: 'Operations manual: beekeeping surveys',
+      jurisdiction: 'FR',
+      edition: '2',
+      fileName: 'bees.md',
+      format: 'markdown',
+      pages: '# Beehives\n\nThe remote pilot keeps a distance of 15 metres from every beehive.',
+    });
+    const copy = await rt.addUserDocument({
+      title: 'Copy to mutate',
+      jurisdiction: 'DE',
+      edition: '1',
+      fileName: 'copy.txt',
+      format: 'text',
+      pages: 'Scope\n\nOperators shall obtain consent.\n\nHelipads\n\nKeep 300 metres from the helipad.',
+    });
     rt.dispose();
     const raw = await open();
     const intact = (await raw.get(USER_DOCS_STORE, keep.id)) as StoredUserDocument;
@@ -146,7 +185,8 @@ describe('fuzzing the import parsers and validators (seeded, bounded)', () => {
       const m = mutate(base, r);
       expect(() => storedDocumentProblem(m)).not.toThrow();
       // every copy under its own key (never the intact document's)
-      if (typeof m === 'object' && m !== null) (m as { id: unknown }).id = r.next() < 0.9 ? `user/fuzz-${i}` : r.pick([i, [i, 'x'], `user/${'f'.repeat(5000)}${i}`]);
+      if (typeof m === 'object' && m !== null)
+        (m as { id: unknown }).id = r.next() < 0.9 ? `user/fuzz-${i}` : r.pick([i, [i, 'x'], `user/${'f'.repeat(5000)}${i}`]);
       try {
         await raw.put(USER_DOCS_STORE, m);
         written++;

@@ -75,7 +75,12 @@ describe('the duplicate check', () => {
   const existing = [{ id: 'a', title: 'Guidance on flights near hospitals', edition: '2024-03', jurisdiction: 'DE' }];
 
   it('sees through a zero-width space, a bidirectional mark and a soft hyphen in the title', () => {
-    for (const title of ['Guidance on\u200B flights near hospitals', '\u200EGuidance on flights near hospitals', 'Guid\u00ADance on flights near hospitals', 'Guidance on flights near hos\u2060pitals']) {
+    for (const title of [
+      'Guidance on\u200B flights near hospitals',
+      '\u200EGuidance on flights near hospitals',
+      'Guid\u00ADance on flights near hospitals',
+      'Guidance on flights near hos\u2060pitals',
+    ]) {
       expect(duplicateOf({ title, edition: '2024-03', jurisdiction: 'DE' }, existing)?.id).toBe('a');
     }
   });
@@ -101,7 +106,14 @@ describe('a document stored before the file-name limit', () => {
       userDocStore: createUserDocsStore({ open: () => openUserDocsDb(db) }),
     });
     await rt.init({ denseBackend: 'exact', rerank: false });
-    const info = await rt.addUserDocument({ title: 'Beekeeping surveys', jurisdiction: 'FR', edition: '2', fileName: 'bees.txt', format: 'text', pages: 'The remote pilot keeps 15 metres from every beehive.' });
+    const info = await rt.addUserDocument({
+      title: 'Beekeeping surveys',
+      jurisdiction: 'FR',
+      edition: '2',
+      fileName: 'bees.txt',
+      format: 'text',
+      pages: 'The remote pilot keeps 15 metres from every beehive.',
+    });
     rt.dispose();
     const raw = await openUserDocsDb(db);
     const rec = (await raw.get(USER_DOCS_STORE, info.id)) as StoredUserDocument;
@@ -123,7 +135,9 @@ describe('a document stored before the file-name limit', () => {
       userDocStore: createUserDocsStore({ open: () => openUserDocsDb(db) }),
     });
     await rt.init({ denseBackend: 'exact', rerank: false });
-    const err = (await rt.addUserDocument({ title: 'Bees', jurisdiction: 'FR', edition: '2', fileName: `${'b'.repeat(HUGE)}.txt`, format: 'text', pages: 'Beehives.' }).catch((e: unknown) => e)) as Error;
+    const err = (await rt
+      .addUserDocument({ title: 'Bees', jurisdiction: 'FR', edition: '2', fileName: `${'b'.repeat(HUGE)}.txt`, format: 'text', pages: 'Beehives.' })
+      .catch((e: unknown) => e)) as Error;
     expect(err.message).toMatch(/at most 255/);
     expect(err.message.length).toBeLessThan(300);
     expect((await createUserDocsStore({ open: () => openUserDocsDb(db) }).list()).records).toEqual([]);

@@ -143,11 +143,25 @@ const chromium = playwright.chromium ?? playwright.default?.chromium;
 const browser = await chromium.launch({
   executablePath: opt.chromium,
   headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--no-first-run', '--enable-unsafe-webgpu'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--enable-unsafe-webgpu',
+  ],
 });
 let code = 0;
-const result = { modelId: entry.model_id, webllmVersion, chromium: browser.version(), prompt: opt.prompt, system: opt.system ?? null, maxTokens: Number(opt['max-tokens']) };
+const result = {
+  modelId: entry.model_id,
+  webllmVersion,
+  chromium: browser.version(),
+  prompt: opt.prompt,
+  system: opt.system ?? null,
+  maxTokens: Number(opt['max-tokens']),
+};
 try {
   const page = await browser.newPage();
   page.setDefaultTimeout(Number(opt['timeout-min']) * 60_000);
@@ -171,8 +185,12 @@ try {
   Object.assign(result, out, { ok: true });
   const x = out.usage?.extra ?? {};
   console.log(`  adapter: ${JSON.stringify(out.adapter)}`);
-  console.log(`  load ${out.loadSeconds.toFixed(1)} s; generate ${out.generateSeconds.toFixed(1)} s for ${out.usage?.prompt_tokens} prompt + ${out.usage?.completion_tokens} output tokens`);
-  console.log(`  prefill ${x.prefill_tokens_per_s?.toFixed(3)} tokens/s, decode ${x.decode_tokens_per_s?.toFixed(3)} tokens/s, time to first token ${x.time_to_first_token_s?.toFixed(1)} s`);
+  console.log(
+    `  load ${out.loadSeconds.toFixed(1)} s; generate ${out.generateSeconds.toFixed(1)} s for ${out.usage?.prompt_tokens} prompt + ${out.usage?.completion_tokens} output tokens`,
+  );
+  console.log(
+    `  prefill ${x.prefill_tokens_per_s?.toFixed(3)} tokens/s, decode ${x.decode_tokens_per_s?.toFixed(3)} tokens/s, time to first token ${x.time_to_first_token_s?.toFixed(1)} s`,
+  );
   console.log(`  text (${out.finishReason}): ${JSON.stringify(out.text)}`);
 } catch (err) {
   result.ok = false;

@@ -132,7 +132,8 @@ export interface DocumentScore {
  */
 export function documentIdentifiers(title: string): string[] {
   const ids = new Set<string>();
-  for (const m of title.matchAll(/\b(annex\s+[a-z]|article\s+\d+|uas\.[a-z]+\.\d+|form\s+\d+|amc\d*bis)\b/gi)) ids.add(m[1]!.replace(/\s+/g, ' ').toUpperCase());
+  for (const m of title.matchAll(/\b(annex\s+[a-z]|article\s+\d+|uas\.[a-z]+\.\d+|form\s+\d+|amc\d*bis)\b/gi))
+    ids.add(m[1]!.replace(/\s+/g, ' ').toUpperCase());
   return [...ids];
 }
 
@@ -175,7 +176,10 @@ export function scoreDocuments(
   allowed: (d: DocumentUnit) => boolean = () => true,
   query = '',
 ): DocumentScore[] {
-  const named = namedDocuments(query, docs.units.map((d) => (allowed(d) ? d.title : '')));
+  const named = namedDocuments(
+    query,
+    docs.units.map((d) => (allowed(d) ? d.title : '')),
+  );
   const out: DocumentScore[] = [];
   const mass = new Float64Array(docs.units.length);
   const count = new Int32Array(docs.units.length);
@@ -213,7 +217,11 @@ export function scoreDocuments(
  * left it out (marked `anchor`). A document the filters excluded (absent from `scores`) is
  * never added.
  */
-export function chooseDocuments(scores: readonly DocumentScore[], anchorDoc: number | undefined, cfg: Pick<AgentConfig, 'topDocuments' | 'keepFlatTop'>): DocumentScore[] {
+export function chooseDocuments(
+  scores: readonly DocumentScore[],
+  anchorDoc: number | undefined,
+  cfg: Pick<AgentConfig, 'topDocuments' | 'keepFlatTop'>,
+): DocumentScore[] {
   const chosen = scores.slice(0, cfg.topDocuments);
   if (!cfg.keepFlatTop || anchorDoc === undefined || !chosen.length || chosen.some((s) => s.doc === anchorDoc)) return chosen;
   const s = scores.find((x) => x.doc === anchorDoc);
@@ -223,7 +231,9 @@ export function chooseDocuments(scores: readonly DocumentScore[], anchorDoc: num
 
 /** Rule: an overview question ("summarise …", "what is Annex E about") is answered from the summary index, a fact question by the vector engine. */
 export function questionMode(query: string): 'summary' | 'fact' {
-  return /\b(summari[sz]e|summary of|overview|outline of|main points|what (?:is|are) (?:the |this |these )?[\w .#-]{0,60}\babout\b)/i.test(query) ? 'summary' : 'fact';
+  return /\b(summari[sz]e|summary of|overview|outline of|main points|what (?:is|are) (?:the |this |these )?[\w .#-]{0,60}\babout\b)/i.test(query)
+    ? 'summary'
+    : 'fact';
 }
 
 export interface ConsultedDocument {
@@ -296,7 +306,11 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
       .map((s, j) => ({ s, c: dot(qv, docs.vectors, (first + 1 + j) * dim, dim) }))
       .sort((a, b) => b.c - a.c)
       .slice(0, cfg.refined.passages);
-    return [documentHeader({ title: d.title, edition: d.edition, pages: documentPages(d) }), d.description, ...ranked.map(({ s }) => `${s.path.join(' › ')}: ${s.summary}`)].join('\n');
+    return [
+      documentHeader({ title: d.title, edition: d.edition, pages: documentPages(d) }),
+      d.description,
+      ...ranked.map(({ s }) => `${s.path.join(' › ')}: ${s.summary}`),
+    ].join('\n');
   };
 
   return {
@@ -352,16 +366,14 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
           c.evidence = [...c.evidence, ...flat.evidence.filter((e) => !own.has(e.row) && index.chunks[e.row]!.documentId === c.id)];
         }
         c.evidence.forEach((e, i) => {
-          const m = (c.score / top) / (cfg.k + i + 1);
+          const m = c.score / top / (cfg.k + i + 1);
           const prev = merged.get(e.row);
           if (!prev || prev.merged < m) merged.set(e.row, { ...e, merged: m });
         });
       }
       const flatPos = new Map(flatOrder(flat).map((row, i) => [row, i] as const));
       const pos = (row: number) => (cfg.merge === 'global' ? (flatPos.get(row) ?? Infinity) : 0);
-      const evidence = [...merged.values()]
-        .sort((a, b) => pos(a.row) - pos(b.row) || b.merged - a.merged || a.row - b.row)
-        .map(({ merged: _m, ...e }) => e);
+      const evidence = [...merged.values()].sort((a, b) => pos(a.row) - pos(b.row) || b.merged - a.merged || a.row - b.row).map(({ merged: _m, ...e }) => e);
       return {
         query,
         mode,

@@ -58,7 +58,10 @@ export function parseNotes(reply: string): { passage: number; text: string }[] |
   const notes = json?.value.notes;
   if (!Array.isArray(notes)) return null;
   const complete = notes
-    .filter((n): n is { passage: number; text: string } => !!n && typeof n === 'object' && Number.isInteger((n as { passage?: unknown }).passage) && typeof (n as { text?: unknown }).text === 'string')
+    .filter(
+      (n): n is { passage: number; text: string } =>
+        !!n && typeof n === 'object' && Number.isInteger((n as { passage?: unknown }).passage) && typeof (n as { text?: unknown }).text === 'string',
+    )
     .map((n) => ({ passage: n.passage, text: collapseWhitespace(n.text).trim() }))
     .filter((n) => n.text.length > 0);
   // a cut-off reply without one complete note is not "nothing relevant": it is no list at all
@@ -117,7 +120,15 @@ export function condensePrompt(question: string, d: CondenseDocument): { user: s
 
 /** One document's condensed context. Engine failures fall back to the extractive context (the reason says so), except a stop. */
 export async function condenseDocument(question: string, d: CondenseDocument, deps: CondenseDeps): Promise<CondensedContext> {
-  const fallback = (reason: string, raw = '', dropped: string[] = []): CondensedContext => ({ documentId: d.id, mode: 'extractive', text: d.extractive, statements: [], dropped, reason, raw });
+  const fallback = (reason: string, raw = '', dropped: string[] = []): CondensedContext => ({
+    documentId: d.id,
+    mode: 'extractive',
+    text: d.extractive,
+    statements: [],
+    dropped,
+    reason,
+    raw,
+  });
   if (!d.passages.length) return fallback('no passage to condense');
   const { user, ids } = condensePrompt(question, d);
   let reply;
@@ -150,7 +161,10 @@ export async function condenseDocument(question: string, d: CondenseDocument, de
       return { statement: stripCitations(n.text).trim(), citations: id ? [id] : [] };
     })
     .filter((l) => {
-      const key = l.statement.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      const key = l.statement
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
       if (!key || seen.has(key)) return false;
       seen.add(key);
       return true;
@@ -162,7 +176,10 @@ export async function condenseDocument(question: string, d: CondenseDocument, de
   // citation the passages do not bear out is caught
   const cited = lines.map((l) => (l.citations.length ? `${l.statement} ${l.citations.map((c) => `[${c}]`).join(' ')}` : l.statement));
   const report = await deps.check(cited.map((c) => `- ${c}`).join('\n'), ids);
-  const sentencesOf = statementSentences(report.sentences, lines.map((l) => l.statement));
+  const sentencesOf = statementSentences(
+    report.sentences,
+    lines.map((l) => l.statement),
+  );
   for (const [i, l] of lines.entries()) {
     const claims = sentencesOf[i]!.filter((s) => s.kind === 'claim');
     const failed = claims.some((s) => s.supported !== true);
@@ -189,10 +206,21 @@ export async function condenseDocument(question: string, d: CondenseDocument, de
 }
 
 /** Every kept document's condensed context, in order, and the combined context (blocks separated by a blank line, cut to `maxChars`). */
-export async function condenseDocuments(question: string, documents: readonly CondenseDocument[], deps: CondenseDeps, maxChars = Infinity): Promise<{ context: string; documents: CondensedContext[] }> {
+export async function condenseDocuments(
+  question: string,
+  documents: readonly CondenseDocument[],
+  deps: CondenseDeps,
+  maxChars = Infinity,
+): Promise<{ context: string; documents: CondensedContext[] }> {
   const out: CondensedContext[] = [];
   for (const d of documents) out.push(await condenseDocument(question, d, deps));
-  return { context: out.map((c) => c.text).join('\n\n').slice(0, maxChars), documents: out };
+  return {
+    context: out
+      .map((c) => c.text)
+      .join('\n\n')
+      .slice(0, maxChars),
+    documents: out,
+  };
 }
 
 /** A kept document of the agents' result, as {@link condenseDocument} reads it. */

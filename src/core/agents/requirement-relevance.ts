@@ -26,7 +26,15 @@ export interface DraftRankConfig {
   headingWeight: number;
 }
 
-export const DEFAULT_DRAFT_RANK_CONFIG: DraftRankConfig = { k: 60, k1: 1.2, b: 0.75, objectives: 3, feedbackPassages: 5, feedbackWeight: 0.5, headingWeight: 0.5 };
+export const DEFAULT_DRAFT_RANK_CONFIG: DraftRankConfig = {
+  k: 60,
+  k1: 1.2,
+  b: 0.75,
+  objectives: 3,
+  feedbackPassages: 5,
+  feedbackWeight: 0.5,
+  headingWeight: 0.5,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Is this sentence a requirement?
@@ -50,13 +58,21 @@ export const DEFAULT_DRAFT_RANK_CONFIG: DraftRankConfig = { k: 60, k1: 1.2, b: 0
 export function nonRequirementReason(sentence: string): string | null {
   const s = collapseWhitespace(sentence);
   if (/\?\s*["'’”)]*$/.test(s)) return 'a question';
-  if (/^(?:\(?[a-z0-9ivx]+\)\s*)?(?:this|the|these|that|a|an)\s+(?:present\s+)?(?:content|section|chapter|annex|appendix|document|paragraph|table|figure|note|step|guidance|material|text|part|item)s?\b[^.;:]{0,60}?\b(?:describes?|explains?|outlines?|summari[sz]es?|presents?|introduces?|addresses|covers?|provides?|gives?|focus(?:es)?|discusses|illustrates?|sets out)\b/i.test(s)) return 'describes the text itself';
+  if (
+    /^(?:\(?[a-z0-9ivx]+\)\s*)?(?:this|the|these|that|a|an)\s+(?:present\s+)?(?:content|section|chapter|annex|appendix|document|paragraph|table|figure|note|step|guidance|material|text|part|item)s?\b[^.;:]{0,60}?\b(?:describes?|explains?|outlines?|summari[sz]es?|presents?|introduces?|addresses|covers?|provides?|gives?|focus(?:es)?|discusses|illustrates?|sets out)\b/i.test(
+      s,
+    )
+  )
+    return 'describes the text itself';
   // only when the sentence's first modal is the embedded one ("must identify whether it … and must include" is a requirement)
   const first = /\b(?:shall|must|should|(?:is|are) required)\b/i.exec(s);
-  if (first && /\b(?:how|what|whether|why|which)\b[^,;:()]*$/i.test(s.slice(0, first.index))) return 'the modal is inside an embedded question or a relative clause';
-  if (/\b(?:shall|must|should)\s+(?:also\s+)?be\s+(?:noted|understood|interpreted|read|recalled|remembered)\b/i.test(s)) return 'a note to the reader or a definition';
+  if (first && /\b(?:how|what|whether|why|which)\b[^,;:()]*$/i.test(s.slice(0, first.index)))
+    return 'the modal is inside an embedded question or a relative clause';
+  if (/\b(?:shall|must|should)\s+(?:also\s+)?be\s+(?:noted|understood|interpreted|read|recalled|remembered)\b/i.test(s))
+    return 'a note to the reader or a definition';
   if (/\b(?:is|are)\s+not\s+required\b|\bno\s+[\w\s-]{1,40}?\b(?:is|are)\s+required\b/i.test(s)) return 'says what is not required';
-  if (/\b(?:judge?ment|care|caution|attention|common sense|vigilance)\s+(?:shall|must|should)\s+(?:always\s+)?be\s+\w+(?:\s+by\b[^.]*)?\.?\s*$/i.test(s)) return 'an exhortation with nothing to check';
+  if (/\b(?:judge?ment|care|caution|attention|common sense|vigilance)\s+(?:shall|must|should)\s+(?:always\s+)?be\s+\w+(?:\s+by\b[^.]*)?\.?\s*$/i.test(s))
+    return 'an exhortation with nothing to check';
   return null;
 }
 
@@ -101,7 +117,12 @@ export function objectiveOf(chunk: Pick<Chunk, 'title' | 'sectionPath'>): Object
 // Relevance to the hazard
 
 /** Hazard terms with weights: its own content words (1), the long / short forms the documents print for them (1), words of the best passages' titles (feedback weight). */
-export function hazardTerms(query: string, feedbackTitles: readonly string[], abbreviations: { expand(q: string): string[] }, cfg: DraftRankConfig = DEFAULT_DRAFT_RANK_CONFIG): Map<string, number> {
+export function hazardTerms(
+  query: string,
+  feedbackTitles: readonly string[],
+  abbreviations: { expand(q: string): string[] },
+  cfg: DraftRankConfig = DEFAULT_DRAFT_RANK_CONFIG,
+): Map<string, number> {
   const terms = new Map<string, number>();
   const put = (t: string, w: number) => terms.set(t, Math.max(terms.get(t) ?? 0, w));
   for (const t of contentTokens(query)) put(t, 1);
@@ -126,7 +147,13 @@ export function collectionOf(chunks: readonly Pick<Chunk, 'title' | 'text'>[]): 
 }
 
 /** BM25 of a bag of tokens for weighted terms. */
-export function bm25(tokens: readonly string[], terms: ReadonlyMap<string, number>, col: Collection, avgLen: number, cfg: Pick<DraftRankConfig, 'k1' | 'b'> = DEFAULT_DRAFT_RANK_CONFIG): number {
+export function bm25(
+  tokens: readonly string[],
+  terms: ReadonlyMap<string, number>,
+  col: Collection,
+  avgLen: number,
+  cfg: Pick<DraftRankConfig, 'k1' | 'b'> = DEFAULT_DRAFT_RANK_CONFIG,
+): number {
   const tf = new Map<string, number>();
   for (const t of tokens) if (terms.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
   let s = 0;
@@ -135,7 +162,13 @@ export function bm25(tokens: readonly string[], terms: ReadonlyMap<string, numbe
 }
 
 /** How much of the hazard a sentence states: Σ weight × idf of the hazard terms in the sentence, half for those only in its heading. */
-export function sentenceMatch(sentence: string, heading: string, terms: ReadonlyMap<string, number>, col: Collection, cfg: Pick<DraftRankConfig, 'headingWeight'> = DEFAULT_DRAFT_RANK_CONFIG): number {
+export function sentenceMatch(
+  sentence: string,
+  heading: string,
+  terms: ReadonlyMap<string, number>,
+  col: Collection,
+  cfg: Pick<DraftRankConfig, 'headingWeight'> = DEFAULT_DRAFT_RANK_CONFIG,
+): number {
   const inSentence = new Set(contentTokens(sentence));
   const inHeading = new Set(contentTokens(heading));
   let s = 0;
@@ -161,7 +194,13 @@ export interface RankedObjective {
  * passage (MaxP: BM25 of each passage, heading and text, the objective scored by its best one), so
  * that a long objective printed over many table parts is not penalised for its length.
  */
-export function rankObjectives(chunks: readonly Chunk[], allowed: (c: Chunk) => boolean, terms: ReadonlyMap<string, number>, col: Collection, cfg: DraftRankConfig = DEFAULT_DRAFT_RANK_CONFIG): RankedObjective[] {
+export function rankObjectives(
+  chunks: readonly Chunk[],
+  allowed: (c: Chunk) => boolean,
+  terms: ReadonlyMap<string, number>,
+  col: Collection,
+  cfg: DraftRankConfig = DEFAULT_DRAFT_RANK_CONFIG,
+): RankedObjective[] {
   const units = new Map<string, RankedObjective>();
   const bags: { id: string; tokens: string[] }[] = [];
   chunks.forEach((c, row) => {
@@ -180,7 +219,9 @@ export function rankObjectives(chunks: readonly Chunk[], allowed: (c: Chunk) => 
     const u = units.get(b.id)!;
     u.score = Math.max(u.score, bm25(b.tokens, terms, col, avg, cfg));
   }
-  return [...units.values()].filter((u) => u.score > 0).sort((a, b) => b.score - a.score || a.documentId.localeCompare(b.documentId) || a.key.localeCompare(b.key));
+  return [...units.values()]
+    .filter((u) => u.score > 0)
+    .sort((a, b) => b.score - a.score || a.documentId.localeCompare(b.documentId) || a.key.localeCompare(b.key));
 }
 
 /** Lexicon of the documents' own abbreviations (cached per chunk array: read once per index). */

@@ -83,7 +83,9 @@ export function parseRequirementLines(reply: string, allowed: readonly string[])
     if (!m) continue;
     const body = m[1]!.trim();
     const citations = [...new Set(parseCitations(body).flatMap((c) => c.ids))].filter((id) => allowed.includes(id));
-    const statement = stripCitations(body).replace(/\s+([.,;])/g, '$1').trim();
+    const statement = stripCitations(body)
+      .replace(/\s+([.,;])/g, '$1')
+      .trim();
     if (statement) out.push({ statement, citations });
   }
   return out;
@@ -94,7 +96,10 @@ export function parseRequirementLines(reply: string, allowed: readonly string[])
  * passages are embedded once): the check splits the list line by line, in order, so each sentence
  * belongs to the first statement (from the current one on) whose text contains it.
  */
-export function statementSentences(sentences: readonly GroundingReport['sentences'][number][], statements: readonly string[]): GroundingReport['sentences'][number][][] {
+export function statementSentences(
+  sentences: readonly GroundingReport['sentences'][number][],
+  statements: readonly string[],
+): GroundingReport['sentences'][number][][] {
   const out = statements.map((): GroundingReport['sentences'][number][] => []);
   const norm = (t: string) => collapseWhitespace(stripCitations(t)).toLowerCase();
   const texts = statements.map(norm);
@@ -125,7 +130,10 @@ export async function draftWithModel(input: ModelDraftInput): Promise<ModelDraft
   const seen = new Set<string>();
   const lines = parseRequirementLines(raw, ids)
     .filter((l) => {
-      const key = l.statement.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+      const key = l.statement
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, ' ')
+        .trim();
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
@@ -135,7 +143,10 @@ export async function draftWithModel(input: ModelDraftInput): Promise<ModelDraft
   // passage: a statement citing one that does not support it is marked by the check
   const cited = lines.map((l) => (l.citations.length ? `${l.statement} ${l.citations.map((c) => `[${c}]`).join(' ')}` : l.statement));
   const report = lines.length ? await input.check(cited.map((c) => `- ${c}`).join('\n'), ids) : null;
-  const sentencesOf = statementSentences(report?.sentences ?? [], lines.map((l) => l.statement));
+  const sentencesOf = statementSentences(
+    report?.sentences ?? [],
+    lines.map((l) => l.statement),
+  );
   const requirements: ModelRequirement[] = [];
   for (const [i, l] of lines.entries()) {
     const claims = sentencesOf[i]!.filter((s) => s.kind === 'claim');
@@ -172,7 +183,8 @@ export interface CitedPassagesDeps {
  */
 export async function draftFromCitedPassages(deps: CitedPassagesDeps, draft: RequirementDraft, signal?: AbortSignal): Promise<ModelDraft> {
   const ids = [...new Set(draft.requirements.map((r) => r.source.chunkId))].slice(0, MAX_PASSAGES);
-  if (!ids.length) throw new Error('The evidence-only draft has no passage with a requirement to give the model; describe the hazard or operation differently.');
+  if (!ids.length)
+    throw new Error('The evidence-only draft has no passage with a requirement to give the model; describe the hazard or operation differently.');
   const chunks = (await Promise.all(ids.map((id) => deps.getChunk(id)))).filter((c): c is Chunk => c !== null);
   const budget = Math.max(1000, contextCharsFor(deps.contextWindow, DEFAULT_ANSWER_CONFIG.generation) - PROMPT_RESERVE);
   const each = Math.floor(budget / Math.max(1, chunks.length));
@@ -189,6 +201,14 @@ export async function draftFromCitedPassages(deps: CitedPassagesDeps, draft: Req
 export function modelDraftToMarkdown(d: ModelDraft): string {
   const mark = (s: boolean | null) => (s === true ? 'supported by its passages' : s === false ? 'NOT supported by its passages: check it' : 'no claim checked');
   const sources = (r: ModelRequirement) =>
-    r.citations.length ? r.citations.map((c) => `[${c}]`).join(' ') : r.attributed.length ? `${r.attributed.map((c) => `[${c}]`).join(' ')} (added by the source check; the model cited none)` : '(cites no passage)';
-  return [`# Candidate requirements drafted by the model${d.description ? `: ${d.description}` : ''}`, '', ...d.requirements.map((r) => `- ${r.id}: ${r.statement} ${sources(r)} — ${mark(r.supported)}`)].join('\n');
+    r.citations.length
+      ? r.citations.map((c) => `[${c}]`).join(' ')
+      : r.attributed.length
+        ? `${r.attributed.map((c) => `[${c}]`).join(' ')} (added by the source check; the model cited none)`
+        : '(cites no passage)';
+  return [
+    `# Candidate requirements drafted by the model${d.description ? `: ${d.description}` : ''}`,
+    '',
+    ...d.requirements.map((r) => `- ${r.id}: ${r.statement} ${sources(r)} — ${mark(r.supported)}`),
+  ].join('\n');
 }

@@ -179,7 +179,8 @@ export function draftFromPassages(
         continue;
       }
       const section = c.sectionPath.length ? c.sectionPath.join(' › ') : c.title;
-      const found = p.rank !== null ? `passage ${p.rank} the document agents selected` : `a passage of ${objective.key} found by searching the objectives' own text`;
+      const found =
+        p.rank !== null ? `passage ${p.rank} the document agents selected` : `a passage of ${objective.key} found by searching the objectives' own text`;
       flat.push({
         statement: st.text,
         modal: st.modal,
@@ -198,7 +199,12 @@ export function draftFromPassages(
       });
     }
   }
-  const lexRank = new Map([...flat].filter((r) => r.match > 0).sort((a, b) => b.match - a.match || a.order - b.order).map((r, i) => [r.order, i + 1] as const));
+  const lexRank = new Map(
+    [...flat]
+      .filter((r) => r.match > 0)
+      .sort((a, b) => b.match - a.match || a.order - b.order)
+      .map((r, i) => [r.order, i + 1] as const),
+  );
   const rr = (rank: number | null | undefined) => (rank ? 1 / (cfg.k + rank) : 0);
   const scored = flat.map((r) => ({ ...r, relevance: rr(r.passageRank) + rr(r.objectiveRank) + rr(lexRank.get(r.order)) }));
   const byScore = (a: (typeof scored)[number], b: (typeof scored)[number]) => b.relevance - a.relevance || a.order - b.order;
@@ -206,12 +212,20 @@ export function draftFromPassages(
   for (const tier of CURRENCY_ORDER) {
     const inTier = scored.filter((r) => r.currency === tier).sort(byScore);
     // within a group, the sentences read cleanly before those read across table columns (labelled), each by relevance
-    for (const g of [...new Set(inTier.map((r) => r.group))]) sorted.push(...inTier.filter((r) => r.group === g).sort((a, b) => Number(a.acrossColumns ?? false) - Number(b.acrossColumns ?? false)));
+    for (const g of [...new Set(inTier.map((r) => r.group))])
+      sorted.push(...inTier.filter((r) => r.group === g).sort((a, b) => Number(a.acrossColumns ?? false) - Number(b.acrossColumns ?? false)));
   }
-  const requirements = sorted.map(({ match: _m, passageRank: _p, objectiveRank: _o, order: _r, ...r }, i) => ({ id: `REQ-${String(i + 1).padStart(3, '0')}`, ...r, relevance: Number(r.relevance.toFixed(5)) }));
+  const requirements = sorted.map(({ match: _m, passageRank: _p, objectiveRank: _o, order: _r, ...r }, i) => ({
+    id: `REQ-${String(i + 1).padStart(3, '0')}`,
+    ...r,
+    relevance: Number(r.relevance.toFixed(5)),
+  }));
   // the documents that gave candidates first (in their consulted order), then those that gave none
   const docs = documents
-    .map((d) => ({ ...d, contributed: requirements.filter((r) => passages.some((p) => p.chunk.id === r.source.chunkId && (p.chunk.documentId ?? p.chunk.docId) === d.id)).length }))
+    .map((d) => ({
+      ...d,
+      contributed: requirements.filter((r) => passages.some((p) => p.chunk.id === r.source.chunkId && (p.chunk.documentId ?? p.chunk.docId) === d.id)).length,
+    }))
     .sort((a, b) => Number(!a.contributed) - Number(!b.contributed));
   return {
     query,
@@ -242,8 +256,16 @@ function draftSummary(reqs: readonly CandidateRequirement[], docs: readonly Draf
   const n = reqs.length;
   const from = docs.filter((d) => (d.contributed ?? 0) > 0).length;
   const tiers = CURRENCY_ORDER.filter((t) => reqs.some((r) => r.currency === t));
-  const order = tiers.length > 1 ? ` The current text comes first; ${tiers.slice(1).map((t) => (t === 'restatement' ? 'restatements of SORA 2.0' : 'an earlier SORA edition')).join(' and ')} after it, labelled.` : '';
-  const left = excluded ? ` ${excluded} sentence${excluded === 1 ? '' : 's'} with “shall / should / must” ${excluded === 1 ? 'was' : 'were'} left out because ${excluded === 1 ? 'it is' : 'they are'} not requirements (questions, notes to the reader, descriptions of the text).` : '';
+  const order =
+    tiers.length > 1
+      ? ` The current text comes first; ${tiers
+          .slice(1)
+          .map((t) => (t === 'restatement' ? 'restatements of SORA 2.0' : 'an earlier SORA edition'))
+          .join(' and ')} after it, labelled.`
+      : '';
+  const left = excluded
+    ? ` ${excluded} sentence${excluded === 1 ? '' : 's'} with “shall / should / must” ${excluded === 1 ? 'was' : 'were'} left out because ${excluded === 1 ? 'it is' : 'they are'} not requirements (questions, notes to the reader, descriptions of the text).`
+    : '';
   return `${n} candidate requirement${n === 1 ? '' : 's'} from ${from} of the ${docs.length} documents consulted, most relevant to your description first, grouped by the safety objective (OSO), mitigation or SORA step they are printed under.${order}${left}`;
 }
 
@@ -261,7 +283,8 @@ function plainReason(
   if (owned > 1) parts.push(`${owned} of the ${flatTop.length} passages that best match your description are in it`);
   else if (owned === 1 && flatTop[0] !== c.id) parts.push(`one of the ${flatTop.length} passages that best match your description is in it`);
   const mine = objectives.filter((o) => o.documentId === c.id);
-  if (mine.length) parts.push(`its ${mine.map((o) => o.key).join(', ')} ${mine.length === 1 ? 'is' : 'are'} about what you describe (searched by the objectives’ own text)`);
+  if (mine.length)
+    parts.push(`its ${mine.map((o) => o.key).join(', ')} ${mine.length === 1 ? 'is' : 'are'} about what you describe (searched by the objectives’ own text)`);
   const why = parts.length ? parts.join('; ') : 'it is among the documents closest to your description';
   return c.kept ? why : `${why}; left out: none of its passages matched closely enough`;
 }
@@ -285,7 +308,10 @@ export function draftFromAgents(
   const titleOf = new Map(result.consulted.map((c) => [c.id, c] as const));
   // the kept documents' passages, in the agents' merged order when given (else document by document)
   const chosen = new Set(kept.flatMap((c) => c.evidence.slice(0, perDocument).map((e) => e.row)));
-  const order = [...(result.evidence ?? []).map((e) => e.row).filter((r) => chosen.has(r)), ...kept.flatMap((c) => c.evidence.slice(0, perDocument).map((e) => e.row))];
+  const order = [
+    ...(result.evidence ?? []).map((e) => e.row).filter((r) => chosen.has(r)),
+    ...kept.flatMap((c) => c.evidence.slice(0, perDocument).map((e) => e.row)),
+  ];
   const docOf = (c: Chunk) => c.documentId ?? c.docId;
   for (const row of new Set(order)) {
     const chunk = chunks[row]!;
@@ -300,7 +326,8 @@ export function draftFromAgents(
   const latestEdition = editions.length ? Math.max(...editions) : null;
   // the objectives and mitigations whose own text matches, within the question's filters: the top few per tier
   const f = result.flat?.filters ?? {};
-  const allowed = (c: Chunk) => (!f.docIds?.length || f.docIds.includes(c.docId)) && (result.flat?.broadened || !f.jurisdictions?.length || f.jurisdictions.includes(c.jurisdiction));
+  const allowed = (c: Chunk) =>
+    (!f.docIds?.length || f.docIds.includes(c.docId)) && (result.flat?.broadened || !f.jurisdictions?.length || f.jurisdictions.includes(c.jurisdiction));
   const ranked = rankObjectives(chunks, allowed, terms, collection, config);
   const tierOf = (o: RankedObjective) => {
     const c = chunks[o.rows[0]!]!;
@@ -323,7 +350,14 @@ export function draftFromAgents(
       const title = consulted?.title ?? documentTitleOf(chunk);
       const edition = consulted?.edition ?? chunk.edition;
       if (!consulted && !extraDocs.has(o.documentId)) extraDocs.set(o.documentId, { id: o.documentId, title, edition, reason: '', kept: true });
-      const p: DraftPassage = { chunk, documentTitle: title, documentEdition: edition, rank: null, objectiveRank: tierRank, sourceVerbatim: verbatimOf(chunk.docId) };
+      const p: DraftPassage = {
+        chunk,
+        documentTitle: title,
+        documentEdition: edition,
+        rank: null,
+        objectiveRank: tierRank,
+        sourceVerbatim: verbatimOf(chunk.docId),
+      };
       passages.push(p);
       have.set(chunk.id, p);
     }
@@ -333,7 +367,12 @@ export function draftFromAgents(
     ...result.consulted.map((c) => ({ id: c.id, title: c.title, edition: c.edition, reason: plainReason(c, result.query, flatTop, objectives), kept: c.kept })),
     ...[...extraDocs.values()].map((d) => ({
       ...d,
-      reason: `its ${objectives.filter((o) => o.documentId === d.id).map((o) => o.key).join(', ')} ${objectives.filter((o) => o.documentId === d.id).length === 1 ? 'is' : 'are'} about what you describe (searched by the objectives’ own text)`,
+      reason: `its ${objectives
+        .filter((o) => o.documentId === d.id)
+        .map((o) => o.key)
+        .join(
+          ', ',
+        )} ${objectives.filter((o) => o.documentId === d.id).length === 1 ? 'is' : 'are'} about what you describe (searched by the objectives’ own text)`,
     })),
   ];
   return draftFromPassages(result.query, passages, documents, now, { terms, collection, latestEdition, config });
@@ -345,16 +384,32 @@ function documentTitleOf(c: Chunk): string {
 }
 
 export function draftToMarkdown(d: RequirementDraft): string {
-  const lines = [`# Candidate safety requirements${d.query ? `: ${d.query}` : ''}`, '', `Evidence-only draft (${d.createdAt}): every statement is quoted verbatim from the cited passage; no model was used. Decision support, not an approval.`, ''];
+  const lines = [
+    `# Candidate safety requirements${d.query ? `: ${d.query}` : ''}`,
+    '',
+    `Evidence-only draft (${d.createdAt}): every statement is quoted verbatim from the cited passage; no model was used. Decision support, not an approval.`,
+    '',
+  ];
   if (d.summary) lines.push(d.summary, '');
   lines.push('## Documents consulted', '');
   for (const doc of d.documents) {
-    const gave = doc.contributed === undefined ? '' : doc.contributed ? ` It gave ${doc.contributed} candidate${doc.contributed === 1 ? '' : 's'}.` : doc.kept ? ' It gave no candidate: its matching passages state no requirement.' : '';
+    const gave =
+      doc.contributed === undefined
+        ? ''
+        : doc.contributed
+          ? ` It gave ${doc.contributed} candidate${doc.contributed === 1 ? '' : 's'}.`
+          : doc.kept
+            ? ' It gave no candidate: its matching passages state no requirement.'
+            : '';
     lines.push(`- ${doc.title} (${shortEdition(doc.edition)})${doc.kept ? '' : ' — not used'}: ${doc.reason}.${gave}`);
   }
   lines.push('');
   if (d.noEvidence || !d.requirements.length) {
-    lines.push(d.noEvidence ? 'No evidence: no passage passed the evidence gate.' : 'The selected passages contain no normative (shall / should / must / required) statement.');
+    lines.push(
+      d.noEvidence
+        ? 'No evidence: no passage passed the evidence gate.'
+        : 'The selected passages contain no normative (shall / should / must / required) statement.',
+    );
     return `${lines.join('\n')}\n`;
   }
   for (const tier of draftTiers(d)) {
@@ -362,7 +417,11 @@ export function draftToMarkdown(d: RequirementDraft): string {
     for (const g of tier.groups) {
       lines.push(`### ${g.title}`, '');
       for (const r of g.requirements) {
-        lines.push(`- **${r.id}** (${r.modal}) “${r.statement}”${r.sourceVerbatim ? '' : ' — from a restatement, not the regulation’s wording: check the official text'}${r.acrossColumns ? ` — ${ACROSS_COLUMNS_NOTE}` : ''}`, `  - Source: ${r.source.document}, ${r.source.section}, ${r.source.pages} [${r.source.chunkId}] — ${r.source.edition}`, `  - Rationale: ${r.rationale}`);
+        lines.push(
+          `- **${r.id}** (${r.modal}) “${r.statement}”${r.sourceVerbatim ? '' : ' — from a restatement, not the regulation’s wording: check the official text'}${r.acrossColumns ? ` — ${ACROSS_COLUMNS_NOTE}` : ''}`,
+          `  - Source: ${r.source.document}, ${r.source.section}, ${r.source.pages} [${r.source.chunkId}] — ${r.source.edition}`,
+          `  - Rationale: ${r.rationale}`,
+        );
       }
       lines.push('');
     }
@@ -395,7 +454,14 @@ export function draftTiers(d: Pick<RequirementDraft, 'requirements'>): DraftTier
       // the printed heading, with the objective's key in front when the heading does not print it
       return { group: g, title: t.includes(g.replace(/^Mitigation /, '')) || t === g ? t : `${g} — ${t}`, requirements: rs };
     });
-    out.push({ tier, heading: tierHeading(tier, reqs.map((r) => r.source.edition)), groups });
+    out.push({
+      tier,
+      heading: tierHeading(
+        tier,
+        reqs.map((r) => r.source.edition),
+      ),
+      groups,
+    });
   }
   return out;
 }
@@ -410,7 +476,19 @@ export const csvField = csvCell;
 
 export function draftToCsv(d: RequirementDraft): string {
   const rows = d.requirements.map((r) =>
-    csvRow([r.id, r.group, r.modal, r.statement, r.source.document, r.source.edition, r.source.section, r.source.pages, r.source.chunkId, String(r.sourceVerbatim), r.rationale]),
+    csvRow([
+      r.id,
+      r.group,
+      r.modal,
+      r.statement,
+      r.source.document,
+      r.source.edition,
+      r.source.section,
+      r.source.pages,
+      r.source.chunkId,
+      String(r.sourceVerbatim),
+      r.rationale,
+    ]),
   );
   return `${[csvRow(CSV_COLUMNS), ...rows].join('\r\n')}\r\n`;
 }

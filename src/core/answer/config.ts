@@ -7,7 +7,6 @@ import { DEFAULT_GENERATION, type GenerationParams } from '../llm/engine.js';
 import { type DeepPartial, deepMerge } from '../config/merge.js';
 import type { CitationMarkers } from './prompts.js';
 
-
 /**
  * How the SKYSAFE developer prompt is delivered.
  * - 'merge' (default): appended to the system prompt under a "Developer
@@ -166,7 +165,11 @@ export const CONTEXT_CHARS_PER_TOKEN = 3.5;
  * write about 240 tokens of answer; with this budget (7,994 characters at the
  * defaults) it keeps room for `max_tokens`.
  */
-export function contextCharsFor(windowTokens: number, generation: Pick<GenerationParams, 'max_tokens'> = DEFAULT_ANSWER_CONFIG.generation, cap = 12_000): number {
+export function contextCharsFor(
+  windowTokens: number,
+  generation: Pick<GenerationParams, 'max_tokens'> = DEFAULT_ANSWER_CONFIG.generation,
+  cap = 12_000,
+): number {
   const tokens = windowTokens - generation.max_tokens - INSTRUCTION_TOKENS;
   return Math.max(0, Math.min(cap, Math.floor(tokens * CONTEXT_CHARS_PER_TOKEN)));
 }

@@ -29,7 +29,17 @@
 import { buildRequest, type ChatCompletionChunkLike, type ChatEngine, type StreamingChatRequest } from '../llm/engine.js';
 import type { RetrievalResult } from '../retrieval/types.js';
 import { applyAttribution, type AttributedCitation } from './attribution.js';
-import { citedIds, contextChunkIds, filterCitations, NumberMarkerStream, numberCitations, numberContextMarkers, resolveNumberMarkers, type NumberedCitations, type RemovedCitation } from './citations.js';
+import {
+  citedIds,
+  contextChunkIds,
+  filterCitations,
+  NumberMarkerStream,
+  numberCitations,
+  numberContextMarkers,
+  resolveNumberMarkers,
+  type NumberedCitations,
+  type RemovedCitation,
+} from './citations.js';
 import { type AnswerConfig, DEFAULT_ANSWER_CONFIG } from './config.js';
 import { type GenerationParams } from '../llm/engine.js';
 import { type AnswerError, ContextTooLongError, type EngineErrorContext, mapEngineError } from '../llm/errors.js';
@@ -260,7 +270,9 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     try {
       const markers = numbered ? new NumberMarkerStream(numbered.ids) : null;
       const onToken: AnswerQuestionInput['onToken'] =
-        markers && input.onToken ? (delta, channel) => (channel === 'answer' ? emitResolved(input.onToken!, markers.push(delta)) : input.onToken!(delta, channel)) : input.onToken;
+        markers && input.onToken
+          ? (delta, channel) => (channel === 'answer' ? emitResolved(input.onToken!, markers.push(delta)) : input.onToken!(delta, channel))
+          : input.onToken;
       outcome = await streamOnce(input.engine, buildRequest(messages, params), input.signal, onToken, partial);
       if (markers && input.onToken) emitResolved(input.onToken, markers.flush());
       break;

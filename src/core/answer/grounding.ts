@@ -148,7 +148,11 @@ export function answerSentences(answer: string): RawSentence[] {
       line = label.rest;
       if (!line) continue;
     } else if (/^#{1,6}\s/.test(line)) continue;
-    line = line.replace(BULLET, '').replace(/\*\*|__/g, '').replace(/^>\s*/, '').trim();
+    line = line
+      .replace(BULLET, '')
+      .replace(/\*\*|__/g, '')
+      .replace(/^>\s*/, '')
+      .trim();
     if (!line) continue;
     for (const span of splitSentenceSpans(line)) {
       const prev = out[out.length - 1];
@@ -331,7 +335,12 @@ export async function checkGrounding(input: GroundingInput): Promise<GroundingRe
       missingNumbers: [],
       fromCitation: false,
       alternativeChunk: null,
-      reason: kinds[i] === 'question' ? 'clarification question, not a claim' : kinds[i] === 'gap' ? 'states missing information, not a claim' : 'too short to be a claim',
+      reason:
+        kinds[i] === 'question'
+          ? 'clarification question, not a claim'
+          : kinds[i] === 'gap'
+            ? 'states missing information, not a claim'
+            : 'too short to be a claim',
     };
     if (kinds[i] !== 'claim') return base;
     const ci = claimIdx.indexOf(i);
@@ -492,8 +501,14 @@ export function calibrate(examples: readonly LabelledSupport[], options: { maxFa
   const target = options.maxFalseSupportRate ?? 0.05;
   const maxC = options.maxCandidates ?? 200;
   if (!examples.length) throw new Error('calibrate() needs labelled examples.');
-  const sims = candidates(examples.map((e) => e.similarity), maxC);
-  const ovs = candidates(examples.map((e) => e.overlap), maxC);
+  const sims = candidates(
+    examples.map((e) => e.similarity),
+    maxC,
+  );
+  const ovs = candidates(
+    examples.map((e) => e.overlap),
+    maxC,
+  );
   const pos = examples.filter((e) => e.supported).length;
   const neg = examples.length - pos;
   let bestR: CalibrationResult | null = null;

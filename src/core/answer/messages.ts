@@ -22,7 +22,6 @@ import { DEFAULT_ANSWER_CONFIG } from './config.js';
 import { stripCitations } from './citations.js';
 import { contextMessage, DEVELOPER_HEADING, developerPrompt, NO_CONTEXT_MARKER, systemPrompt } from './prompts.js';
 
-
 /** One previous exchange of the conversation. */
 export interface ConversationTurn {
   question: string;

@@ -163,4 +163,3 @@ export type AuditKind = 'ask' | 'assess' | 'requirements';
 
 /** What the caller provides; id and time are filled in when absent. */
 export type AuditRecordInput = Omit<AuditRecord, 'id' | 'time'> & { id?: string; time?: string };
-

@@ -91,7 +91,11 @@ export function auditCalculator(calc: CalcOutcome | null | undefined): AuditCalc
 export type ModelDescriber = (id: string) => AuditModels['generation'];
 
 /** The models behind an answer: the embedding model (from the index manifest) and the generation model. */
-export function auditModels(embedding: IndexManifest['model'] | null | undefined, generationModelId: string | null | undefined, describe?: ModelDescriber): AuditModels {
+export function auditModels(
+  embedding: IndexManifest['model'] | null | undefined,
+  generationModelId: string | null | undefined,
+  describe?: ModelDescriber,
+): AuditModels {
   return {
     embedding: embedding ? { id: embedding.id, dtype: embedding.dtype, sha256: embedding.sha256 } : null,
     generation: generationModelId ? (describe?.(generationModelId) ?? { id: generationModelId, weightsUrl: null, libraryUrl: null }) : null,
@@ -126,9 +130,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
     route: auditRoute(input.route),
     calculator: auditCalculator(input.calc),
     models: auditModels(input.embeddingModel, generative ? (input.generationModelId ?? modelId) : null, input.describeModel),
-    assistance: input.assistance
-      ? { parsed: input.assistance.parsed, alternatives: alternativesFrom(input.assistance), raw: input.assistance.raw }
-      : null,
+    assistance: input.assistance ? { parsed: input.assistance.parsed, alternatives: alternativesFrom(input.assistance), raw: input.assistance.raw } : null,
     ...(input.scope ? { scope: { ...input.scope } } : {}),
     ...(generative && input.condensed
       ? {

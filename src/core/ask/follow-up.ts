@@ -8,9 +8,35 @@
 import { contentTokens } from '../text/tokenize.js';
 
 /** Openers that only say "this continues the last question" ("and …", "what about …"). */
-const OPENER = /^\s*(?:(?:and|but|so|also|ok(?:ay)?|then)\b[\s,]*)*(?:(?:what|how)\s+about|what\s+if|and\s+if|how\s+does\s+that\s+change\s+for|same\s+(?:for|with))?\b[\s,]*/i;
+const OPENER =
+  /^\s*(?:(?:and|but|so|also|ok(?:ay)?|then)\b[\s,]*)*(?:(?:what|how)\s+about|what\s+if|and\s+if|how\s+does\s+that\s+change\s+for|same\s+(?:for|with))?\b[\s,]*/i;
 /** Words that ask rather than name a topic. */
-const ASKING = new Set(['what', 'which', 'how', 'why', 'when', 'where', 'who', 'does', 'do', 'is', 'are', 'can', 'need', 'needs', 'required', 'apply', 'applies', 'mean', 'means', 'explain', 'tell', 'give', 'list', 'please']);
+const ASKING = new Set([
+  'what',
+  'which',
+  'how',
+  'why',
+  'when',
+  'where',
+  'who',
+  'does',
+  'do',
+  'is',
+  'are',
+  'can',
+  'need',
+  'needs',
+  'required',
+  'apply',
+  'applies',
+  'mean',
+  'means',
+  'explain',
+  'tell',
+  'give',
+  'list',
+  'please',
+]);
 
 export interface StandaloneQuery {
   /** What retrieval searches. */

@@ -46,14 +46,22 @@ export async function embedQuery(
 }
 
 /** Flat retrieval, and with agents the documents that hold the evidence, on one embedding of the query. */
-export async function retrieveLocal(deps: Omit<LocalRetrievalDeps, 'embedder'>, query: string, request: RetrieveRequest = {}): Promise<AskResult & { agentResult: AgentResult | null }> {
+export async function retrieveLocal(
+  deps: Omit<LocalRetrievalDeps, 'embedder'>,
+  query: string,
+  request: RetrieveRequest = {},
+): Promise<AskResult & { agentResult: AgentResult | null }> {
   const result = await retrieveRanked(deps, query, request);
   // not in these documents: decided on the flat retrieval, once per question, where the app, the CLIs and every eval retrieve
   const scope = deps.scope ? await deps.scope.decide(query, result.retrieval) : null;
   return scope ? { ...result, scope } : result;
 }
 
-async function retrieveRanked(deps: Omit<LocalRetrievalDeps, 'embedder'>, query: string, request: RetrieveRequest): Promise<AskResult & { agentResult: AgentResult | null }> {
+async function retrieveRanked(
+  deps: Omit<LocalRetrievalDeps, 'embedder'>,
+  query: string,
+  request: RetrieveRequest,
+): Promise<AskResult & { agentResult: AgentResult | null }> {
   const { engine, index } = deps;
   const { agents: useAgents = true, ...options } = request;
   const config = withConfig(engine.config, options.config);
@@ -66,7 +74,12 @@ async function retrieveRanked(deps: Omit<LocalRetrievalDeps, 'embedder'>, query:
   } else {
     retrieval = await engine.retrieveWithVector(query, q.vector, options, q.alternatives);
   }
-  retrieval.trace.unshift({ stage: 'embed query', ms: q.ms, candidates: [], ...(q.alternatives.length ? { note: `and ${q.alternatives.length} alternative formulation(s)` } : {}) });
+  retrieval.trace.unshift({
+    stage: 'embed query',
+    ms: q.ms,
+    candidates: [],
+    ...(q.alternatives.length ? { note: `and ${q.alternatives.length} alternative formulation(s)` } : {}),
+  });
   retrieval.totalMs += q.ms;
   const chunkAt = (row: number): Chunk => index.chunks[row]!;
   return {
@@ -124,7 +137,12 @@ export function createLocalRetrieval(current: () => LocalRetrievalDeps): AskRetr
     },
     async evidenceOnly(question, result) {
       const { embedder, index } = current();
-      return composeEvidenceOnlyAnswer({ question, retrieval: result.retrieval, chunks: result.chunks, embedder: windowBackedEmbedder(embedder, index, result.chunks) });
+      return composeEvidenceOnlyAnswer({
+        question,
+        retrieval: result.retrieval,
+        chunks: result.chunks,
+        embedder: windowBackedEmbedder(embedder, index, result.chunks),
+      });
     },
     async checkGrounding(answer, contextChunkIds) {
       const { embedder, index } = current();
@@ -140,7 +158,11 @@ export function createLocalRetrieval(current: () => LocalRetrievalDeps): AskRetr
  * contains it (windows are runs of whole sentences, see src/core/ingest/enrich/windows.ts).
  * Only texts not found that way (the question) are embedded.
  */
-export function windowBackedEmbedder(emb: Pick<Embedder, 'embed'>, idx: Pick<LoadedIndex, 'windows' | 'rowOf' | 'manifest'>, chunks: readonly Chunk[]): Pick<Embedder, 'embed'> {
+export function windowBackedEmbedder(
+  emb: Pick<Embedder, 'embed'>,
+  idx: Pick<LoadedIndex, 'windows' | 'rowOf' | 'manifest'>,
+  chunks: readonly Chunk[],
+): Pick<Embedder, 'embed'> {
   const dim = idx.manifest.dimension;
   const known = new Map<string, Float32Array>();
   for (const c of chunks) {

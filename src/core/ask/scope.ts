@@ -23,9 +23,18 @@ export interface Scope {
  * `embedder`: the model the decision was fitted with (the index's built-in one) for the
  * nearest-instrument feature; its instrument vectors are computed on first use.
  */
-export function createScope(coverageJson: unknown, model: DecisionModel, manifest: Pick<IndexManifest, 'artifacts'> & { sha256?: string }, manifestSha: string, embedder: Pick<Embedder, 'embed'>): Scope {
+export function createScope(
+  coverageJson: unknown,
+  model: DecisionModel,
+  manifest: Pick<IndexManifest, 'artifacts'> & { sha256?: string },
+  manifestSha: string,
+  embedder: Pick<Embedder, 'embed'>,
+): Scope {
   const data: CoverageData = parseCoverage(coverageJson);
-  const binding = coverageBinding(data, { manifestSha256: manifestSha, ...(manifest.artifacts['chunks.json'] ? { chunksSha256: manifest.artifacts['chunks.json'].sha256 } : {}) });
+  const binding = coverageBinding(data, {
+    manifestSha256: manifestSha,
+    ...(manifest.artifacts['chunks.json'] ? { chunksSha256: manifest.artifacts['chunks.json'].sha256 } : {}),
+  });
   let vectors: Promise<{ id: string; vector: Float32Array }[]> | null = null;
   const instrumentVectors = () =>
     (vectors ??= (async () => {

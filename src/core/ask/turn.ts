@@ -406,7 +406,11 @@ export function weakTableRoute(route: Pick<RouteDecision, 'path' | 'confidence'>
 function mergeFilters(a: Filters | undefined, b: Filters | undefined): Filters | undefined {
   if (!a) return b;
   if (!b) return a;
-  return { ...a, ...b, ...(a.jurisdictions || b.jurisdictions ? { jurisdictions: [...new Set([...(a.jurisdictions ?? []), ...(b.jurisdictions ?? [])])] } : {}) };
+  return {
+    ...a,
+    ...b,
+    ...(a.jurisdictions || b.jurisdictions ? { jurisdictions: [...new Set([...(a.jurisdictions ?? []), ...(b.jurisdictions ?? [])])] } : {}),
+  };
 }
 
 function auditOf(out: TurnOutcome, input: TurnInput, ports: TurnPorts): AuditRecordInput | null {

@@ -40,7 +40,18 @@ export function evidenceSignal(r: Pick<RetrievalResult, 'noEvidence' | 'gate' | 
   };
 }
 
-export const DECISION_FEATURES = ['named', 'topic', 'covered', 'noEvidence', 'gateScore', 'topDense', 'topWindow', 'passagesMentionIt', 'instrumentSim', 'similarOnly'] as const;
+export const DECISION_FEATURES = [
+  'named',
+  'topic',
+  'covered',
+  'noEvidence',
+  'gateScore',
+  'topDense',
+  'topWindow',
+  'passagesMentionIt',
+  'instrumentSim',
+  'similarOnly',
+] as const;
 export type DecisionFeature = (typeof DECISION_FEATURES)[number];
 
 export interface DecisionModel {
@@ -60,8 +71,7 @@ export interface DecisionModel {
 }
 
 export type Answerability =
-  | { verdict: 'not-in-documents'; hit: CoverageHit; probability: number }
-  | { verdict: 'answerable'; probability: number | null; hit: CoverageHit | null };
+  { verdict: 'not-in-documents'; hit: CoverageHit; probability: number } | { verdict: 'answerable'; probability: number | null; hit: CoverageHit | null };
 
 /** The absent instrument whose description is closest to the question's embedding, and the cosine. */
 export interface NearestInstrument {
@@ -99,7 +109,12 @@ export function candidateOf(m: CoverageMatches, near?: NearestInstrument | null,
   return instrument ? { instrument, why: { kind: 'similar', matched: instrument.label } } : null;
 }
 
-export function decisionFeatures(m: CoverageMatches, e: EvidenceSignal, near?: NearestInstrument | null, coverage?: CoverageData): Record<DecisionFeature, number> {
+export function decisionFeatures(
+  m: CoverageMatches,
+  e: EvidenceSignal,
+  near?: NearestInstrument | null,
+  coverage?: CoverageData,
+): Record<DecisionFeature, number> {
   const hit = candidateOf(m, near, coverage);
   const mentioned = new Set(hit?.instrument.mentions.chunks ?? []);
   return {
@@ -129,7 +144,13 @@ export function probabilityOf(model: DecisionModel, f: Record<DecisionFeature, n
  * gate may still say "no evidence"). `near` (nearestInstrument over the query vector) is used
  * only when the model was fitted with similarity candidates (`model.similarity`).
  */
-export function decideAnswerability(question: string, coverage: CoverageData, evidence: EvidenceSignal, model: DecisionModel, near?: NearestInstrument | null): Answerability {
+export function decideAnswerability(
+  question: string,
+  coverage: CoverageData,
+  evidence: EvidenceSignal,
+  model: DecisionModel,
+  near?: NearestInstrument | null,
+): Answerability {
   const m = coverageMatches(question, coverage);
   const n = model.similarity ? (near ?? null) : null;
   const hit = candidateOf(m, n, coverage);

@@ -50,7 +50,8 @@ export function coverageMatches(question: string, data: CoverageData): CoverageM
     if (seen.has(ins.id)) continue;
     if (r.subject) {
       // a subject in words is a topic cue, kept for step 3
-      if (ins.status === 'absent' && !subjects.some((h) => h.instrument.id === ins.id)) subjects.push({ instrument: ins, why: { kind: 'topic', matched: r.text, key: r.key } });
+      if (ins.status === 'absent' && !subjects.some((h) => h.instrument.id === ins.id))
+        subjects.push({ instrument: ins, why: { kind: 'topic', matched: r.text, key: r.key } });
       continue;
     }
     seen.add(ins.id);
@@ -74,10 +75,18 @@ export function coverageMatches(question: string, data: CoverageData): CoverageM
   const scored: { hit: CoverageHit; n: number; order: number }[] = [];
   table.forEach(({ ins, topic: res }, order) => {
     if (ins.status !== 'absent' || seen.has(ins.id)) return;
-    const found = res.map((re) => re.exec(q)).filter((m): m is RegExpExecArray => !!m).map((m) => m[0]);
+    const found = res
+      .map((re) => re.exec(q))
+      .filter((m): m is RegExpExecArray => !!m)
+      .map((m) => m[0]);
     const subject = subjects.find((h) => h.instrument.id === ins.id);
     if (subject && !found.some((f) => f.toLowerCase() === subject.why.matched.toLowerCase())) found.unshift(subject.why.matched);
-    if (found.length) scored.push({ hit: { instrument: ins, why: { kind: 'topic', matched: found.join(' … '), ...(subject?.why.key ? { key: subject.why.key } : {}) } }, n: found.length, order });
+    if (found.length)
+      scored.push({
+        hit: { instrument: ins, why: { kind: 'topic', matched: found.join(' … '), ...(subject?.why.key ? { key: subject.why.key } : {}) } },
+        n: found.length,
+        order,
+      });
   });
   scored.sort((a, b) => b.n - a.n || a.order - b.order);
   return { named, topic: scored.map((s) => s.hit), covered };

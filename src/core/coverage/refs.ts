@@ -59,7 +59,8 @@ const SHORT_REG = /\b(?:EU\s+)?(?:regulation|reg\.?)\s+(20\d\d)\/(\d{3,4})\b|\b(
 const DIRECTIVE = /\bDirective\s+(?:\((?:EU|EC|EEC)\)\s+)?(\d{2,4})\/(\d{1,4})(?:\/(?:EU|EC|EEC))?/gi;
 const UAS_POINT = /\bUAS\.(OPEN|SPEC|STS|LUC|FTB)(?:-?(\d\d))?(?:\.(\d{3}))?((?:\(\w{1,4}\))*)/gi;
 const ANNEX_PART_945 = /\bPart\s+(\d{1,2})\s+of\s+the\s+Annex\s+to\s+(?:(?:Delegated|Commission)\s+)*(?:Regulation\s+\(EU\)\s+2019\/945|that Regulation)/gi;
-const ANNEX_PART_947 = /\bPart\s+([A-C])\s+of\s+the\s+Annex(?:\s+to\s+(?:(?:Implementing|Commission)\s+)*(?:Regulation\s+\(EU\)\s+2019\/947|the UAS Regulation))?/g;
+const ANNEX_PART_947 =
+  /\bPart\s+([A-C])\s+of\s+the\s+Annex(?:\s+to\s+(?:(?:Implementing|Commission)\s+)*(?:Regulation\s+\(EU\)\s+2019\/947|the UAS Regulation))?/g;
 const PART_UAS = /\bPart[- ]UAS\b(?:\s+(?:point\s+)?UAS\.)?/gi;
 const CLASS_MARK = /\bclass(?:es)?\s+C([0-6])\b|\bC([0-6])[- ](?:class|marked|labell?ed|drones?|label)\b/gi;
 const ICAO = /\bICAO\s+(Annex|Doc)\s+(\d{1,4})/gi;
@@ -79,7 +80,10 @@ const CONCEPTS: { key: string; re: RegExp; subject?: true }[] = [
   { key: 'reg:2021/664', re: /\bU-space\b/gi },
   { key: 'reg:2019/947:art:15', re: /\bgeographical\s+zones?\b|\bgeo-?zones?\b/gi, subject: true },
   { key: 'reg:2019/947:art:14', re: /\bregistration\s+(?:number|mark|of\s+(?:the\s+)?UAS\s+operators?)\b|\bUAS\s+operator\s+registration\b/gi, subject: true },
-  { key: 'concept:remote-pilot-competence', re: /\bremote\s+pilot\s+certificates?\b|\bcertificate\s+of\s+remote\s+pilot\s+competency\b|\bproof\s+of\s+(?:completion\s+of\s+)?online\s+training\b/gi },
+  {
+    key: 'concept:remote-pilot-competence',
+    re: /\bremote\s+pilot\s+certificates?\b|\bcertificate\s+of\s+remote\s+pilot\s+competency\b|\bproof\s+of\s+(?:completion\s+of\s+)?online\s+training\b/gi,
+  },
   { key: 'national', re: /\bnational\s+(?:regulations?|rules?|laws?|legislation)\b/gi, subject: true },
   { key: 'concept:privacy-insurance', re: /\bprivacy\b|\bdata\s+protection\b|\binsurance\b|\bliability\b/gi, subject: true },
   { key: 'jarus', re: /\bJARUS\b/g },
@@ -148,7 +152,8 @@ export function scanReferences(raw: string): Reference[] {
   }
   for (const m of text.matchAll(DECISION)) push(`decision:${m[1]}/${m[2]}`, m as RegExpExecArray);
   for (const m of text.matchAll(PART_21)) push('reg:748/2012:part21', m as RegExpExecArray);
-  for (const c of CONCEPTS) for (const m of text.matchAll(c.re)) push(c.key === 'uas:STS' && m[1] ? `uas:STS-0${m[1]}` : c.key, m as RegExpExecArray, c.subject);
+  for (const c of CONCEPTS)
+    for (const m of text.matchAll(c.re)) push(c.key === 'uas:STS' && m[1] ? `uas:STS-0${m[1]}` : c.key, m as RegExpExecArray, c.subject);
   return out.sort((x, y) => x.index - y.index);
 }
 

@@ -81,10 +81,16 @@ export async function createTransformersEmbedder(config: EmbeddingModelConfig): 
     );
   }
   // the model's own width (MiniLM and its tuned copies: 384; EmbeddingGemma: 768)
-  const dim = spec.output === 'sentence_embedding' ? spec.dimension : Number((extractor.model as unknown as { config?: { hidden_size?: number } }).config?.hidden_size ?? 384);
+  const dim =
+    spec.output === 'sentence_embedding'
+      ? spec.dimension
+      : Number((extractor.model as unknown as { config?: { hidden_size?: number } }).config?.hidden_size ?? 384);
   const sepId = BigInt((extractor.tokenizer as unknown as { sep_token_id?: number }).sep_token_id ?? 102);
   const tokenize = (texts: string[]) =>
-    extractor.tokenizer(texts, { padding: true, truncation: true, ...(spec.maxTokens ? { max_length: spec.maxTokens } : {}) }) as unknown as Record<string, Tensor> & {
+    extractor.tokenizer(texts, { padding: true, truncation: true, ...(spec.maxTokens ? { max_length: spec.maxTokens } : {}) }) as unknown as Record<
+      string,
+      Tensor
+    > & {
       input_ids: Tensor;
       attention_mask: Tensor;
     };
@@ -102,7 +108,10 @@ export async function createTransformersEmbedder(config: EmbeddingModelConfig): 
       const inputs = tokenize(batch);
       const out = (await extractor.model({ input_ids: inputs.input_ids, attention_mask: inputs.attention_mask })) as { sentence_embedding?: Tensor };
       const t = out.sentence_embedding;
-      if (!t) throw new ModelLoadError(`The model "${config.modelId}" has no sentence_embedding output; its ONNX file is not the one \`npm run models:prepare -- embedder\` writes.`);
+      if (!t)
+        throw new ModelLoadError(
+          `The model "${config.modelId}" has no sentence_embedding output; its ONNX file is not the one \`npm run models:prepare -- embedder\` writes.`,
+        );
       return { data: t.data as Float32Array, release: () => t.dispose?.() };
     }
     const { hidden, mask } = await encode(batch);
@@ -134,7 +143,8 @@ export async function createTransformersEmbedder(config: EmbeddingModelConfig): 
       return out;
     },
     async embedTokens(text: string): Promise<Float32Array[]> {
-      if (spec.output !== 'mean') throw new ModelLoadError(`Token embeddings (late interaction) are not available from "${config.modelId}": its graph outputs only the sentence vector.`);
+      if (spec.output !== 'mean')
+        throw new ModelLoadError(`Token embeddings (late interaction) are not available from "${config.modelId}": its graph outputs only the sentence vector.`);
       const { hidden: t } = await encode([text]);
       const data = t.data as Float32Array;
       const n = t.dims[1] ?? 0;

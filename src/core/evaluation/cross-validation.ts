@@ -21,7 +21,7 @@ export function foldsOf(groups: readonly string[], k: number, seed = 1): Map<str
   const unique = [...new Set(groups)].sort();
   if (unique.length < k) throw new RangeError(`--cv ${k}: only ${unique.length} question groups; use K ≤ ${unique.length}`);
   let s = seed >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   for (let i = unique.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [unique[i], unique[j]] = [unique[j]!, unique[i]!];
@@ -46,7 +46,12 @@ export interface ChoiceEstimate {
  * value with the best MRR on the other folds (ties keep the lower index, so list
  * the default first).
  */
-export function crossValidateChoice(questions: readonly CvQuestion[], ranks: readonly (readonly number[])[], folds: Map<string, number>, k: number): ChoiceEstimate {
+export function crossValidateChoice(
+  questions: readonly CvQuestion[],
+  ranks: readonly (readonly number[])[],
+  folds: Map<string, number>,
+  k: number,
+): ChoiceEstimate {
   if (!ranks.length) throw new RangeError('no candidate values');
   for (const r of ranks) if (r.length !== questions.length) throw new RangeError('one rank per question and value');
   const foldOf = questions.map((q) => folds.get(q.group) ?? 0);

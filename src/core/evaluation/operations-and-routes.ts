@@ -26,14 +26,17 @@ export interface JsonlRecord {
 export function parseJsonl(text: string, file: string): JsonlRecord[] {
   const out: JsonlRecord[] = [];
   // a UTF-8 byte-order mark (some editors write one) is not part of the first record
-  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    try {
-      out.push({ line: i + 1, value: JSON.parse(raw) as unknown });
-    } catch (e) {
-      throw new EvalInputError(file, i + 1, `malformed JSON (${(e as Error).message})`);
-    }
-  });
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((raw, i) => {
+      if (raw.trim() === '') return;
+      try {
+        out.push({ line: i + 1, value: JSON.parse(raw) as unknown });
+      } catch (e) {
+        throw new EvalInputError(file, i + 1, `malformed JSON (${(e as Error).message})`);
+      }
+    });
   if (out.length === 0) throw new EvalInputError(file, null, 'no cases (the file is empty)');
   return out;
 }
@@ -123,9 +126,7 @@ export function toRouterCase(record: JsonlRecord, file: string): RouterCase {
 
 /** Routes every query with the pre-filter alone (no history, no classifier). */
 export function scoreRouter(cases: readonly RouterCase[]): RouterReport {
-  const confusion = Object.fromEntries(
-    ROUTE_PATHS.map((e) => [e, Object.fromEntries(ROUTE_PATHS.map((p) => [p, 0]))]),
-  ) as Confusion;
+  const confusion = Object.fromEntries(ROUTE_PATHS.map((e) => [e, Object.fromEntries(ROUTE_PATHS.map((p) => [p, 0]))])) as Confusion;
   const errors: RouterReport['errors'] = [];
   for (const c of cases) {
     const d = prefilterRoute(c.query).decision;

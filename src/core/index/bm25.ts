@@ -36,10 +36,7 @@ export const toBm25Doc = (c: Pick<Chunk, 'id' | 'retrieval' | 'docId'>, question
 });
 
 /** Build the index; `questionsOf` gives a chunk's synthetic questions (none by default). */
-export function buildBm25(
-  chunks: Pick<Chunk, 'id' | 'retrieval' | 'docId'>[],
-  questionsOf: (id: string) => readonly string[] = () => [],
-): MiniSearch<Bm25Doc> {
+export function buildBm25(chunks: Pick<Chunk, 'id' | 'retrieval' | 'docId'>[], questionsOf: (id: string) => readonly string[] = () => []): MiniSearch<Bm25Doc> {
   const ms = new MiniSearch<Bm25Doc>(BM25_OPTIONS);
   ms.addAll(chunks.map((c) => toBm25Doc(c, questionsOf(c.id))));
   return ms;

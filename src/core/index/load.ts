@@ -62,8 +62,10 @@ export function documentIndex(units: DocumentUnit[], vectors: Float32Array, dim:
   units.forEach((d, i) => {
     for (const id of d.chunkIds) {
       const row = rowOf.get(id);
-      if (row === undefined) throw new IndexIntegrityError(`documents.json lists chunk ${id} (document ${d.id}), which is not in chunks.json. Rebuild it with \`npm run index\`.`);
-      if (docOfRow[row] !== -1) throw new IndexIntegrityError(`Chunk ${id} is in two documents (${units[docOfRow[row]!]!.id}, ${d.id}). Rebuild it with \`npm run index\`.`);
+      if (row === undefined)
+        throw new IndexIntegrityError(`documents.json lists chunk ${id} (document ${d.id}), which is not in chunks.json. Rebuild it with \`npm run index\`.`);
+      if (docOfRow[row] !== -1)
+        throw new IndexIntegrityError(`Chunk ${id} is in two documents (${units[docOfRow[row]!]!.id}, ${d.id}). Rebuild it with \`npm run index\`.`);
       docOfRow[row] = i;
     }
   });
@@ -107,9 +109,7 @@ export async function loadIndexFromBytes(manifestJson: string, files: Record<str
     throw new IndexIntegrityError(`chunks.json is not valid JSON (${(e as Error).message}). Rebuild it with \`npm run index\`.`);
   }
   if (chunks.length !== manifest.chunkCount) {
-    throw new IndexIntegrityError(
-      `chunks.json holds ${chunks.length} chunks; the manifest says ${manifest.chunkCount}. Rebuild it with \`npm run index\`.`,
-    );
+    throw new IndexIntegrityError(`chunks.json holds ${chunks.length} chunks; the manifest says ${manifest.chunkCount}. Rebuild it with \`npm run index\`.`);
   }
   const dim = manifest.dimension;
   const vectors = asFloat32(files[ARTIFACTS.vectors]!, ARTIFACTS.vectors, chunks.length, dim);

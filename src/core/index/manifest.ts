@@ -108,9 +108,7 @@ export async function verifyArtifacts(manifest: Pick<IndexManifest, 'artifacts'>
     }
     const actual = await sha256Hex(bytes);
     if (actual !== expected.sha256) {
-      throw new IndexIntegrityError(
-        `The static index file ${name} does not match its manifest (SHA-256 ${actual}, expected ${expected.sha256}). ${REBUILD}`,
-      );
+      throw new IndexIntegrityError(`The static index file ${name} does not match its manifest (SHA-256 ${actual}, expected ${expected.sha256}). ${REBUILD}`);
     }
   }
 }

@@ -70,10 +70,14 @@ export function parseVectorSetManifest(json: string, expectedModel: string): Vec
   try {
     m = JSON.parse(json) as VectorSetManifest;
   } catch (e) {
-    throw new IndexIntegrityError(`The vector set of ${expectedModel} has an invalid ${VECTOR_SET_MANIFEST} (${(e as Error).message}). ${rebuild(expectedModel)}`);
+    throw new IndexIntegrityError(
+      `The vector set of ${expectedModel} has an invalid ${VECTOR_SET_MANIFEST} (${(e as Error).message}). ${rebuild(expectedModel)}`,
+    );
   }
   if (m?.formatVersion !== VECTOR_SET_FORMAT_VERSION || typeof m.artifacts !== 'object' || typeof m.boundTo !== 'object' || !m.model) {
-    throw new IndexIntegrityError(`The vector set of ${expectedModel} has format ${String(m?.formatVersion)}; this app reads ${VECTOR_SET_FORMAT_VERSION}. ${rebuild(expectedModel)}`);
+    throw new IndexIntegrityError(
+      `The vector set of ${expectedModel} has format ${String(m?.formatVersion)}; this app reads ${VECTOR_SET_FORMAT_VERSION}. ${rebuild(expectedModel)}`,
+    );
   }
   if (m.model.id !== expectedModel) {
     throw new IndexIntegrityError(`The vector set in the folder of ${expectedModel} was built with ${m.model.id}. ${rebuild(expectedModel)}`);
@@ -86,7 +90,9 @@ export function parseVectorSetManifest(json: string, expectedModel: string): Vec
 
 function floats(bytes: Uint8Array, name: string, rows: number, dim: number, model: string): Float32Array {
   if (bytes.byteLength !== rows * dim * 4) {
-    throw new IndexIntegrityError(`${name} of the ${model} vector set holds ${bytes.byteLength} bytes; ${rows} rows × ${dim} need ${rows * dim * 4}. ${rebuild(model)}`);
+    throw new IndexIntegrityError(
+      `${name} of the ${model} vector set holds ${bytes.byteLength} bytes; ${rows} rows × ${dim} need ${rows * dim * 4}. ${rebuild(model)}`,
+    );
   }
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
@@ -95,7 +101,9 @@ function floats(bytes: Uint8Array, name: string, rows: number, dim: number, mode
 
 function int8(bytes: Uint8Array, name: string, rows: number, dim: number, model: string): Float32Array {
   if (bytes.byteLength !== rows * dim) {
-    throw new IndexIntegrityError(`${name} of the ${model} vector set holds ${bytes.byteLength} bytes; ${rows} rows × ${dim} need ${rows * dim}. ${rebuild(model)}`);
+    throw new IndexIntegrityError(
+      `${name} of the ${model} vector set holds ${bytes.byteLength} bytes; ${rows} rows × ${dim} need ${rows * dim}. ${rebuild(model)}`,
+    );
   }
   return dequantizeInt8(bytes);
 }
@@ -121,7 +129,11 @@ export async function applyVectorSet(index: LoadedIndex, manifestJson: string, f
   const nodes = index.documents.nodeRow.length ? index.documents.vectors.length / index.manifest.dimension : 0;
   return {
     ...index,
-    manifest: { ...index.manifest, model: { ...set.model, pooling: set.model.output === 'mean' ? 'mean' : 'sentence_embedding', normalized: true }, dimension: dim },
+    manifest: {
+      ...index.manifest,
+      model: { ...set.model, pooling: set.model.output === 'mean' ? 'mean' : 'sentence_embedding', normalized: true },
+      dimension: dim,
+    },
     vectors: floats(files[ARTIFACTS.vectors]!, ARTIFACTS.vectors, index.chunks.length, dim, modelId),
     summaryVectors: floats(files[ARTIFACTS.summaryVectors]!, ARTIFACTS.summaryVectors, index.chunks.length, dim, modelId),
     windows: { ...index.windows, vectors: int8(files[ARTIFACTS.windowVectors]!, ARTIFACTS.windowVectors, index.windows.count, dim, modelId) },

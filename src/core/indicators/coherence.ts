@@ -52,15 +52,18 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['likely_regulatory_pathway', 'expected_assessment_depth'],
     fields: [],
     test: (v) => v.likely_regulatory_pathway === 'open' && v.expected_assessment_depth === 'structured_assessment',
-    message: () => 'Pathway "open" with a "structured_assessment" depth: the ‘open’ category involves no operational risk assessment; check which of the two is right.',
+    message: () =>
+      'Pathway "open" with a "structured_assessment" depth: the ‘open’ category involves no operational risk assessment; check which of the two is right.',
   },
   {
     id: 'sora-vs-simple-declaration',
     severity: 'contradiction',
     indicators: ['likely_regulatory_pathway', 'expected_assessment_depth'],
     fields: [],
-    test: (v) => (v.likely_regulatory_pathway === 'specific_sora' || v.likely_regulatory_pathway === 'certified') && v.expected_assessment_depth === 'simple_declaration',
-    message: (v) => `Pathway "${String(v.likely_regulatory_pathway)}" with depth "simple_declaration": a full SORA or the ‘certified’ category is not satisfied by a simple declaration.`,
+    test: (v) =>
+      (v.likely_regulatory_pathway === 'specific_sora' || v.likely_regulatory_pathway === 'certified') && v.expected_assessment_depth === 'simple_declaration',
+    message: (v) =>
+      `Pathway "${String(v.likely_regulatory_pathway)}" with depth "simple_declaration": a full SORA or the ‘certified’ category is not satisfied by a simple declaration.`,
   },
   {
     id: 'sts-vs-full-sora',
@@ -76,7 +79,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['sail', 'expected_assessment_depth'],
     fields: [],
     test: (v) => typeof v.sail === 'string' && (SAIL_RANK[v.sail] ?? 0) >= 3 && v.expected_assessment_depth === 'simple_declaration',
-    message: (v) => `SAIL ${String(v.sail)} (computed from the tables) with depth "simple_declaration": SAIL III and above carry OSOs at medium or high robustness, which a simple declaration does not cover.`,
+    message: (v) =>
+      `SAIL ${String(v.sail)} (computed from the tables) with depth "simple_declaration": SAIL III and above carry OSOs at medium or high robustness, which a simple declaration does not cover.`,
   },
   {
     id: 'sail-vs-open',
@@ -84,15 +88,21 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['sail', 'likely_regulatory_pathway'],
     fields: [],
     test: (v) => typeof v.sail === 'string' && (SAIL_RANK[v.sail] ?? 0) >= 3 && v.likely_regulatory_pathway === 'open',
-    message: (v) => `SAIL ${String(v.sail)} computed for an operation oriented to the ‘open’ category: an operation needing SAIL III or above is unlikely to fit the ‘open’ category.`,
+    message: (v) =>
+      `SAIL ${String(v.sail)} computed for an operation oriented to the ‘open’ category: an operation needing SAIL III or above is unlikely to fit the ‘open’ category.`,
   },
   {
     id: 'outside-sora-vs-pathway',
     severity: 'contradiction',
     indicators: ['final_grc', 'likely_regulatory_pathway'],
     fields: [],
-    test: (v) => (num(v.final_grc) ?? 0) > 7 && v.likely_regulatory_pathway !== undefined && v.likely_regulatory_pathway !== null && v.likely_regulatory_pathway !== 'certified',
-    message: (v) => `Final GRC ${String(v.final_grc)} is greater than 7 (outside the SORA, ‘certified’ category to be considered) but the pathway is "${String(v.likely_regulatory_pathway)}".`,
+    test: (v) =>
+      (num(v.final_grc) ?? 0) > 7 &&
+      v.likely_regulatory_pathway !== undefined &&
+      v.likely_regulatory_pathway !== null &&
+      v.likely_regulatory_pathway !== 'certified',
+    message: (v) =>
+      `Final GRC ${String(v.final_grc)} is greater than 7 (outside the SORA, ‘certified’ category to be considered) but the pathway is "${String(v.likely_regulatory_pathway)}".`,
   },
   {
     id: 'igrc-high-vs-ground-low',
@@ -115,7 +125,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     severity: 'contradiction',
     indicators: ['initial_ground_risk_orientation'],
     fields: ['ground_environment'],
-    test: (v, i) => i.ground_environment === 'assembly_of_people' && (v.initial_ground_risk_orientation === 'very_low' || v.initial_ground_risk_orientation === 'low'),
+    test: (v, i) =>
+      i.ground_environment === 'assembly_of_people' && (v.initial_ground_risk_orientation === 'very_low' || v.initial_ground_risk_orientation === 'low'),
     message: (v) => `Operation over assemblies of people with a "${String(v.initial_ground_risk_orientation)}" ground risk orientation.`,
   },
   {
@@ -131,8 +142,12 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     severity: 'contradiction',
     indicators: ['initial_air_risk_orientation'],
     fields: ['visual_mode', 'airspace_type'],
-    test: (v, i) => i.visual_mode === 'BVLOS' && (i.airspace_type === 'controlled' || i.airspace_type === 'airport_environment') && v.initial_air_risk_orientation === 'very_low',
-    message: (_v, i) => `BVLOS in ${i.airspace_type === 'controlled' ? 'controlled airspace' : 'an airport/heliport environment'} with a "very_low" air risk orientation: only atypical (e.g. segregated) airspace leads to ARC-a (S.4.4.4).`,
+    test: (v, i) =>
+      i.visual_mode === 'BVLOS' &&
+      (i.airspace_type === 'controlled' || i.airspace_type === 'airport_environment') &&
+      v.initial_air_risk_orientation === 'very_low',
+    message: (_v, i) =>
+      `BVLOS in ${i.airspace_type === 'controlled' ? 'controlled airspace' : 'an airport/heliport environment'} with a "very_low" air risk orientation: only atypical (e.g. segregated) airspace leads to ARC-a (S.4.4.4).`,
   },
   {
     id: 'airport-vs-air-low',
@@ -160,7 +175,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
       typeof v.initial_air_risk_orientation === 'string' &&
       v.initial_air_risk_orientation in ORIENTATION_RANK &&
       (ARC_RANK[i.residual_arc] ?? 0) > (ORIENTATION_RANK[v.initial_air_risk_orientation] ?? 0),
-    message: (v, i) => `Residual ARC-${String(i.residual_arc)} is higher than a "${String(v.initial_air_risk_orientation)}" initial air risk orientation: strategic mitigations (Step #5) can only lower the initial ARC.`,
+    message: (v, i) =>
+      `Residual ARC-${String(i.residual_arc)} is higher than a "${String(v.initial_air_risk_orientation)}" initial air risk orientation: strategic mitigations (Step #5) can only lower the initial ARC.`,
   },
   {
     id: 'open-vs-bvlos',
@@ -168,7 +184,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['likely_regulatory_pathway'],
     fields: ['visual_mode'],
     test: (v, i) => v.likely_regulatory_pathway === 'open' && i.visual_mode === 'BVLOS',
-    message: () => 'Pathway "open" for a BVLOS operation: the ‘open’ category is limited to VLOS operations (Regulation (EU) 2019/947, Article 4 — not part of the text corpus).',
+    message: () =>
+      'Pathway "open" for a BVLOS operation: the ‘open’ category is limited to VLOS operations (Regulation (EU) 2019/947, Article 4 — not part of the text corpus).',
   },
   {
     id: 'open-vs-mass',
@@ -176,7 +193,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['likely_regulatory_pathway'],
     fields: ['mtom_category'],
     test: (v, i) => v.likely_regulatory_pathway === 'open' && i.mtom_category === '25kg_or_more',
-    message: () => 'Pathway "open" for a UA of 25 kg or more: the ‘open’ category is limited to UA below 25 kg (Regulation (EU) 2019/947, Article 4 — not part of the text corpus).',
+    message: () =>
+      'Pathway "open" for a UA of 25 kg or more: the ‘open’ category is limited to UA below 25 kg (Regulation (EU) 2019/947, Article 4 — not part of the text corpus).',
   },
   {
     id: 'open-vs-altitude',
@@ -184,7 +202,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['likely_regulatory_pathway'],
     fields: ['max_altitude_category'],
     test: (v, i) => v.likely_regulatory_pathway === 'open' && (i.max_altitude_category === 'up_to_150m' || i.max_altitude_category === 'above_150m'),
-    message: () => 'Pathway "open" above 120 m: the ‘open’ category is limited to 120 m from the closest point of the surface (Regulation (EU) 2019/947, Article 4 — not part of the text corpus).',
+    message: () =>
+      'Pathway "open" above 120 m: the ‘open’ category is limited to 120 m from the closest point of the surface (Regulation (EU) 2019/947, Article 4 — not part of the text corpus).',
   },
   {
     id: 'open-vs-assemblies',
@@ -192,7 +211,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['likely_regulatory_pathway'],
     fields: ['ground_environment'],
     test: (v, i) => v.likely_regulatory_pathway === 'open' && i.ground_environment === 'assembly_of_people',
-    message: () => 'Pathway "open" over assemblies of people: ‘open’ category operations do not fly over assemblies of people (Regulation (EU) 2019/947, Article 4 — not part of the text corpus).',
+    message: () =>
+      'Pathway "open" over assemblies of people: ‘open’ category operations do not fly over assemblies of people (Regulation (EU) 2019/947, Article 4 — not part of the text corpus).',
   },
   {
     id: 'ground-environment-vs-population-band',

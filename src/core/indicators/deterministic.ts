@@ -63,15 +63,31 @@ export function runCalculator(input: InitialOperationInput): CalculatorOutcome {
   const fields = (names: readonly ChainInputName[]): OptionalField[] => names.map((n) => CHAIN_FIELD[n]);
   if (chain.igrc === null) {
     if (ground && ground.band === null) notes.push(ground.statement);
-    return { igrc: null, finalGrc: null, sail: null, missing: { igrc: fields(chain.missing.igrc), final_grc: fields(chain.missing.final_grc), sail: fields(chain.missing.sail) }, borderline, notes, ground };
+    return {
+      igrc: null,
+      finalGrc: null,
+      sail: null,
+      missing: { igrc: fields(chain.missing.igrc), final_grc: fields(chain.missing.final_grc), sail: fields(chain.missing.sail) },
+      borderline,
+      notes,
+      ground,
+    };
   }
   // a band read from the ground environment: the Table 2 cell leads the iGRC's trace, and the iGRC says so
   const igrc: AssessResult<IgrcValue> =
-    ground?.trace && chain.igrc.status !== 'invalid' ? { ...chain.igrc, trace: [ground.trace, ...chain.igrc.trace], notes: [ground.statement, ...chain.igrc.notes] } : chain.igrc;
+    ground?.trace && chain.igrc.status !== 'invalid'
+      ? { ...chain.igrc, trace: [ground.trace, ...chain.igrc.trace], notes: [ground.statement, ...chain.igrc.notes] }
+      : chain.igrc;
   if (below250) notes.push('Mass category "< 250 g": the ≤ 250 g rule printed under Table 1 was checked with the category bound (250 g).');
   for (const c of IGRC_TABLE.columns) {
-    if (input.characteristic_dimension_m === c.maxDimensionM) borderline.push(`The characteristic dimension (${c.maxDimensionM} m) is exactly the limit of the Table 1 column "${c.dimensionLabel}"; any larger UA falls in the next column.`);
-    if (input.max_speed_ms === c.maxSpeedMs) borderline.push(`The maximum speed (${c.maxSpeedMs} m/s) is exactly the limit of the Table 1 column "${c.speedLabel}"; any faster UA falls in the next column.`);
+    if (input.characteristic_dimension_m === c.maxDimensionM)
+      borderline.push(
+        `The characteristic dimension (${c.maxDimensionM} m) is exactly the limit of the Table 1 column "${c.dimensionLabel}"; any larger UA falls in the next column.`,
+      );
+    if (input.max_speed_ms === c.maxSpeedMs)
+      borderline.push(
+        `The maximum speed (${c.maxSpeedMs} m/s) is exactly the limit of the Table 1 column "${c.speedLabel}"; any faster UA falls in the next column.`,
+      );
   }
   const fin = chain.finalGrc;
   if (fin?.status === 'ok') {
@@ -170,7 +186,8 @@ function earlierReason(calc: CalculatorOutcome): string {
 /** True when the tables put the operation outside the SORA (‘certified’ category to be considered). */
 function outsideSora(calc: CalculatorOutcome): TraceStep[] | null {
   if (calc.igrc?.status === 'outside-sora') return [...calc.igrc.trace];
-  if (calc.finalGrc?.status === 'ok' && !calc.finalGrc.value.withinSora) return [...(calc.igrc?.status === 'ok' ? calc.igrc.trace : []), ...calc.finalGrc.trace];
+  if (calc.finalGrc?.status === 'ok' && !calc.finalGrc.value.withinSora)
+    return [...(calc.igrc?.status === 'ok' ? calc.igrc.trace : []), ...calc.finalGrc.trace];
   if (calc.sail?.status === 'outside-sora') return [...calc.sail.trace];
   return null;
 }
@@ -186,7 +203,10 @@ export function deriveIndicator(name: IndicatorName, input: InitialOperationInpu
       // The final GRC starts from the iGRC cell; cite it too (no mitigation claimed → no Table 5 step).
       const trace = [...calc.igrc.trace, ...calc.finalGrc.trace];
       const credits = calc.finalGrc.value.credits;
-      const how = credits.length === 0 ? 'no ground-risk mitigation is claimed, so the final GRC equals the iGRC' : `credits ${credits.map((c) => `${c.mitigation.toUpperCase()} ${c.level} ${c.credit}`).join(', ')}`;
+      const how =
+        credits.length === 0
+          ? 'no ground-risk mitigation is claimed, so the final GRC equals the iGRC'
+          : `credits ${credits.map((c) => `${c.mitigation.toUpperCase()} ${c.level} ${c.credit}`).join(', ')}`;
       return {
         ...d,
         trace,
@@ -231,7 +251,9 @@ export function deriveIndicator(name: IndicatorName, input: InitialOperationInpu
     }
     case 'initial_air_risk_orientation': {
       const lower = input.residual_arc
-        ? [`The residual ARC given (ARC-${input.residual_arc}) results from the initial ARC lowered by strategic mitigations (Step #5), so the initial air risk is at least ${ARC_ORIENTATION[input.residual_arc]}.`]
+        ? [
+            `The residual ARC given (ARC-${input.residual_arc}) results from the initial ARC lowered by strategic mitigations (Step #5), so the initial air risk is at least ${ARC_ORIENTATION[input.residual_arc]}.`,
+          ]
         : [];
       if (input.airspace_type === 'atypical_segregated') {
         return {

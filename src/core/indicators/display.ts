@@ -29,7 +29,10 @@ export function cardOrder(results: readonly IndicatorResult[]): IndicatorResult[
     if (h >= 0) return h;
     return r.value !== null ? 10 : 20;
   };
-  return results.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map((x) => x.r);
+  return results
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+    .map((x) => x.r);
 }
 
 /**

@@ -15,7 +15,7 @@ export const EXPORT_SCHEMA_VERSION = 1 as const;
 
 export const DISCLAIMER =
   'Indicative and preliminary decision support, not a legal determination, approval or final classification. ' +
-  'Values read from the regulation\'s tables cite the table cells; model-proposed orientations are majority votes over the retrieved passages and may be wrong. ' +
+  "Values read from the regulation's tables cite the table cells; model-proposed orientations are majority votes over the retrieved passages and may be wrong. " +
   'Responsibility for the assessment remains with the UAS operator and the competent authority. ' +
   'The source texts are amendment documents and restatements; the consolidated regulation is the reference for legal purposes.';
 
@@ -111,12 +111,23 @@ const CONFIDENCE_TEXT: Readonly<Record<IndicatorResult['confidence'], string>> =
 /** Printable Markdown summary (also readable as plain text). */
 export function renderSummary(result: AssessmentResult, documents: Readonly<Record<string, DocumentInfo>> = KNOWN_DOCUMENTS): string {
   const doc = toExportDocument(result, documents);
-  const out: string[] = ['# SkyCite — initial operation indicators', '', `Generated ${result.generatedAt}${result.model ? ` · model ${result.model.id}, ${result.model.runs} runs per indicator` : ' · no language model (calculator and evidence only)'}`, '', `> ${DISCLAIMER}`, '', '## Operation inputs', ''];
+  const out: string[] = [
+    '# SkyCite — initial operation indicators',
+    '',
+    `Generated ${result.generatedAt}${result.model ? ` · model ${result.model.id}, ${result.model.runs} runs per indicator` : ' · no language model (calculator and evidence only)'}`,
+    '',
+    `> ${DISCLAIMER}`,
+    '',
+    '## Operation inputs',
+    '',
+  ];
   for (const f of FIELD_SPECS) {
     const v = valueLabel(f.field, result.input);
     if (v !== null) out.push(`- ${f.label}: ${v}`);
     else if (f.field === 'population_band' && result.calculator.ground?.band) {
-      out.push(`- ${f.label}: ${POPULATION_BAND_LABELS[result.calculator.ground.band]} (not given; read from the ground environment with Table 2, p. ${DENSITY_DESCRIPTORS_TABLE.source.page})`);
+      out.push(
+        `- ${f.label}: ${POPULATION_BAND_LABELS[result.calculator.ground.band]} (not given; read from the ground environment with Table 2, p. ${DENSITY_DESCRIPTORS_TABLE.source.page})`,
+      );
     }
   }
   out.push('', '## Indicators', '', '| Indicator | Value | Confidence | Consistency |', '|---|---|---|---|');
@@ -124,7 +135,9 @@ export function renderSummary(result: AssessmentResult, documents: Readonly<Reco
     const r = result.results[n];
     if (!r) continue;
     const value = `${r.valueLabel}${r.conditional ? ' (conditional)' : ''}`;
-    out.push(`| ${r.label} | ${value} | ${CONFIDENCE_TEXT[r.confidence]}${r.error ? ' — model error' : ''} | ${r.consistency === null ? '—' : `${Math.round(r.consistency * 100)} %`} |`);
+    out.push(
+      `| ${r.label} | ${value} | ${CONFIDENCE_TEXT[r.confidence]}${r.error ? ' — model error' : ''} | ${r.consistency === null ? '—' : `${Math.round(r.consistency * 100)} %`} |`,
+    );
   }
   for (const n of result.order) {
     const r = result.results[n];
@@ -136,7 +149,8 @@ export function renderSummary(result: AssessmentResult, documents: Readonly<Reco
     if (r.clarification) out.push('', `Missing information: ${r.clarification}`);
     if (r.error) out.push('', `Model error (${r.error.kind}): ${r.error.message}`);
     if (r.sources.length) out.push('', `Sources: ${r.sources.map((s) => `[${s.id}] ${s.title}, ${s.pages}`).join('; ')}`);
-    if (INDICATOR_CATALOG[n].kind === 'model' && r.confidence === 'model-majority') out.push('', '_Model-proposed orientation: check it against the cited passages._');
+    if (INDICATOR_CATALOG[n].kind === 'model' && r.confidence === 'model-majority')
+      out.push('', '_Model-proposed orientation: check it against the cited passages._');
   }
   out.push('', '## Coherence checks', '');
   if (result.coherence.length === 0) out.push('No contradiction between the indicators was detected.');
@@ -145,4 +159,3 @@ export function renderSummary(result: AssessmentResult, documents: Readonly<Reco
   for (const [id, d] of Object.entries(doc.documents)) out.push(`- ${id}: ${d.title}${'edition' in d ? `, ${d.edition}. ${d.notice}` : ''}`);
   return `${out.join('\n')}\n`;
 }
-

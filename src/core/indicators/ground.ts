@@ -32,7 +32,8 @@ export const TABLE2_WHERE = `${T2.source.caption.split(' — ')[0]} (AMC & GM to
 
 /** "EASA Form 208 (Step #2.1, pp. 176–177) and EASA Form 209 (3.7.1, p. 197)". */
 export const FORMS_WHERE = FORM_DESCRIPTORS.map(
-  (f) => `${f.source.caption.split(' — ')[0]} (${/^(?:Step #\S+|\S+)/.exec(f.item)?.[0] ?? f.item}, ${f.source.lastPage ? `pp. ${f.source.page}–${f.source.lastPage}` : `p. ${f.source.page}`})`,
+  (f) =>
+    `${f.source.caption.split(' — ')[0]} (${/^(?:Step #\S+|\S+)/.exec(f.item)?.[0] ?? f.item}, ${f.source.lastPage ? `pp. ${f.source.page}–${f.source.lastPage}` : `p. ${f.source.page}`})`,
 ).join(' and ');
 
 const rowOfBand = (band: PopulationBand): DescriptorRow => T2.rows.find((r) => r.band === band) as DescriptorRow;
@@ -86,7 +87,13 @@ export function readGround(environment: GroundEnvironment): GroundReading {
   return {
     environment,
     band: row.band,
-    trace: traceFrom(T2.source, row.quantitative, 'Qualitative descriptors', row.descriptors.join(' / '), `ground environment "${label}" → population row ${row.quantitative}`),
+    trace: traceFrom(
+      T2.source,
+      row.quantitative,
+      'Qualitative descriptors',
+      row.descriptors.join(' / '),
+      `ground environment "${label}" → population row ${row.quantitative}`,
+    ),
     statement:
       `Population density band read from the ground environment: ${TABLE2_WHERE} puts "${words.table2Descriptor}" on the "${row.quantitative}" row ` +
       `(S.4.2.4(d) allows these descriptors when density values are not available).` +
@@ -120,7 +127,12 @@ export function compareGroundAndBand(environment: GroundEnvironment, band: Popul
   const bandLabel = POPULATION_BAND_LABELS[band];
   const envRow = words.table2Descriptor ? rowOfDescriptor(words.table2Descriptor) : null;
   const bandRow = rowOfBand(band);
-  const bandClaimedElsewhere = GROUND_ENVIRONMENTS.some((e) => e !== environment && GROUND_ENVIRONMENT_WORDS[e].table2Descriptor !== null && rowOfDescriptor(GROUND_ENVIRONMENT_WORDS[e].table2Descriptor!)?.band === band);
+  const bandClaimedElsewhere = GROUND_ENVIRONMENTS.some(
+    (e) =>
+      e !== environment &&
+      GROUND_ENVIRONMENT_WORDS[e].table2Descriptor !== null &&
+      rowOfDescriptor(GROUND_ENVIRONMENT_WORDS[e].table2Descriptor!)?.band === band,
+  );
   const table2: boolean | null = envRow ? envRow.band === band : bandClaimedElsewhere ? false : null;
   const forms = formGroup(words.formDescriptor).bands.includes(band);
   const table2Reads = `${TABLE2_WHERE} calls "${bandRow.quantitative}" "${table2Descriptors(band)}"${envRow && envRow.band !== band ? ` and puts "${words.table2Descriptor}" on the "${envRow.quantitative}" row` : ''}`;

@@ -120,16 +120,85 @@ const options = <V extends string>(values: readonly V[], labels: Readonly<Record
 
 /** Every field of the form, in display order. */
 export const FIELD_SPECS: readonly FieldSpec[] = [
-  { field: 'mtom_category', label: 'Maximum take-off mass', required: true, kind: 'choice', options: options(MTOM_CATEGORIES, MTOM_LABELS), help: 'Maximum take-off mass of the UA, payload included.' },
-  { field: 'visual_mode', label: 'VLOS / BVLOS', required: true, kind: 'choice', options: options(VISUAL_MODES, VISUAL_MODE_LABELS), help: 'Whether the remote pilot keeps the UA in unaided visual line of sight.' },
-  { field: 'ground_environment', label: 'Ground environment', required: true, kind: 'choice', options: options(GROUND_ENVIRONMENTS, GROUND_ENVIRONMENT_LABELS), help: 'What the operation overflies.' },
-  { field: 'airspace_type', label: 'Airspace type', required: true, kind: 'choice', options: options(AIRSPACE_TYPES, AIRSPACE_TYPE_LABELS), help: 'Airspace of the operational volume.' },
-  { field: 'max_altitude_category', label: 'Maximum altitude', required: true, kind: 'choice', options: options(ALTITUDE_CATEGORIES, ALTITUDE_LABELS), help: 'Maximum height above ground of the flight geography.' },
-  { field: 'characteristic_dimension_m', label: 'Maximum characteristic dimension', required: false, kind: 'number', unit: 'm', help: 'Wingspan, blade diameter or maximum dimension (SORA Step #2), in metres or with its unit (120 cm, 4 ft).' },
-  { field: 'max_speed_ms', label: 'Maximum speed', required: false, kind: 'number', unit: 'm/s', help: 'Maximum commanded airspeed (SORA Step #2), in m/s or with its unit (68 km/h, 37 kt).' },
-  { field: 'population_band', label: 'Population density band', required: false, kind: 'choice', options: options(POPULATION_BANDS, POPULATION_BAND_LABELS), help: 'Highest population density in the iGRC footprint (SORA Table 1 rows).' },
-  { field: 'mitigations', label: 'Claimed ground-risk mitigations', required: false, kind: 'mitigations', help: 'M1(A), M1(B), M1(C), M2 at low / medium / high robustness (SORA Step #3, Table 5).' },
-  { field: 'residual_arc', label: 'Residual ARC', required: false, kind: 'choice', options: options(RESIDUAL_ARCS, RESIDUAL_ARC_LABELS), help: 'Residual air risk class after strategic mitigations (SORA Step #5).' },
+  {
+    field: 'mtom_category',
+    label: 'Maximum take-off mass',
+    required: true,
+    kind: 'choice',
+    options: options(MTOM_CATEGORIES, MTOM_LABELS),
+    help: 'Maximum take-off mass of the UA, payload included.',
+  },
+  {
+    field: 'visual_mode',
+    label: 'VLOS / BVLOS',
+    required: true,
+    kind: 'choice',
+    options: options(VISUAL_MODES, VISUAL_MODE_LABELS),
+    help: 'Whether the remote pilot keeps the UA in unaided visual line of sight.',
+  },
+  {
+    field: 'ground_environment',
+    label: 'Ground environment',
+    required: true,
+    kind: 'choice',
+    options: options(GROUND_ENVIRONMENTS, GROUND_ENVIRONMENT_LABELS),
+    help: 'What the operation overflies.',
+  },
+  {
+    field: 'airspace_type',
+    label: 'Airspace type',
+    required: true,
+    kind: 'choice',
+    options: options(AIRSPACE_TYPES, AIRSPACE_TYPE_LABELS),
+    help: 'Airspace of the operational volume.',
+  },
+  {
+    field: 'max_altitude_category',
+    label: 'Maximum altitude',
+    required: true,
+    kind: 'choice',
+    options: options(ALTITUDE_CATEGORIES, ALTITUDE_LABELS),
+    help: 'Maximum height above ground of the flight geography.',
+  },
+  {
+    field: 'characteristic_dimension_m',
+    label: 'Maximum characteristic dimension',
+    required: false,
+    kind: 'number',
+    unit: 'm',
+    help: 'Wingspan, blade diameter or maximum dimension (SORA Step #2), in metres or with its unit (120 cm, 4 ft).',
+  },
+  {
+    field: 'max_speed_ms',
+    label: 'Maximum speed',
+    required: false,
+    kind: 'number',
+    unit: 'm/s',
+    help: 'Maximum commanded airspeed (SORA Step #2), in m/s or with its unit (68 km/h, 37 kt).',
+  },
+  {
+    field: 'population_band',
+    label: 'Population density band',
+    required: false,
+    kind: 'choice',
+    options: options(POPULATION_BANDS, POPULATION_BAND_LABELS),
+    help: 'Highest population density in the iGRC footprint (SORA Table 1 rows).',
+  },
+  {
+    field: 'mitigations',
+    label: 'Claimed ground-risk mitigations',
+    required: false,
+    kind: 'mitigations',
+    help: 'M1(A), M1(B), M1(C), M2 at low / medium / high robustness (SORA Step #3, Table 5).',
+  },
+  {
+    field: 'residual_arc',
+    label: 'Residual ARC',
+    required: false,
+    kind: 'choice',
+    options: options(RESIDUAL_ARCS, RESIDUAL_ARC_LABELS),
+    help: 'Residual air risk class after strategic mitigations (SORA Step #5).',
+  },
 ];
 
 export function fieldLabel(field: OperationField): string {
@@ -184,14 +253,18 @@ const MTOM_UPPER_KG: Readonly<Record<MtomCategory, number | null>> = { below_250
 export function mtomCategoryOfMass(raw: unknown): MtomCategory | null {
   const q = readQuantity(raw, 'mass');
   if (!q.ok || q.unit === null) return null;
-  return MTOM_CATEGORIES.find((c) => {
-    const upper = MTOM_UPPER_KG[c];
-    return upper === null || q.value < upper;
-  }) ?? null;
+  return (
+    MTOM_CATEGORIES.find((c) => {
+      const upper = MTOM_UPPER_KG[c];
+      return upper === null || q.value < upper;
+    }) ?? null
+  );
 }
 
 /** What a number field holds: its quantity, the unit the documents use, an example. */
-const NUMBER_FIELDS: Readonly<Record<'characteristic_dimension_m' | 'max_speed_ms', { readonly dimension: Dimension; readonly unitWords: string; readonly example: string }>> = {
+const NUMBER_FIELDS: Readonly<
+  Record<'characteristic_dimension_m' | 'max_speed_ms', { readonly dimension: Dimension; readonly unitWords: string; readonly example: string }>
+> = {
   characteristic_dimension_m: { dimension: 'length', unitWords: 'metres', example: '1.2, 1.2 m or 120 cm' },
   max_speed_ms: { dimension: 'speed', unitWords: 'metres per second', example: '19, 19 m/s or 68 km/h' },
 };
@@ -230,14 +303,21 @@ export function readOperationFields(raw: unknown): OperationFieldsReading {
     return {
       values: {},
       complete: false,
-      errors: [{ field: '(operation)', got: raw, allowed: [...OPERATION_FIELDS], message: 'The operation must be an object with the fields listed in "allowed".' }],
+      errors: [
+        { field: '(operation)', got: raw, allowed: [...OPERATION_FIELDS], message: 'The operation must be an object with the fields listed in "allowed".' },
+      ],
     };
   }
   const r = raw as Record<string, unknown>;
   const errors: ValidationError[] = [];
   for (const key of Object.keys(r)) {
     if (!(OPERATION_FIELDS as readonly string[]).includes(key)) {
-      errors.push({ field: key, got: r[key], allowed: [...OPERATION_FIELDS], message: `Unknown field "${key}"; the operation fields are ${OPERATION_FIELDS.join(', ')}.` });
+      errors.push({
+        field: key,
+        got: r[key],
+        allowed: [...OPERATION_FIELDS],
+        message: `Unknown field "${key}"; the operation fields are ${OPERATION_FIELDS.join(', ')}.`,
+      });
     }
   }
   const choice = <V extends string>(field: CategoricalField, values: readonly V[], labels: Readonly<Record<V, string>>): V | null => {
@@ -289,7 +369,13 @@ export function readOperationFields(raw: unknown): OperationFieldsReading {
     const byLabel = matchChoice(raw, POPULATION_BANDS, POPULATION_BAND_LABELS);
     const p = byLabel ? ({ ok: true, value: byLabel } as const) : parsePopulationBand(raw, 'population_band');
     if (p.ok) optional.population_band = p.value;
-    else errors.push(worded(p.error, `${fieldLabel('population_band')}: "${String(raw)}" is not one of the choices (${POPULATION_BANDS.map((b) => POPULATION_BAND_LABELS[b]).join(' · ')}).`));
+    else
+      errors.push(
+        worded(
+          p.error,
+          `${fieldLabel('population_band')}: "${String(raw)}" is not one of the choices (${POPULATION_BANDS.map((b) => POPULATION_BAND_LABELS[b]).join(' · ')}).`,
+        ),
+      );
   }
   if (!isBlank(r.residual_arc)) {
     const p = parseResidualArc(r.residual_arc, 'residual_arc');

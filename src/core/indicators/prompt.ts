@@ -110,7 +110,13 @@ export function buildRequestMessage(name: IndicatorName, input: InitialOperation
     lines.push(...spec.guidance);
     lines.push(`Use "undetermined" only when the context does not allow a determination. The value must be one of: ${allowedModelValues(spec).join(', ')}.`);
   }
-  lines.push(...spec.instructions, 'Cite the context passages you rely on by their [chunk-id] markers.', '', 'Operation inputs:', operationInputsBlock(name, input));
+  lines.push(
+    ...spec.instructions,
+    'Cite the context passages you rely on by their [chunk-id] markers.',
+    '',
+    'Operation inputs:',
+    operationInputsBlock(name, input),
+  );
   return lines.join('\n');
 }
 

@@ -27,9 +27,7 @@ const POPULATION_TERMS: Readonly<Record<string, string>> = {
 };
 
 function hintApplies(hint: QueryHint, input: InitialOperationInput): boolean {
-  return (Object.entries(hint.when) as [CategoricalField, readonly string[]][]).every(([field, values]) =>
-    values.includes(input[field]),
-  );
+  return (Object.entries(hint.when) as [CategoricalField, readonly string[]][]).every(([field, values]) => values.includes(input[field]));
 }
 
 /** The query for one indicator and operation. */

@@ -109,7 +109,9 @@ export function describeRequirements(raw: Readonly<Record<string, unknown>>): Re
           : `the final GRC and ${fieldLabel('residual_arc')}`;
     const text =
       `${RESULT_LABELS[result]} (${RESULT_TABLES[result]}) needs ${what}. ` +
-      (ready ? 'Ready.' : `Still needed: ${list(lacking.map((n) => `${n.label}${n.state === 'invalid' ? ' (correct the value)' : n.detail ? ` (${n.detail})` : ''}`))}.`);
+      (ready
+        ? 'Ready.'
+        : `Still needed: ${list(lacking.map((n) => `${n.label}${n.state === 'invalid' ? ' (correct the value)' : n.detail ? ` (${n.detail})` : ''}`))}.`);
     return { result, label: RESULT_LABELS[result], table: RESULT_TABLES[result], needs, ready, text };
   });
 

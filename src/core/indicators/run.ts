@@ -237,7 +237,14 @@ export async function assessIndicators(rawInput: unknown, options: AssessOptions
   const requested = options.indicators ?? defaultIndicators(input);
   for (const n of requested) {
     if (!(INDICATOR_NAMES as readonly string[]).includes(n)) {
-      throw new OperationInputError([{ field: 'indicators', got: n, allowed: [...INDICATOR_NAMES], message: `Unknown indicator "${String(n)}"; the indicators are ${INDICATOR_NAMES.join(', ')}.` }]);
+      throw new OperationInputError([
+        {
+          field: 'indicators',
+          got: n,
+          allowed: [...INDICATOR_NAMES],
+          message: `Unknown indicator "${String(n)}"; the indicators are ${INDICATOR_NAMES.join(', ')}.`,
+        },
+      ]);
     }
   }
   const order = [...new Set(requested)];
@@ -293,11 +300,24 @@ export async function assessIndicators(rawInput: unknown, options: AssessOptions
         options.onProgress?.({ indicator: name, stage: 'run', run: 1, of: 1 });
         const messages = buildIndicatorMessages(name, input, retrieved.context, { value: derived.value, trace: derived.trace }, options.prompt);
         const call = await callWithRetry(model, name, messages, sampling, contextIds, derived.value, signal);
-        runRecords.push({ run: 1, attempts: call.attempts, value: call.value, explanation: call.explanation, errors: call.errors, unknownCitations: call.unknownCitations });
+        runRecords.push({
+          run: 1,
+          attempts: call.attempts,
+          value: call.value,
+          explanation: call.explanation,
+          errors: call.errors,
+          unknownCitations: call.unknownCitations,
+        });
         if (call.ok && call.explanation) explanation = call.explanation;
         else {
           notes.push('The model explanation failed; the calculator explanation is shown.');
-          error = { type: 'IndicatorModelError', kind: call.threwTwice ? 'unavailable' : 'invalid-output', indicator: name, message: call.errors.join(' | '), attempts: call.attempts };
+          error = {
+            type: 'IndicatorModelError',
+            kind: call.threwTwice ? 'unavailable' : 'invalid-output',
+            indicator: name,
+            message: call.errors.join(' | '),
+            attempts: call.attempts,
+          };
         }
         if (call.unknownCitations.length) notes.push(`The explanation cites passages that were not in the context: ${call.unknownCitations.join(', ')}.`);
       }
@@ -337,14 +357,32 @@ export async function assessIndicators(rawInput: unknown, options: AssessOptions
       for (let i = 1; i <= runs; i++) {
         options.onProgress?.({ indicator: name, stage: 'run', run: i, of: runs });
         const call = await callWithRetry(model, name, messages, sampling, contextIds, undefined, signal);
-        runRecords.push({ run: i, attempts: call.attempts, value: call.value, explanation: call.explanation, errors: call.errors, unknownCitations: call.unknownCitations });
+        runRecords.push({
+          run: i,
+          attempts: call.attempts,
+          value: call.value,
+          explanation: call.explanation,
+          errors: call.errors,
+          unknownCitations: call.unknownCitations,
+        });
         if (call.threwTwice) {
-          error = { type: 'IndicatorModelError', kind: 'unavailable', indicator: name, message: `The model failed twice in run ${i}: ${call.errors.join(' | ')}`, attempts: runRecords.reduce((s, r) => s + r.attempts, 0) };
+          error = {
+            type: 'IndicatorModelError',
+            kind: 'unavailable',
+            indicator: name,
+            message: `The model failed twice in run ${i}: ${call.errors.join(' | ')}`,
+            attempts: runRecords.reduce((s, r) => s + r.attempts, 0),
+          };
           break;
         }
       }
       const valid = runRecords.filter((r) => r.value !== null);
-      const vote = error ? null : majorityVote(name, valid.map((r) => r.value as IndicatorValue));
+      const vote = error
+        ? null
+        : majorityVote(
+            name,
+            valid.map((r) => r.value as IndicatorValue),
+          );
       if (!vote) {
         error ??= {
           type: 'IndicatorModelError',
@@ -377,9 +415,7 @@ export async function assessIndicators(rawInput: unknown, options: AssessOptions
           ...base,
           value: undetermined ? null : vote.value,
           valueLabel: formatIndicatorValue(name, undetermined ? null : vote.value),
-          explanation: conditional
-            ? `Conditional (indicative only): ${reasons.join(' ')} Majority reading: ${explanation}`
-            : explanation,
+          explanation: conditional ? `Conditional (indicative only): ${reasons.join(' ')} Majority reading: ${explanation}` : explanation,
           confidence: undetermined ? 'low' : 'model-majority',
           conditional,
           conditionalReasons: reasons,
@@ -387,7 +423,12 @@ export async function assessIndicators(rawInput: unknown, options: AssessOptions
           votes: vote.votes,
           runs: runRecords,
           missing: undetermined ? spec.helpfulInputs.filter((f) => input[f] === undefined) : [],
-          clarification: undetermined ? missingQuestion(name, spec.helpfulInputs.filter((f) => input[f] === undefined)) : null,
+          clarification: undetermined
+            ? missingQuestion(
+                name,
+                spec.helpfulInputs.filter((f) => input[f] === undefined),
+              )
+            : null,
           notes: [...derived.notes, ...notes],
           error: null,
         };

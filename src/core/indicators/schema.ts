@@ -51,7 +51,10 @@ function normalizeValue(name: IndicatorName, value: unknown): { value: unknown; 
   if (typeof value !== 'string') return { value, changed: false };
   const allowed = allowedModelValues(INDICATOR_CATALOG[name]);
   if (allowed.includes(value)) return { value, changed: false };
-  const key = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const key = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   const labels = INDICATOR_CATALOG[name].valueLabels;
   const match = allowed.find((a) => typeof a === 'string' && (a.toLowerCase() === key || labels[a]?.toLowerCase() === value.trim().toLowerCase()));
   return match === undefined ? { value, changed: false } : { value: match, changed: true };
@@ -97,7 +100,13 @@ export function parseIndicatorOutput(raw: string, name: IndicatorName, options: 
   if (!validate(data)) {
     const issues = (validate.errors ?? []).map((e) => describeIssue(name, e));
     const got = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-    const detail = issues.map((i) => (i.keyword === 'enum' ? `${i.message} (got ${JSON.stringify(got.value)})` : i.keyword === 'const' ? `${i.message} (got ${JSON.stringify(got.name)})` : i.message));
+    const detail = issues.map((i) =>
+      i.keyword === 'enum'
+        ? `${i.message} (got ${JSON.stringify(got.value)})`
+        : i.keyword === 'const'
+          ? `${i.message} (got ${JSON.stringify(got.name)})`
+          : i.message,
+    );
     return { ok: false, reason: 'schema', message: detail.join('; '), issues };
   }
   const output = data as IndicatorOutput;

@@ -100,7 +100,11 @@ const isStructured = (chunks: Chunk[]): boolean =>
 const PRINTED_EDITION = /\bEdition:\s*([A-Z][a-z]+ \d{4})/;
 const PRINTED_SORA = /JARUS SORA V(\d+\.\d+)/;
 
-const firstLine = (s: string): string => s.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+const firstLine = (s: string): string =>
+  s
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '') ?? '';
 
 /** The identifier an entry heading prints: "Article 11", "UAS.SPEC.030", "Article 12". */
 function provisionLabel(heading: string): string | null {
@@ -117,7 +121,10 @@ function subjectOf(heading: string): string {
 function annexSubtitle(chunks: Chunk[], heading: string): string | null {
   const first = chunks[0];
   if (!first) return null;
-  const lines = first.text.split('\n').map((l) => collapseWhitespace(l)).filter((l) => l && l !== heading);
+  const lines = first.text
+    .split('\n')
+    .map((l) => collapseWhitespace(l))
+    .filter((l) => l && l !== heading);
   const caps = lines.slice(0, 3).find((l) => l.length >= 6 && /[A-Z]{3}/.test(l) && !/[a-z]{3}/.test(l.replace(/\(OSOs\)|\bOSOs\b/g, '')));
   if (!caps) return null;
   // drop a table header printed on the same line ("GLOSSARY OF TERMS Term Acronym Definition")
@@ -282,11 +289,12 @@ function sectionsOf(chunks: Chunk[], depth: number, budget: SummaryBudget): Docu
   return [...byKey.values()].map((s) => ({
     path: s.path,
     chunkIds: s.chunks.map((c) => c.id),
-    summary: extractiveSummary(
-      s.chunks.map((c) => c.summary || firstLine(c.text)),
-      s.chunks.map((c) => `${c.title} ${c.text}`),
-      budget.section,
-    ) || s.path[s.path.length - 1]!,
+    summary:
+      extractiveSummary(
+        s.chunks.map((c) => c.summary || firstLine(c.text)),
+        s.chunks.map((c) => `${c.title} ${c.text}`),
+        budget.section,
+      ) || s.path[s.path.length - 1]!,
   }));
 }
 
@@ -364,7 +372,13 @@ function clip(s: string, max: number): string {
 
 /** Split every source's chunks into documents; checks that every chunk is in exactly one document. */
 export function splitDocuments(chunks: Chunk[], sources: SourceInfo[], budget: SummaryBudget = DEFAULT_SUMMARY_BUDGET): DocumentUnit[] {
-  const docs = sources.flatMap((s) => splitSourceDocuments(chunks.filter((c) => c.docId === s.id), s, budget));
+  const docs = sources.flatMap((s) =>
+    splitSourceDocuments(
+      chunks.filter((c) => c.docId === s.id),
+      s,
+      budget,
+    ),
+  );
   const owner = new Map<string, string>();
   for (const d of docs) {
     for (const id of d.chunkIds) {
@@ -380,5 +394,4 @@ export function splitDocuments(chunks: Chunk[], sources: SourceInfo[], budget: S
 
 /** The text embedded for a summary-index node. */
 export const documentNodeText = (d: Pick<DocumentUnit, 'title' | 'summary'>): string => `${d.title}. ${d.summary}`;
-export const sectionNodeText = (d: Pick<DocumentUnit, 'title'>, s: DocumentSection): string =>
-  `${d.title} › ${s.path.join(' › ')}. ${s.summary}`;
+export const sectionNodeText = (d: Pick<DocumentUnit, 'title'>, s: DocumentSection): string => `${d.title} › ${s.path.join(' › ')}. ${s.summary}`;

@@ -52,10 +52,62 @@ export function paragraphs(doc: PageAwareDocument): Paragraph[] {
 
 /** Words ending in "." that do not end a sentence. */
 const ABBREVIATIONS = new Set([
-  'e.g', 'i.e', 'etc', 'cf', 'vs', 'approx', 'incl', 'excl', 'art', 'arts', 'no', 'nos', 'para', 'paras',
-  'fig', 'figs', 'sec', 'ch', 'vol', 'p', 'pp', 'ed', 'eds', 'dr', 'mr', 'mrs', 'ms', 'st', 'max', 'min',
-  'ref', 'reg', 'resp', 'viz', 'al', 'ca', 'op', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug',
-  'sep', 'sept', 'oct', 'nov', 'dec', 'u.s', 'z.b', 'd.h', 'bzw', 'ggf', 'vgl', 'cit',
+  'e.g',
+  'i.e',
+  'etc',
+  'cf',
+  'vs',
+  'approx',
+  'incl',
+  'excl',
+  'art',
+  'arts',
+  'no',
+  'nos',
+  'para',
+  'paras',
+  'fig',
+  'figs',
+  'sec',
+  'ch',
+  'vol',
+  'p',
+  'pp',
+  'ed',
+  'eds',
+  'dr',
+  'mr',
+  'mrs',
+  'ms',
+  'st',
+  'max',
+  'min',
+  'ref',
+  'reg',
+  'resp',
+  'viz',
+  'al',
+  'ca',
+  'op',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+  'u.s',
+  'z.b',
+  'd.h',
+  'bzw',
+  'ggf',
+  'vgl',
+  'cit',
 ]);
 
 /** A sentence of a paragraph with the whitespace that preceded it in the paragraph. */
@@ -128,9 +180,7 @@ function packParagraphs(paras: readonly Paragraph[], maxChars: number): Piece[][
       pieces.push({ text: para.text, page: para.page, sep: '\n\n' });
       continue;
     }
-    splitSentences(para.text).forEach((s, i) =>
-      pieces.push({ text: s.text, page: para.page, sep: i === 0 ? '\n\n' : s.sep }),
-    );
+    splitSentences(para.text).forEach((s, i) => pieces.push({ text: s.text, page: para.page, sep: i === 0 ? '\n\n' : s.sep }));
   }
 
   const groups: Piece[][] = [];

@@ -66,7 +66,11 @@ export function textToDocument(sourceId: string, pages: string | string[]): Page
 const JURISDICTION = /^(EU|[A-Z]{2})$/;
 
 /** Chunk, enrich and describe a user's document; every chunk belongs to the one document. */
-export function ingestUserDocument(meta: UserDocumentMeta, doc: PageAwareDocument, reservedIds: readonly string[] = []): { chunks: Chunk[]; document: DocumentUnit } {
+export function ingestUserDocument(
+  meta: UserDocumentMeta,
+  doc: PageAwareDocument,
+  reservedIds: readonly string[] = [],
+): { chunks: Chunk[]; document: DocumentUnit } {
   if (!meta.title.trim()) throw new UserDocumentError('Give the document a title.');
   if (!JURISDICTION.test(meta.jurisdiction)) {
     throw new UserDocumentError(`Jurisdiction "${shown(meta.jurisdiction)}" is not "EU" or a two-letter country code (e.g. "DE").`);

@@ -119,4 +119,3 @@ export function buildRequest(messages: ChatMessage[], params: GenerationParams, 
   if (schema) req.response_format = { type: 'json_object', schema: JSON.stringify(schema) };
   return req;
 }
-

@@ -70,7 +70,15 @@ export class AnswerError extends SkyCiteError {
 
   /** Plain object for the audit record / worker messages. */
   toJSON(): { name: string; code: AnswerErrorCode; message: string; summary: string; action: string; retryable: boolean; detail: string } {
-    return { name: this.name, code: this.code, message: this.message, summary: this.summary, action: this.action, retryable: this.retryable, detail: this.detail };
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      summary: this.summary,
+      action: this.action,
+      retryable: this.retryable,
+      detail: this.detail,
+    };
   }
 }
 
@@ -278,15 +286,18 @@ export interface EngineErrorContext {
   modelCached?: boolean;
 }
 
-const WEBGPU = /WebGPUNotAvailableError|WebGPUNotFoundError|WebGPU is not supported|Cannot find WebGPU|compatible GPU|navigator\.gpu|requestAdapter|FeatureSupportError|ShaderF16SupportError|requires feature|shader-f16/i;
-const GPU_MEMORY = /DeviceLostError|device (?:was )?lost|out of memory|\bOOM\b|OutOfMemory|insufficient memory|GPUOutOfMemoryError|requestDevice|maxBufferSize|maxStorageBufferBindingSize/i;
+const WEBGPU =
+  /WebGPUNotAvailableError|WebGPUNotFoundError|WebGPU is not supported|Cannot find WebGPU|compatible GPU|navigator\.gpu|requestAdapter|FeatureSupportError|ShaderF16SupportError|requires feature|shader-f16/i;
+const GPU_MEMORY =
+  /DeviceLostError|device (?:was )?lost|out of memory|\bOOM\b|OutOfMemory|insufficient memory|GPUOutOfMemoryError|requestDevice|maxBufferSize|maxStorageBufferBindingSize/i;
 const QUOTA = /QuotaExceeded|quota|storage (?:is )?full|not enough (?:storage|disk)|no space left/i;
 const CONTEXT = /ContextWindowSizeExceededError|exceed(?:s)? context window/i;
 const UNKNOWN_MODEL = /ModelNotFoundError|Cannot find model record/i;
 const NOT_LOADED = /ModelNotLoadedError|WorkerEngineModelNotLoadedError|EngineNotLoadedError|not loaded with a model|Model not loaded/i;
 const INDEX = /IndexIntegrityError|static index/i;
 const CORRUPT = /IntegrityError|Integrity verification failed|checksum|hash mismatch/i;
-const NETWORK = /Cannot fetch|failed to fetch|Content Security Policy|Unable to fetch|NetworkError|Load failed|network error|Request failed|ERR_INTERNET_DISCONNECTED|ERR_NETWORK|received status \d+|download (?:failed|interrupted|aborted)/i;
+const NETWORK =
+  /Cannot fetch|failed to fetch|Content Security Policy|Unable to fetch|NetworkError|Load failed|network error|Request failed|ERR_INTERNET_DISCONNECTED|ERR_NETWORK|received status \d+|download (?:failed|interrupted|aborted)/i;
 
 /**
  * Map anything the engine (or model loading, or storage) threw to a typed

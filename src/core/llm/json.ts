@@ -39,7 +39,9 @@ function balancedEnd(text: string, start: number): number {
  * The first JSON object in a model's output (prose, code fences and reasoning blocks around it are
  * ignored). `found: false` when there is no `{`, `parsed: false` when no balanced candidate parses.
  */
-export function extractFirstJsonObject(raw: string): { found: false } | { found: true; parsed: false; text: string } | { found: true; parsed: true; value: unknown; text: string } {
+export function extractFirstJsonObject(
+  raw: string,
+): { found: false } | { found: true; parsed: false; text: string } | { found: true; parsed: true; value: unknown; text: string } {
   const text = stripWrappers(raw);
   let start = text.indexOf('{');
   if (start < 0) return { found: false };

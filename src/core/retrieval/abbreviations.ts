@@ -42,7 +42,12 @@ export function longFormBefore(before: string, short: string): string | null {
     l--;
   }
   const start = lower.lastIndexOf(' ', l + 1) + 1;
-  const long = candidate.slice(start).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '').replace(/-\s+/g, '-').trim().toLowerCase();
+  const long = candidate
+    .slice(start)
+    .replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')
+    .replace(/-\s+/g, '-')
+    .trim()
+    .toLowerCase();
   return plausibleLongForm(short, long) ? long : null;
 }
 

@@ -30,11 +30,18 @@ const QUESTION_WORD = String.raw`(?:what|which|how|when|where|who|whom|why|is|ar
 export function splitCompoundQuestion(question: string, maxQueries = 3): Decomposition {
   const text = question.trim();
   let parts: string[] = [];
-  const listItems = text.split(/\n\s*(?:\d+[.)]|[-•—])\s+/).map((s) => s.trim()).filter(Boolean);
+  const listItems = text
+    .split(/\n\s*(?:\d+[.)]|[-•—])\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (listItems.length > 1) parts = listItems;
   else {
-    const questions = text.split(/(?<=\?)\s+(?=\S)/).map((s) => s.trim()).filter(Boolean);
-    parts = questions.length > 1 ? questions : text.split(new RegExp(String.raw`(?:,\s*and|;\s*(?:and\s+)?)\s+(?=${QUESTION_WORD}\b)`, 'i')).map((s) => s.trim());
+    const questions = text
+      .split(/(?<=\?)\s+(?=\S)/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+    parts =
+      questions.length > 1 ? questions : text.split(new RegExp(String.raw`(?:,\s*and|;\s*(?:and\s+)?)\s+(?=${QUESTION_WORD}\b)`, 'i')).map((s) => s.trim());
   }
   parts = parts.filter((p) => p.replace(/[^\p{L}\p{N}]/gu, '').length >= 3);
   if (parts.length <= 1) return { queries: [{ query: text, reasoning_level: 'none' }] };
@@ -83,6 +90,9 @@ export async function retrieveDecomposed(
   const parts: RetrievalResult[] = [];
   for (const q of decomposition.queries) parts.push(await engine.retrieve(q.query, options));
   const evidence = mergeEvidence(parts);
-  const ctx = assembleContext(evidence.map((e) => chunkOf(e.row)), options.contextChars ?? engine.config.contextChars);
+  const ctx = assembleContext(
+    evidence.map((e) => chunkOf(e.row)),
+    options.contextChars ?? engine.config.contextChars,
+  );
   return { decomposition, parts, evidence, noEvidence: evidence.length === 0, context: ctx.context };
 }

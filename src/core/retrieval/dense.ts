@@ -61,7 +61,10 @@ export function voyBackend(Voy: VoyConstructor, vectors: Float32Array, dim: numb
       const allowedCount = allowed.reduce((a, b) => a + b, 0);
       let want = Math.min(n, k * 2);
       for (;;) {
-        const rows = voy.search(q, want).neighbors.map((x) => Number(x.id)).filter((r) => allowed[r]);
+        const rows = voy
+          .search(q, want)
+          .neighbors.map((x) => Number(x.id))
+          .filter((r) => allowed[r]);
         if (rows.length >= Math.min(k, allowedCount) || want >= n) {
           return rows
             .map((row) => ({ row, score: dot(q, vectors, row * dim, dim) }))

@@ -70,7 +70,8 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   const IDENTIFIERS = 'identifiers as the documents write them';
   // a passage's edition is its logical document's (an Annex prints its entry's SORA edition), else its source's
   const documentEditions = new Map(index.documents.units.map((d) => [d.id, { full: d.edition, short: shortEdition(d.edition) }] as const));
-  const editionOf = (c: Chunk) => (c.documentId !== undefined ? documentEditions.get(c.documentId) : undefined) ?? { full: c.edition, short: shortEdition(c.edition) };
+  const editionOf = (c: Chunk) =>
+    (c.documentId !== undefined ? documentEditions.get(c.documentId) : undefined) ?? { full: c.edition, short: shortEdition(c.edition) };
 
   // the newest SORA edition the index holds: its passages go first when an older restatement also answers
   const currentEra = Math.max(0, ...index.chunks.map(eraOf));
@@ -88,7 +89,15 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     label: string;
   }
 
-  async function runOnce(query: string, qv: Float32Array, filters: Filters, cfg: RetrievalConfig, poolFactor: number, trace: StageTrace[], alternatives: Formulation[]) {
+  async function runOnce(
+    query: string,
+    qv: Float32Array,
+    filters: Filters,
+    cfg: RetrievalConfig,
+    poolFactor: number,
+    trace: StageTrace[],
+    alternatives: Formulation[],
+  ) {
     let t = now();
     const allowed = allowedRows(index.chunks, filters);
     const pool = cfg.dense.pool * poolFactor;
@@ -111,7 +120,9 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const questionsOf = (v: Float32Array) =>
       cfg.questions.enabled && cfg.dense_enabled && index.questions.count ? questions.search(v, cfg.questions.pool * poolFactor, allowed) : [];
     const byQuestion = questionsOf(qv);
-    trace.push(traceOf('synthetic questions', now() - t, byQuestion, !cfg.questions.enabled ? 'off' : index.questions.count ? undefined : 'none in this index'));
+    trace.push(
+      traceOf('synthetic questions', now() - t, byQuestion, !cfg.questions.enabled ? 'off' : index.questions.count ? undefined : 'none in this index'),
+    );
     t = now();
     const lexicalOf = (text: string) => (cfg.bm25.enabled ? bm25Search(index.bm25, text, index.rowOf, allowed, cfg.bm25.pool * poolFactor, cfg.bm25) : []);
     const lexical = lexicalOf(query);
@@ -122,15 +133,36 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       t = now();
       const lists = [denseOf(alt.vector), windowsOf(alt.vector), questionsOf(alt.vector), lexicalOf(alt.text)];
       extra.push(...lists);
-      const fusedAlt = rrf(lists.filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool);
+      const fusedAlt = rrf(
+        lists.filter((l) => l.length),
+        cfg.rrf.k,
+        cfg.rrf.pool,
+      );
       trace.push(traceOf(`alternative: ${alt.label}`, now() - t, fusedAlt, alt.text.length > 160 ? `${alt.text.slice(0, 157)}…` : alt.text));
     }
     t = now();
-    const fused = rrf([diversified, byWindow, byQuestion, lexical, ...extra].filter((l) => l.length), cfg.rrf.k, cfg.rrf.pool * poolFactor);
+    const fused = rrf(
+      [diversified, byWindow, byQuestion, lexical, ...extra].filter((l) => l.length),
+      cfg.rrf.k,
+      cfg.rrf.pool * poolFactor,
+    );
     trace.push(traceOf('rrf', now() - t, fused, `k=${cfg.rrf.k}, ${1 + alternatives.length} formulation(s)`));
     t = now();
     const post = fused.length
-      ? postScore(fused, { query: qv, queryLower: query.toLowerCase(), vectors: index.vectors, summaryVectors: index.summaryVectors, dim, keywordsOf, windowScore: (row) => windows.best(qv, row).score }, cfg.postScore, cfg.postScore.enabled)
+      ? postScore(
+          fused,
+          {
+            query: qv,
+            queryLower: query.toLowerCase(),
+            vectors: index.vectors,
+            summaryVectors: index.summaryVectors,
+            dim,
+            keywordsOf,
+            windowScore: (row) => windows.best(qv, row).score,
+          },
+          cfg.postScore,
+          cfg.postScore.enabled,
+        )
       : [];
     trace.push(traceOf('post-score', now() - t, post, cfg.postScore.enabled ? undefined : 'off (fused order)'));
     return post;
@@ -232,14 +264,22 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       let kept = verdict.passed ? ranked : [];
       if (kept.length && cfg.elbow.enabled) {
         const top = kept[0]!.final || 1;
-        kept = kept.slice(0, elbowCut(kept.map((r) => r.final / top), cfg.elbow.threshold));
+        kept = kept.slice(
+          0,
+          elbowCut(
+            kept.map((r) => r.final / top),
+            cfg.elbow.threshold,
+          ),
+        );
       }
       kept = kept.slice(0, cfg.keep);
       trace.push({
         stage: 'filter',
         ms: now() - t,
         candidates: kept.map((p) => ({ id: ids[p.row]!, score: p.final })),
-        note: verdict.passed ? `gate ${verdict.note}; elbow ${cfg.elbow.enabled ? cfg.elbow.threshold : 'off'}, keep ≤ ${cfg.keep}` : `gate ${verdict.note}: no evidence`,
+        note: verdict.passed
+          ? `gate ${verdict.note}; elbow ${cfg.elbow.enabled ? cfg.elbow.threshold : 'off'}, keep ≤ ${cfg.keep}`
+          : `gate ${verdict.note}: no evidence`,
       });
       return kept;
     };
@@ -248,7 +288,12 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     if (!kept.length && hasFilters(filters)) {
       broadened = true;
       const broader: Filters = broaden(filters);
-      trace.push({ stage: 'broaden', ms: 0, candidates: [], note: `filters ${JSON.stringify(filters)} → ${JSON.stringify(broader)}, pool ×${cfg.broadenPoolFactor}` });
+      trace.push({
+        stage: 'broaden',
+        ms: 0,
+        candidates: [],
+        note: `filters ${JSON.stringify(filters)} → ${JSON.stringify(broader)}, pool ×${cfg.broadenPoolFactor}`,
+      });
       kept = await attempt(broader, cfg.broadenPoolFactor);
     }
     if (cfg.editionOrder.enabled) kept = currentEditionFirst(kept, (row) => eraOf(index.chunks[row]!), currentEra, cfg.editionOrder.ratio);
@@ -259,10 +304,19 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
       score: p.final,
       parts: { dense: p.dense, window: p.window, summary: p.summary, fused: p.fused, keywordHits: p.keywordHits, rerank: p.rerank },
     }));
-    const ctx = assembleContext(evidence.map((e) => index.chunks[e.row]!), cfg.contextChars, (c) => editionOf(c).short);
+    const ctx = assembleContext(
+      evidence.map((e) => index.chunks[e.row]!),
+      cfg.contextChars,
+      (c) => editionOf(c).short,
+    );
     // over all the evidence shown, not only what fits the context: the view lists every passage kept
     const note = editionNote(evidence.map((e) => editionOf(index.chunks[e.row]!).full));
-    trace.push({ stage: 'context', ms: now() - t, candidates: ctx.included.map((id) => ({ id, score: 0 })), note: `${ctx.context.length} chars; omitted ${ctx.omitted.length}${ctx.cut ? `; [${ctx.cut}] alone exceeds the budget: cut to fit` : ''}` });
+    trace.push({
+      stage: 'context',
+      ms: now() - t,
+      candidates: ctx.included.map((id) => ({ id, score: 0 })),
+      note: `${ctx.context.length} chars; omitted ${ctx.omitted.length}${ctx.cut ? `; [${ctx.cut}] alone exceeds the budget: cut to fit` : ''}`,
+    });
     return {
       query: asked,
       evidence,
@@ -329,11 +383,23 @@ export function evidenceGate(
   if (cfg.gate.by === 'rerank' && reranked && ranked.some((r) => r.rerank !== null)) {
     const best = Math.max(...ranked.map((r) => r.rerank ?? -Infinity));
     const passed = best >= cfg.gate.minRerank;
-    return { passed, source: 'rerank', score: best, threshold: cfg.gate.minRerank, note: `best relevance ${best.toFixed(3)} ${passed ? '≥' : '<'} ${cfg.gate.minRerank}` };
+    return {
+      passed,
+      source: 'rerank',
+      score: best,
+      threshold: cfg.gate.minRerank,
+      note: `best relevance ${best.toFixed(3)} ${passed ? '≥' : '<'} ${cfg.gate.minRerank}`,
+    };
   }
   const best = Math.max(...ranked.map((r) => Math.max(r.dense, r.window)));
   const passed = best >= cfg.gate.minDense;
-  return { passed, source: 'dense', score: best, threshold: cfg.gate.minDense, note: `best dense cosine ${best.toFixed(3)} ${passed ? '≥' : '<'} ${cfg.gate.minDense}` };
+  return {
+    passed,
+    source: 'dense',
+    score: best,
+    threshold: cfg.gate.minDense,
+    note: `best dense cosine ${best.toFixed(3)} ${passed ? '≥' : '<'} ${cfg.gate.minDense}`,
+  };
 }
 
 /** The SORA edition a passage prints (2.5, 2.0), or 0 when its edition names none (user documents, other texts). */
@@ -347,7 +413,12 @@ export function eraOf(c: Pick<Chunk, 'edition'>): number {
  * preceded by the later-ranked passages of the current edition that score at least `ratio` × its
  * score; everything else keeps its order. Pure.
  */
-export function currentEditionFirst<T extends { row: number; final: number }>(kept: readonly T[], era: (row: number) => number, current: number, ratio: number): T[] {
+export function currentEditionFirst<T extends { row: number; final: number }>(
+  kept: readonly T[],
+  era: (row: number) => number,
+  current: number,
+  ratio: number,
+): T[] {
   let out = [...kept];
   for (let i = 0; i < out.length; i++) {
     const e = era(out[i]!.row);

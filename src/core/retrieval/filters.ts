@@ -20,9 +20,7 @@ export function allowedRows(chunks: Pick<Chunk, 'id' | 'docId' | 'documentId' | 
   return mask;
 }
 
-export const EU_MEMBER_STATES = new Set(
-  'AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' '),
-);
+export const EU_MEMBER_STATES = new Set('AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' '));
 // EASA member states outside the EU apply the same drone rules
 const EASA_STATES = new Set([...EU_MEMBER_STATES, 'IS', 'LI', 'NO', 'CH']);
 

@@ -46,9 +46,7 @@ export function postScore(fusedPool: Scored[], input: PostScoreInput, w: PostSco
     const fused = fusedPool.length > 1 ? (c.score - min) / span : 1;
     const window = input.windowScore(c.row);
     const hits = Math.min(keywordHits(input.keywordsOf(c.row), input.queryLower), w.keywordCap);
-    const score = enabled
-      ? w.fused * fused + w.dense * dense + w.window * window + w.summary * summary + w.keyword * hits
-      : c.score;
+    const score = enabled ? w.fused * fused + w.dense * dense + w.window * window + w.summary * summary + w.keyword * hits : c.score;
     return { row: c.row, score, dense, summary, window, fused, keywordHits: hits };
   });
   return out.sort((a, b) => b.score - a.score || a.row - b.row);

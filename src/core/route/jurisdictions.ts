@@ -59,7 +59,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const MATCHERS: readonly { code: string; re: RegExp }[] = Object.entries(JURISDICTION_TERMS).map(([code, terms]) => ({
   code,
-  re: new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...terms].sort((a, b) => b.length - a.length).map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'u'),
+  re: new RegExp(
+    `(?<![\\p{L}\\p{N}])(?:${[...terms]
+      .sort((a, b) => b.length - a.length)
+      .map(escape)
+      .join('|')})(?![\\p{L}\\p{N}])`,
+    'u',
+  ),
 }));
 
 /**

@@ -65,7 +65,12 @@ export const DEFAULT_ROUTE_TRAIN: RouteTrainOptions = { l2: 1e-2, epochs: 300, r
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 const tokens = (text: string): string[] =>
-  (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+(?:[.,'’-][\p{L}\p{N}]+)*/gu) ?? []).map((t) => (/\d/.test(t) ? '#' : t));
+  (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+(?:[.,'’-][\p{L}\p{N}]+)*/gu) ?? []
+  ).map((t) => (/\d/.test(t) ? '#' : t));
 
 /** Features of a message: `w:` words, `b:` word pairs, `x:` what the extractor read. */
 export function routeFeatures(text: string, ex: Extraction = extractOperation(text)): string[] {
@@ -119,7 +124,11 @@ export function predictRoute(
  * Trains the model: classes weighted to equal total weight (the sets differ in size), full-batch
  * gradient descent with AdaGrad steps and an L2 penalty. Deterministic for the same examples.
  */
-export function trainRouteModel(examples: readonly RouteExample[], options: Partial<RouteTrainOptions> = {}, trainedOn: Record<string, unknown> = {}): RouteModel {
+export function trainRouteModel(
+  examples: readonly RouteExample[],
+  options: Partial<RouteTrainOptions> = {},
+  trainedOn: Record<string, unknown> = {},
+): RouteModel {
   const o = { ...DEFAULT_ROUTE_TRAIN, ...options };
   if (!examples.length) throw new RangeError('no training examples');
   const classes = ROUTE_CLASSES;
@@ -198,13 +207,15 @@ export function parseRouteModel(json: unknown): RouteModel {
   const m = json as Partial<RouteModel> | null;
   const fix = 'Rebuild it with `npm run train:router`.';
   if (!m || m.formatVersion !== 1) throw new Error(`route model: unknown format. ${fix}`);
-  if (!Array.isArray(m.classes) || m.classes.join() !== ROUTE_CLASSES.join()) throw new Error(`route model: classes must be ${ROUTE_CLASSES.join(', ')}. ${fix}`);
+  if (!Array.isArray(m.classes) || m.classes.join() !== ROUTE_CLASSES.join())
+    throw new Error(`route model: classes must be ${ROUTE_CLASSES.join(', ')}. ${fix}`);
   if (typeof m.extractorGate !== 'boolean') throw new Error(`route model: extractorGate must be true or false. ${fix}`);
   if (m.kind !== 'multinomial' && m.kind !== 'factored') throw new Error(`route model: kind must be multinomial or factored. ${fix}`);
   const K = m.kind === 'factored' ? 2 : ROUTE_CLASSES.length;
   if (!Array.isArray(m.bias) || m.bias.length !== K) throw new Error(`route model: bias must have ${K} values. ${fix}`);
   if (!m.weights || typeof m.weights !== 'object') throw new Error(`route model: no weights. ${fix}`);
   for (const [f, w] of Object.entries(m.weights))
-    if (!Array.isArray(w) || w.length !== K || w.some((v) => typeof v !== 'number' || !Number.isFinite(v))) throw new Error(`route model: bad weights for "${f}". ${fix}`);
+    if (!Array.isArray(w) || w.length !== K || w.some((v) => typeof v !== 'number' || !Number.isFinite(v)))
+      throw new Error(`route model: bad weights for "${f}". ${fix}`);
   return m as RouteModel;
 }

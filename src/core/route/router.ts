@@ -94,9 +94,11 @@ const INPUT_NAMES: Readonly<Record<InputKind, string>> = {
 };
 
 /** A follow-up opening ("and for ARC-d?", "what about SAIL IV?", "what if we fly at night instead?"). */
-const FOLLOW_UP_OPENING = /^\s*(?:and|also|what\s+about|how\s+about|same\s+(?:for|with|but)|but\s+(?:for|with|if|what)|now\s+(?:for|with)|and\s+if|what\s+if|suppose|assume|then|in\s+that\s+case|ok(?:ay)?,?\s+(?:and|now|what|but))\b/i;
+const FOLLOW_UP_OPENING =
+  /^\s*(?:and|also|what\s+about|how\s+about|same\s+(?:for|with|but)|but\s+(?:for|with|if|what)|now\s+(?:for|with)|and\s+if|what\s+if|suppose|assume|then|in\s+that\s+case|ok(?:ay)?,?\s+(?:and|now|what|but))\b/i;
 /** A reference back to the operation or question of the previous turn. */
-const REFERS_BACK = /\b(?:(?:the\s+)?same\s+(?:drone|UA|UAS|aircraft|operation|flight|mission|case|setup|set-up|scenario|area|one)|(?:that|this|these|those)\s+(?:drone|UA|UAS|aircraft|operation|flight|mission|case|scenario|one)|instead|as\s+before|previous(?:ly)?|above)\b/i;
+const REFERS_BACK =
+  /\b(?:(?:the\s+)?same\s+(?:drone|UA|UAS|aircraft|operation|flight|mission|case|setup|set-up|scenario|area|one)|(?:that|this|these|those)\s+(?:drone|UA|UAS|aircraft|operation|flight|mission|case|scenario|one)|instead|as\s+before|previous(?:ly)?|above)\b/i;
 
 function wordCount(text: string): number {
   return text.trim().split(/\s+/).filter(Boolean).length;
@@ -182,11 +184,7 @@ export function prefilterRoute(message: string, history: readonly ChatTurn[] = [
  * Routes a chat message. The pre-filter decides clear cases; otherwise the classifier (when given)
  * decides, and the pre-filter's jurisdictions are kept.
  */
-export async function routeMessage(
-  message: string,
-  history: readonly ChatTurn[] = [],
-  classifier?: RouterClassifier,
-): Promise<RouteDecision> {
+export async function routeMessage(message: string, history: readonly ChatTurn[] = [], classifier?: RouterClassifier): Promise<RouteDecision> {
   return (await routeTurn(message, history, classifier)).decision;
 }
 

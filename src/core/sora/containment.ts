@@ -37,8 +37,7 @@ export interface ContainmentValue {
   readonly column: ContainmentColumn | null;
 }
 
-const within = (value: number, limit: Limit): boolean =>
-  limit.max === null || (limit.inclusive ? value <= limit.max : value < limit.max);
+const within = (value: number, limit: Limit): boolean => limit.max === null || (limit.inclusive ? value <= limit.max : value < limit.max);
 
 /** Label of a containment column as printed: density label / assemblies label. */
 export function containmentColumnLabel(c: ContainmentColumn): string {
@@ -110,7 +109,9 @@ export function containmentFor(input: ContainmentInput): AssessResult<Containmen
   if (!column || !cell) throw new Error('the first column has no limits'); // unreachable
   const notes: string[] = [];
   if (speed.value === table.sizeClass.maxSpeedMs) {
-    notes.push(`The table title prints "${table.title}" (strict "<"); Table 1 prints the same speed as the column value. A UA at exactly ${speed.value} m/s was placed in this class, as in Table 1.`);
+    notes.push(
+      `The table title prints "${table.title}" (strict "<"); Table 1 prints the same speed as the column value. A UA at exactly ${speed.value} m/s was placed in this class, as in Table 1.`,
+    );
   }
   if (/-&/.test(row.label)) notes.push(`Row label printed "${row.label}": the "-" is a strike-through artefact of the amendment text.`);
   const trace = [traceFrom(table.source, row.label, containmentColumnLabel(column), cell, `containment ${cell}`)];

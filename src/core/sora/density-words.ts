@@ -46,7 +46,8 @@ const rowOf = (band: PopulationBand): DescriptorRow => T2.rows.find((r) => r.ban
 
 const t2Trace = (row: DescriptorRow, column: string, cell: string, effect: string): TraceStep => traceFrom(T2.source, row.quantitative, column, cell, effect);
 
-const formsWhere = (): string => FORM_DESCRIPTORS.map((f) => `${f.source.caption.split(' — ')[0]} (${f.item.split(' ')[0]}, p. ${f.source.page})`).join(' and ');
+const formsWhere = (): string =>
+  FORM_DESCRIPTORS.map((f) => `${f.source.caption.split(' — ')[0]} (${f.item.split(' ')[0]}, p. ${f.source.page})`).join(' and ');
 
 function formGroup(descriptor: string) {
   return FORM_DESCRIPTORS[0]!.groups.find((g) => g.descriptor === descriptor)!;
@@ -124,7 +125,10 @@ const PLACE = String.raw`(?:areas?|regions?|locations?|zones?|sites?|places?|ter
 
 /** Longest phrases first: "residential lightly populated" before "lightly populated", "extremely remote" before "remote". */
 const PATTERNS: readonly Pattern[] = [
-  { re: new RegExp(String.raw`\bcontrolled[\s-]+ground(?:[\s-]+areas?)?\b`, 'i'), make: fromTable2('controlled', 'Controlled ground', 'controlled ground area') },
+  {
+    re: new RegExp(String.raw`\bcontrolled[\s-]+ground(?:[\s-]+areas?)?\b`, 'i'),
+    make: fromTable2('controlled', 'Controlled ground', 'controlled ground area'),
+  },
   { re: new RegExp(String.raw`\bextremely[\s-]+remote\b`, 'i'), make: fromTable2('controlled', 'Extremely remote', null) },
   { re: new RegExp(String.raw`\b${phraseRe('residential lightly populated')}\b`, 'i'), make: fromTable2('<500', 'Residential lightly populated', null) },
   { re: new RegExp(String.raw`\bsparsely[\s-]+populated\b`, 'i'), make: fromTable2('<500', 'Sparsely populated', 'sparsely populated area') },
@@ -133,7 +137,13 @@ const PATTERNS: readonly Pattern[] = [
   { re: new RegExp(String.raw`\b${phraseRe('high-density metropolitan')}\b`, 'i'), make: fromTable2('<50000', 'High-density metropolitan', null) },
   { re: /\bsuburb(?:an|s)?\b/i, make: fromTable2('<5000', 'Suburban', null) },
   // "remote" only as a place ("remote area", "over remote terrain"), never "remote pilot" / "remote identification"
-  { re: new RegExp(String.raw`\bremote[\s-]+${PLACE}\b|\b(?:over|in|across)\s+(?:a\s+|an\s+)?remote\b(?![\s-]+(?:pilot|crew|id|identification|control|station|sensing|operations?)\b)`, 'i'), make: fromTable2('<5', 'Remote', null) },
+  {
+    re: new RegExp(
+      String.raw`\bremote[\s-]+${PLACE}\b|\b(?:over|in|across)\s+(?:a\s+|an\s+)?remote\b(?![\s-]+(?:pilot|crew|id|identification|control|station|sensing|operations?)\b)`,
+      'i',
+    ),
+    make: fromTable2('<5', 'Remote', null),
+  },
   { re: /\bassembl(?:y|ies)\s+of\s+people\b/i, make: (p) => assemblies(p, null) },
   {
     re: /\bgatherings?\s+of\s+people\b/i,
@@ -141,7 +151,9 @@ const PATTERNS: readonly Pattern[] = [
   },
   // the forms' "populated area" (not preceded by sparsely / lightly / densely)
   { re: new RegExp(String.raw`(?<!\b(?:sparsely|lightly|densely|thinly|highly)[\s-]+)\bpopulated[\s-]+${PLACE}\b`, 'i'), make: populatedArea },
-  ...T2.rows.flatMap((row) => row.descriptionCues.map((cue) => ({ re: new RegExp(String.raw`\b${phraseRe(cue)}\b`, 'i'), make: fromDescription(row.band, cue) }))),
+  ...T2.rows.flatMap((row) =>
+    row.descriptionCues.map((cue) => ({ re: new RegExp(String.raw`\b${phraseRe(cue)}\b`, 'i'), make: fromDescription(row.band, cue) })),
+  ),
 ];
 
 /**

@@ -58,8 +58,23 @@ export interface Extraction {
 // ------------------------------------------------------------------ numbers and units
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
 };
 const NUM = String.raw`(\d+(?:[.,]\d+)?|${Object.keys(NUMBER_WORDS).join('|')})`;
 
@@ -87,9 +102,11 @@ const LENGTH_UNITS: readonly { re: string; toM: number; name: string; needsKeywo
 ];
 
 /** Words right after a length that make it a height or a distance, not the UA's size. */
-const AFTER_EXCLUDE = /^\s*(?:height|high|altitude|agl|amsl|above|away|buffer|radius|range|distance|from|of\s+(?:height|altitude)|ceiling|up|aloft|(?:per|a)\s+sec(?:ond)?)\b/i;
+const AFTER_EXCLUDE =
+  /^\s*(?:height|high|altitude|agl|amsl|above|away|buffer|radius|range|distance|from|of\s+(?:height|altitude)|ceiling|up|aloft|(?:per|a)\s+sec(?:ond)?)\b/i;
 /** Words right before a length that make it a height or a distance. */
-const BEFORE_EXCLUDE = /\b(?:at|within|from|above|below|under|over|up\s+to|height(?:\s+of)?|altitude(?:\s+of)?|buffer(?:\s+of)?|distance(?:\s+of)?|radius(?:\s+of)?|range(?:\s+of)?|ceiling(?:\s+of)?|climb(?:s|ing)?\s+to|fly(?:ing)?\s+at)\s*$/i;
+const BEFORE_EXCLUDE =
+  /\b(?:at|within|from|above|below|under|over|up\s+to|height(?:\s+of)?|altitude(?:\s+of)?|buffer(?:\s+of)?|distance(?:\s+of)?|radius(?:\s+of)?|range(?:\s+of)?|ceiling(?:\s+of)?|climb(?:s|ing)?\s+to|fly(?:ing)?\s+at)\s*$/i;
 const DIMENSION_CONTEXT = /(span|dimension|diameter|rotor|propeller|size|wide|width|length|long|across|characteristic|tip[\s-]to[\s-]tip|frame)/i;
 
 function extractDimension(text: string, readings: string[]): number | undefined {
@@ -175,7 +192,10 @@ const KM2_PER_MI2 = 2.589988;
 
 function extractPopulation(text: string, readings: string[], notes: string[], params: CalcParams): void {
   // "over 400 people/km²" → density; "< 500 people/km²", "fewer than 50 per km²", "up to 500" → a band
-  const bandRe = new RegExp(String.raw`(<|>|less\s+than|fewer\s+than|under|below|more\s+than|greater\s+than|above|up\s+to)\s*${COUNT}\s*${PEOPLE}\s*${PER_KM2}`, 'i');
+  const bandRe = new RegExp(
+    String.raw`(<|>|less\s+than|fewer\s+than|under|below|more\s+than|greater\s+than|above|up\s+to)\s*${COUNT}\s*${PEOPLE}\s*${PER_KM2}`,
+    'i',
+  );
   const densRe = new RegExp(String.raw`${COUNT}\s*${PEOPLE}\s*(${PER_KM2}|${PER_MI2})`, 'i');
   let numeric: PopulationBand | undefined;
   const band = bandRe.exec(text);
@@ -221,7 +241,9 @@ function extractPopulation(text: string, readings: string[], notes: string[], pa
   if (!decisive) return;
   params.populationDescriptor = decisive;
   if (words.length > 1) {
-    notes.push(`Several area descriptions were given (${words.map((w) => `"${w.phrase}"`).join(', ')}); S.4.2.3(e) says the segment with the highest population density is used.`);
+    notes.push(
+      `Several area descriptions were given (${words.map((w) => `"${w.phrase}"`).join(', ')}); S.4.2.3(e) says the segment with the highest population density is used.`,
+    );
   }
   if (decisive.band !== null) {
     params.population = decisive.band;
@@ -324,7 +346,8 @@ export function requestedTargets(text: string, params: CalcParams): CalcTarget[]
   const add = (t: CalcTarget) => targets.includes(t) || targets.push(t);
   if (/\b(?:i\s?GRC|intrinsic\s+(?:GRC|ground\s+risk))\b/i.test(text) && !/\bi\s?GRC\s*(?:of|=|:|is)?\s*\d/i.test(text)) add('igrc');
   if (/\b(?:final|resulting|residual)\s+(?:GRC|ground\s+risk(?:\s+class)?)\b/i.test(text) && params.grc === undefined) add('final_grc');
-  if (/\b(?:GRC|ground\s+risk\s+class)\b/i.test(text) && !/\bi\s?GRC\b|\bintrinsic\b|final\s+(?:GRC|ground)/i.test(text) && params.grc === undefined) add('final_grc');
+  if (/\b(?:GRC|ground\s+risk\s+class)\b/i.test(text) && !/\bi\s?GRC\b|\bintrinsic\b|final\s+(?:GRC|ground)/i.test(text) && params.grc === undefined)
+    add('final_grc');
   if (/\bSAIL\b/i.test(text) && params.sail === undefined) add('sail');
   if (/\bTMPR\b|tactical\s+mitigation\s+performance/i.test(text)) add('tmpr');
   if (/\bOSOs?\b/i.test(text) && (params.sail !== undefined || /robustness|required|level/i.test(text))) add('oso');

@@ -17,7 +17,10 @@ const bad = <T>(field: string, got: unknown, allowed: readonly string[], message
 /** Population band: accepts `<50`, `< 50`, `< 5 000`, `controlled`, `Controlled ground area`, … */
 export function parsePopulationBand(raw: unknown, field = 'population'): Parsed<PopulationBand> {
   if (typeof raw === 'string') {
-    const compact = raw.toLowerCase().replace(/[\s,]/g, '').replace(/people\/km2?|\/km2?/g, '');
+    const compact = raw
+      .toLowerCase()
+      .replace(/[\s,]/g, '')
+      .replace(/people\/km2?|\/km2?/g, '');
     if (compact === 'controlled' || compact === 'controlledgroundarea') return good('controlled');
     const found = POPULATION_BANDS.find((b) => b === compact);
     if (found) return good(found);
@@ -38,7 +41,10 @@ export function parseResidualArc(raw: unknown, field = 'residual_arc'): Parsed<R
 export function parseSail(raw: unknown, field = 'sail'): Parsed<Sail> {
   if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 1 && raw <= 6) return good(SAIL_LEVELS[raw - 1] as Sail);
   if (typeof raw === 'string') {
-    const s = raw.trim().replace(/^sail\s*/i, '').toUpperCase();
+    const s = raw
+      .trim()
+      .replace(/^sail\s*/i, '')
+      .toUpperCase();
     const found = SAIL_LEVELS.find((l) => l === s);
     if (found) return good(found);
     if (/^[1-6]$/.test(s)) return good(SAIL_LEVELS[Number(s) - 1] as Sail);

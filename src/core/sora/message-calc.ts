@@ -57,7 +57,8 @@ type StepResult<T> =
 function item<T>(target: CalcTarget, r: StepResult<T>, show: (v: T) => string, extraTrace: readonly TraceStep[] = []): CalcItem {
   const base = { target, label: CALC_TARGET_LABELS[target], missing: [] };
   if (r.status === 'ok') return { ...base, status: 'ok', value: show(r.value), trace: [...extraTrace, ...r.trace], reason: null, notes: [...r.notes] };
-  if (r.status === 'invalid') return { ...base, status: 'invalid', value: null, trace: extraTrace, reason: r.errors.map((e) => e.message).join(' '), notes: [] };
+  if (r.status === 'invalid')
+    return { ...base, status: 'invalid', value: null, trace: extraTrace, reason: r.errors.map((e) => e.message).join(' '), notes: [] };
   return { ...base, status: 'not-computable', value: null, trace: [...extraTrace, ...r.trace], reason: r.reason, notes: [...r.notes] };
 }
 
@@ -82,7 +83,12 @@ function candidateNote(p: CalcParams): string[] {
   const parts = [...bands]
     .sort((a, b) => POPULATION_BANDS.indexOf(a) - POPULATION_BANDS.indexOf(b))
     .map((band) => {
-      const r = intrinsicGrc({ dimensionM: p.dimensionM!, maxSpeedMs: p.maxSpeedMs!, population: band, ...(p.massG !== undefined ? { takeOffMassG: p.massG } : {}) });
+      const r = intrinsicGrc({
+        dimensionM: p.dimensionM!,
+        maxSpeedMs: p.maxSpeedMs!,
+        population: band,
+        ...(p.massG !== undefined ? { takeOffMassG: p.massG } : {}),
+      });
       return `${band} people/km² → ${r.status === 'ok' ? `iGRC ${r.value.igrc}` : r.status === 'outside-sora' ? 'not part of SORA' : 'no value'}`;
     });
   return [`"${p.populationDescriptor?.phrase ?? 'The description'}" covers several rows of Table 1: ${parts.join('; ')}. State the density to get one value.`];
@@ -94,7 +100,8 @@ export function runCalc(targetsIn: readonly CalcTarget[], params: CalcParams, re
   let targets = [...targetsIn];
   if (!targets.length) {
     if (p.sail !== undefined) targets = ['oso'];
-    else if (p.grc !== undefined || p.dimensionM !== undefined || p.maxSpeedMs !== undefined || p.population !== undefined || p.populationCandidates) targets = ['igrc', 'final_grc', 'sail'];
+    else if (p.grc !== undefined || p.dimensionM !== undefined || p.maxSpeedMs !== undefined || p.population !== undefined || p.populationCandidates)
+      targets = ['igrc', 'final_grc', 'sail'];
     else if (p.residualArc !== undefined) targets = ['sail', 'tmpr'];
     else targets = ['igrc', 'final_grc', 'sail'];
   }
@@ -149,7 +156,11 @@ export function runCalc(targetsIn: readonly CalcTarget[], params: CalcParams, re
           items.push({ ...g, target: t, label: CALC_TARGET_LABELS[t] });
           break;
         }
-        items.push(chain.sail ? item(t, chain.sail, (v) => `SAIL ${v.sail}`, g.trace) : item(t, sailFor({ finalGrc: g.grc, residualArc: p.residualArc }), (v) => `SAIL ${v.sail}`, g.trace));
+        items.push(
+          chain.sail
+            ? item(t, chain.sail, (v) => `SAIL ${v.sail}`, g.trace)
+            : item(t, sailFor({ finalGrc: g.grc, residualArc: p.residualArc }), (v) => `SAIL ${v.sail}`, g.trace),
+        );
         break;
       }
       case 'tmpr':
@@ -173,8 +184,21 @@ export function runCalc(targetsIn: readonly CalcTarget[], params: CalcParams, re
         break;
       }
       case 'containment':
-        items.push(missingItem(t, [p.dimensionM === undefined ? M.dimension : '', p.maxSpeedMs === undefined ? M.speed : '', p.sail === undefined ? M.sail : '', M.adjacent, M.assembly].filter(Boolean)));
-        items[items.length - 1]!.notes.push('The chat calculator does not read the adjacent-area inputs of SORA Step #8 (Tables 8–13); the containment robustness is not computed here.');
+        items.push(
+          missingItem(
+            t,
+            [
+              p.dimensionM === undefined ? M.dimension : '',
+              p.maxSpeedMs === undefined ? M.speed : '',
+              p.sail === undefined ? M.sail : '',
+              M.adjacent,
+              M.assembly,
+            ].filter(Boolean),
+          ),
+        );
+        items[items.length - 1]!.notes.push(
+          'The chat calculator does not read the adjacent-area inputs of SORA Step #8 (Tables 8–13); the containment robustness is not computed here.',
+        );
         break;
     }
   }

@@ -51,5 +51,9 @@ export function osoRobustness(sailInput: Sail | string | number, osoIds?: readon
   if (rows.some((r) => r.printed) && (sail.value === 'IV' || sail.value === 'V')) {
     notes.push('Some SAIL IV/V cells are printed glued as "MH" in the text extraction; they are read as "M" (SAIL IV) and "H" (SAIL V).');
   }
-  return ok(value, rows.map((r) => traceFor(r, sail.value, r.cells[col] as OsoRobustness)), notes);
+  return ok(
+    value,
+    rows.map((r) => traceFor(r, sail.value, r.cells[col] as OsoRobustness)),
+    notes,
+  );
 }

@@ -33,7 +33,9 @@ export function sailFor(input: SailInput): AssessResult<SailValue> {
   const row = SAIL_TABLE.rows.find((r) => input.finalGrc >= r.minGrc && input.finalGrc <= r.maxGrc);
   if (!row) throw new Error(`SAIL table has no row for final GRC ${input.finalGrc}`); // unreachable: rows cover 1..7
   const sail = row.cells[arc.value];
-  return ok({ sail, finalGrc: input.finalGrc, residualArc: arc.value }, [
-    traceFrom(SAIL_TABLE.source, row.label, colLabel, sail, `SAIL ${sail}`),
-  ], ['The text (S.4.7.3) cites this table as "Table 7"; it is captioned "Table 3".']);
+  return ok(
+    { sail, finalGrc: input.finalGrc, residualArc: arc.value },
+    [traceFrom(SAIL_TABLE.source, row.label, colLabel, sail, `SAIL ${sail}`)],
+    ['The text (S.4.7.3) cites this table as "Table 7"; it is captioned "Table 3".'],
+  );
 }

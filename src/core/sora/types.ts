@@ -84,12 +84,7 @@ export function ok<T>(value: T, trace: readonly TraceStep[], notes: readonly str
   return { status: 'ok', available: true, value, trace, notes };
 }
 
-export function notComputable(
-  status: NotComputable['status'],
-  reason: string,
-  trace: readonly TraceStep[] = [],
-  notes: readonly string[] = [],
-): NotComputable {
+export function notComputable(status: NotComputable['status'], reason: string, trace: readonly TraceStep[] = [], notes: readonly string[] = []): NotComputable {
   return { status, available: false, value: null, reason, trace, notes };
 }
 
@@ -98,14 +93,7 @@ export function invalid(errors: readonly ValidationError[]): Invalid {
 }
 
 /** Builds a trace step from a table's source reference. */
-export function traceFrom(
-  source: SourceRef,
-  row: string,
-  column: string,
-  cell: string,
-  effect?: string,
-  page: number = source.page,
-): TraceStep {
+export function traceFrom(source: SourceRef, row: string, column: string, cell: string, effect?: string, page: number = source.page): TraceStep {
   const step: TraceStep = { docId: source.docId, caption: source.caption, page, section: source.section, row, column, cell };
   return effect === undefined ? step : { ...step, effect };
 }

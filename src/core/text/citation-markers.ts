@@ -40,5 +40,9 @@ export function citedIds(text: string): string[] {
 
 /** Remove all citation markers (for comparing claim text with sources). */
 export function stripCitations(text: string): string {
-  return text.replace(MARKER, '').replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').trim();
+  return text
+    .replace(MARKER, '')
+    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
 }

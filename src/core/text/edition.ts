@@ -23,5 +23,7 @@ export function shortEdition(edition: string): string {
  */
 export function editionNote(editions: readonly string[]): string | null {
   const eras = [...new Set(editions.flatMap((e) => [...e.matchAll(/SORA (\d\.\d)/g)].map((m) => m[1]!)))].sort();
-  return eras.length > 1 ? `The evidence mixes SORA editions (${eras.map((e) => `SORA ${e}`).join(' and ')}): check which edition applies before relying on a value or table.` : null;
+  return eras.length > 1
+    ? `The evidence mixes SORA editions (${eras.map((e) => `SORA ${e}`).join(' and ')}): check which edition applies before relying on a value or table.`
+    : null;
 }

@@ -36,7 +36,10 @@ export function keywordExcerpt(text: string, query: string, maxChars = 240): Exc
   }
   // start a little before the first hit, at a word boundary
   let from = words[bestStart]?.start ?? 0;
-  const lead = words.slice(0, bestStart).reverse().find((w) => from - w.start > 40);
+  const lead = words
+    .slice(0, bestStart)
+    .reverse()
+    .find((w) => from - w.start > 40);
   if (bestStart > 0) from = lead ? (words[words.indexOf(lead) + 1]?.start ?? from) : 0;
   let to = Math.min(flat.length, from + maxChars);
   if (to < flat.length) {

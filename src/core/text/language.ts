@@ -16,14 +16,40 @@ export interface LanguageGuess {
 }
 
 const WORDS: Readonly<Record<string, { name: string; words: string }>> = {
-  en: { name: 'English', words: 'the a an of to in is are for and or with what which how when who does do can must should be on at by from my our this that it if' },
-  de: { name: 'German', words: 'der die das den dem des ein eine einen einem ist sind für und oder mit wie was welche welcher welches wann wer muss müssen kann können soll sollte ich wir mein unser bei von auf nicht auch über nach zu im' },
-  fr: { name: 'French', words: 'le la les un une des du est sont pour et ou avec quel quelle quels quelles comment quand qui doit doivent peut peuvent je nous mon notre dans sur par pas aussi au aux ce cette en de' },
-  es: { name: 'Spanish', words: 'el la los las un una unos es son para y o con qué cuál cuáles cómo cuándo quién debe deben puede pueden yo nosotros mi nuestro en sobre por no también del al este esta de' },
-  it: { name: 'Italian', words: 'il lo la i gli le un una è sono per e o con che quale quali come quando chi deve devono può possono io noi mio nostro nel sulla di non anche del della questo questa si' },
-  nl: { name: 'Dutch', words: 'de het een is zijn voor en of met wat welke hoe wanneer wie moet moeten kan kunnen ik wij mijn ons in op van niet ook bij naar dit deze' },
+  en: {
+    name: 'English',
+    words: 'the a an of to in is are for and or with what which how when who does do can must should be on at by from my our this that it if',
+  },
+  de: {
+    name: 'German',
+    words:
+      'der die das den dem des ein eine einen einem ist sind für und oder mit wie was welche welcher welches wann wer muss müssen kann können soll sollte ich wir mein unser bei von auf nicht auch über nach zu im',
+  },
+  fr: {
+    name: 'French',
+    words:
+      'le la les un une des du est sont pour et ou avec quel quelle quels quelles comment quand qui doit doivent peut peuvent je nous mon notre dans sur par pas aussi au aux ce cette en de',
+  },
+  es: {
+    name: 'Spanish',
+    words:
+      'el la los las un una unos es son para y o con qué cuál cuáles cómo cuándo quién debe deben puede pueden yo nosotros mi nuestro en sobre por no también del al este esta de',
+  },
+  it: {
+    name: 'Italian',
+    words:
+      'il lo la i gli le un una è sono per e o con che quale quali come quando chi deve devono può possono io noi mio nostro nel sulla di non anche del della questo questa si',
+  },
+  nl: {
+    name: 'Dutch',
+    words: 'de het een is zijn voor en of met wat welke hoe wanneer wie moet moeten kan kunnen ik wij mijn ons in op van niet ook bij naar dit deze',
+  },
   pl: { name: 'Polish', words: 'jest są dla i lub z co jaki jaka jakie jak kiedy kto musi muszą może mogą ja my mój nasz w na od nie też do przy ten ta to' },
-  pt: { name: 'Portuguese', words: 'o a os as um uma é são para e ou com que qual quais como quando quem deve devem pode podem eu nós meu nosso em sobre por não também do da no na este esta de' },
+  pt: {
+    name: 'Portuguese',
+    words:
+      'o a os as um uma é são para e ou com que qual quais como quando quem deve devem pode podem eu nós meu nosso em sobre por não também do da no na este esta de',
+  },
 };
 
 const SETS = Object.fromEntries(Object.entries(WORDS).map(([code, v]) => [code, new Set(v.words.split(' '))]));

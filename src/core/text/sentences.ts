@@ -5,8 +5,37 @@
  * a sentence; neither does a decimal point or an enumerator such as "(a)".
  */
 const ABBREVIATIONS = new Set([
-  'e.g', 'i.e', 'etc', 'no', 'nos', 'art', 'para', 'paras', 'fig', 'figs', 'vs', 'cf', 'approx', 'min', 'max',
-  'ref', 'refs', 'sect', 'vol', 'ed', 'eds', 'p', 'pp', 'mr', 'ms', 'dr', 'st', 'incl', 'resp', 'ca', 'al',
+  'e.g',
+  'i.e',
+  'etc',
+  'no',
+  'nos',
+  'art',
+  'para',
+  'paras',
+  'fig',
+  'figs',
+  'vs',
+  'cf',
+  'approx',
+  'min',
+  'max',
+  'ref',
+  'refs',
+  'sect',
+  'vol',
+  'ed',
+  'eds',
+  'p',
+  'pp',
+  'mr',
+  'ms',
+  'dr',
+  'st',
+  'incl',
+  'resp',
+  'ca',
+  'al',
 ]);
 
 export interface SentenceSpan {
@@ -27,7 +56,7 @@ export function splitSentenceSpans(text: string): SentenceSpan[] {
     if (m[0].startsWith('.') && !m[0].includes('\n')) {
       const before = text.slice(start, m.index);
       const word = /([A-Za-z.]+)$/.exec(before)?.[1]?.toLowerCase() ?? '';
-      if (ABBREVIATIONS.has(word) || /^[a-z]$/i.test(word) || /\d$/.test(before) && /^\s*\d/.test(text.slice(end))) continue;
+      if (ABBREVIATIONS.has(word) || /^[a-z]$/i.test(word) || (/\d$/.test(before) && /^\s*\d/.test(text.slice(end)))) continue;
       // next sentence must start with a capital, a digit, an enumerator or a quote
       const next = text.slice(end).trimStart();
       if (next && !/^[A-Z0-9(‘'"“—–•\[]/.test(next)) continue;

@@ -42,7 +42,10 @@ const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 export function parseUserDocumentExport(name: string, text: string, bytes = text.length): ImportResult {
   const fail = (why: string): ImportResult => ({ ok: false, message: `${shown(name)}: ${why}` });
   // an export holds the text twice at most (pages and passages) with JSON's quoting
-  if (bytes > 3 * MAX_FILE_BYTES) return fail(`the file is ${(bytes / 1048576).toFixed(0)} MB; an exported document is at most ${(3 * MAX_FILE_BYTES) / 1048576} MB. Choose the file SkyCite exported.`);
+  if (bytes > 3 * MAX_FILE_BYTES)
+    return fail(
+      `the file is ${(bytes / 1048576).toFixed(0)} MB; an exported document is at most ${(3 * MAX_FILE_BYTES) / 1048576} MB. Choose the file SkyCite exported.`,
+    );
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -50,13 +53,17 @@ export function parseUserDocumentExport(name: string, text: string, bytes = text
     return fail(`not valid JSON (${shown((e as Error).message, 120)}). The file may be cut short or edited; export the document again.`);
   }
   if (!isRecord(data) || data.format !== USER_DOCUMENT_EXPORT_FORMAT) {
-    return fail(`not a document exported by SkyCite (no "format": "${USER_DOCUMENT_EXPORT_FORMAT}"). To add a PDF, text, Markdown or HTML file, use "Add documents".`);
+    return fail(
+      `not a document exported by SkyCite (no "format": "${USER_DOCUMENT_EXPORT_FORMAT}"). To add a PDF, text, Markdown or HTML file, use "Add documents".`,
+    );
   }
   if (data.version === 1) {
     return fail('exported by an earlier version of SkyCite, which did not keep the document\'s text. Add the original file with "Add documents" instead.');
   }
   if (data.version !== USER_DOCUMENT_EXPORT_VERSION) {
-    return fail(`export version ${shown(JSON.stringify(data.version) ?? 'none')} is not one this version of SkyCite reads (it reads version ${USER_DOCUMENT_EXPORT_VERSION}). Update the app, or add the original file.`);
+    return fail(
+      `export version ${shown(JSON.stringify(data.version) ?? 'none')} is not one this version of SkyCite reads (it reads version ${USER_DOCUMENT_EXPORT_VERSION}). Update the app, or add the original file.`,
+    );
   }
   const doc = data.document;
   const source = data.source;
@@ -64,18 +71,29 @@ export function parseUserDocumentExport(name: string, text: string, bytes = text
   if (!isRecord(source)) return fail('the "source" part (the document\'s text) is missing. Export the document again.');
   const str = (x: unknown) => (typeof x === 'string' ? x : '');
   const format = source.format as UserFileFormat;
-  if (!FORMATS.includes(format)) return fail(`"source.format" is ${shown(JSON.stringify(source.format) ?? 'missing')}; expected one of ${FORMATS.join(', ')}. Export the document again.`);
+  if (!FORMATS.includes(format))
+    return fail(`"source.format" is ${shown(JSON.stringify(source.format) ?? 'missing')}; expected one of ${FORMATS.join(', ')}. Export the document again.`);
   const pages = source.pages;
-  if (Array.isArray(pages) && pages.length > MAX_EXPORT_PAGES) return fail(`"source.pages" holds ${pages.length} pages; an exported document has at most ${MAX_EXPORT_PAGES}. Export the document again.`);
+  if (Array.isArray(pages) && pages.length > MAX_EXPORT_PAGES)
+    return fail(`"source.pages" holds ${pages.length} pages; an exported document has at most ${MAX_EXPORT_PAGES}. Export the document again.`);
   const pagesOk = typeof pages === 'string' || (Array.isArray(pages) && pages.length > 0 && pages.every((p) => typeof p === 'string'));
   if (!pagesOk) return fail('"source.pages" must be the document\'s text (a string, or one string per page). Export the document again.');
   const chars = typeof pages === 'string' ? pages.trim().length : pages.reduce((n, p) => n + p.trim().length, 0);
   if (!chars) return fail('the exported text is empty; there is nothing to index.');
   const fileName = str(source.fileName) || `${str(doc.title) || 'document'}.txt`;
   // the same checks as the form, so an edited export cannot carry what the form refuses
-  const v = validateUserDocumentForm({ fileName, fileBytes: Math.max(1, chars), title: str(doc.title), jurisdiction: str(doc.jurisdiction), edition: str(doc.edition) });
+  const v = validateUserDocumentForm({
+    fileName,
+    fileBytes: Math.max(1, chars),
+    title: str(doc.title),
+    jurisdiction: str(doc.jurisdiction),
+    edition: str(doc.edition),
+  });
   if (!v.ok) return fail(`${Object.values(v.problems).join(' ')} (in the exported "document" part)`);
-  return { ok: true, value: { title: v.value.title, jurisdiction: v.value.jurisdiction, edition: v.value.edition, fileName, format, pages: pages as string[] | string } };
+  return {
+    ok: true,
+    value: { title: v.value.title, jurisdiction: v.value.jurisdiction, edition: v.value.edition, fileName, format, pages: pages as string[] | string },
+  };
 }
 
 /**
@@ -83,8 +101,12 @@ export function parseUserDocumentExport(name: string, text: string, bytes = text
  * twice. Compared in Unicode NFKC with format characters (zero-width space, bidirectional marks)
  * removed, whitespace collapsed and case ignored, so an invisible character does not make a copy new.
  */
-export function duplicateOf<T extends { title: string; edition: string; jurisdiction: string }>(d: Pick<ImportedDocument, 'title' | 'edition' | 'jurisdiction'>, existing: readonly T[]): T | undefined {
-  const key = (x: { title: string; edition: string; jurisdiction: string }) => `${comparable(x.title)}\u0000${comparable(x.edition)}\u0000${comparable(x.jurisdiction)}`;
+export function duplicateOf<T extends { title: string; edition: string; jurisdiction: string }>(
+  d: Pick<ImportedDocument, 'title' | 'edition' | 'jurisdiction'>,
+  existing: readonly T[],
+): T | undefined {
+  const key = (x: { title: string; edition: string; jurisdiction: string }) =>
+    `${comparable(x.title)}\u0000${comparable(x.edition)}\u0000${comparable(x.jurisdiction)}`;
   const k = key(d);
   return existing.find((x) => key(x) === k);
 }

@@ -29,7 +29,9 @@ const EXTENSIONS: Record<string, UserFileFormat> = {
 };
 
 /** The accept attribute of the file input. */
-export const ACCEPTED_FILES = Object.keys(EXTENSIONS).map((e) => `.${e}`).join(',');
+export const ACCEPTED_FILES = Object.keys(EXTENSIONS)
+  .map((e) => `.${e}`)
+  .join(',');
 
 /** The format of a file by its extension (then its MIME type), or null when it cannot be read. */
 export function fileFormat(name: string, mime = ''): UserFileFormat | null {
@@ -67,8 +69,10 @@ export function validateUserDocumentForm(f: UserDocumentForm): { ok: true; value
   const nameTooLong = f.fileName.length > MAX_FILE_NAME_CHARS;
   const format = f.fileName && !nameTooLong ? fileFormat(f.fileName, f.mime) : null;
   if (!f.fileName) problems.file = 'Choose a file (PDF, plain text, Markdown or HTML).';
-  else if (nameTooLong) problems.file = `The file name “${shown(f.fileName)}” has ${f.fileName.length} characters; at most ${MAX_FILE_NAME_CHARS}. Rename the file and add it again.`;
-  else if (!format) problems.file = `“${shown(f.fileName)}” is not a PDF, plain-text (.txt), Markdown (.md) or HTML (.html) file. Save it in one of these formats first.`;
+  else if (nameTooLong)
+    problems.file = `The file name “${shown(f.fileName)}” has ${f.fileName.length} characters; at most ${MAX_FILE_NAME_CHARS}. Rename the file and add it again.`;
+  else if (!format)
+    problems.file = `“${shown(f.fileName)}” is not a PDF, plain-text (.txt), Markdown (.md) or HTML (.html) file. Save it in one of these formats first.`;
   else if (f.fileBytes === 0) problems.file = `“${shown(f.fileName)}” is empty.`;
   else if (f.fileBytes > MAX_FILE_BYTES) {
     problems.file = `“${shown(f.fileName)}” is ${(f.fileBytes / 1048576).toFixed(0)} MB; files up to ${MAX_FILE_BYTES / 1048576} MB can be added. Split it, or add only the chapters you need.`;

@@ -84,7 +84,8 @@ function documentProblem(d: unknown, docId: string, chunkIds: readonly string[])
   for (const k of ['title', 'edition', 'jurisdiction', 'summary', 'description'] as const) if (!isStr(d[k])) return `its document summary has no ${k}`;
   if (!isPage(d['pageStart']) || !isPage(d['pageEnd'])) return "its document summary's pages are not numbers";
   const ids = d['chunkIds'];
-  if (!Array.isArray(ids) || ids.length !== chunkIds.length || ids.some((id, i) => id !== chunkIds[i])) return 'its document summary does not list its passages';
+  if (!Array.isArray(ids) || ids.length !== chunkIds.length || ids.some((id, i) => id !== chunkIds[i]))
+    return 'its document summary does not list its passages';
   if (d['entries'] !== undefined && (!Array.isArray(d['entries']) || !d['entries'].every(isStr))) return "its document summary's entries are damaged";
   const known = new Set(chunkIds);
   const sections = d['sections'];
@@ -97,7 +98,11 @@ function documentProblem(d: unknown, docId: string, chunkIds: readonly string[])
 }
 
 /** Why stored vectors cannot be used with this document and dimension, or null when they fit (shape, lengths and finite values). */
-export function vectorsShapeProblem(d: { chunks: readonly { text: string }[]; document: { sections: readonly unknown[] } }, v: unknown, dim: number): string | null {
+export function vectorsShapeProblem(
+  d: { chunks: readonly { text: string }[]; document: { sections: readonly unknown[] } },
+  v: unknown,
+  dim: number,
+): string | null {
   if (!isObj(v)) return 'its vectors are missing';
   if (!isStr(v['modelId'])) return 'its vectors do not name their model';
   if (!isInt(v['dimension']) || v['dimension'] < 1 || v['dimension'] > MAX_VECTOR_DIMENSION) return 'its vectors have no valid dimension';
@@ -140,7 +145,11 @@ export function indexedDocumentProblem(id: string, chunks: unknown, document: un
     ids.add(cid);
   }
   const typed = chunks as Chunk[];
-  const dp = documentProblem(document, id, typed.map((c) => c.id));
+  const dp = documentProblem(
+    document,
+    id,
+    typed.map((c) => c.id),
+  );
   if (dp) return dp;
   const dim = isObj(vectors) && isInt(vectors['dimension']) ? vectors['dimension'] : NaN;
   return vectorsShapeProblem({ chunks: typed, document: document as DocumentUnit }, vectors as UserDocumentVectors, dim);

@@ -12,4 +12,3 @@ export interface UserDocumentVectors {
   /** (1 + sections) × dimension: the document's summary-index nodes. */
   nodes: Float32Array;
 }
-

@@ -14,7 +14,16 @@ import type { CondensedContext } from '../../core/agents/condense';
 import type { RouteDecision } from '../../core/route/router';
 import type { CalcTarget } from '../../core/sora/extract';
 import type { CalcOutcome } from '../../core/sora/message-calc';
-import { EMPTY_CALC_MEMORY, runTurn, type CalcMemory, type PriorTurn, type ScopeCheck, type ScopeVerdict, type TurnEvent, type TurnPhase } from '../../core/ask/turn';
+import {
+  EMPTY_CALC_MEMORY,
+  runTurn,
+  type CalcMemory,
+  type PriorTurn,
+  type ScopeCheck,
+  type ScopeVerdict,
+  type TurnEvent,
+  type TurnPhase,
+} from '../../core/ask/turn';
 import type { AskResult, AskRetrieval } from '../../core/ask/types';
 import type { AnswerMode } from '../../core/ask/audit-record';
 import { describeGenerationModel, type CuratedModel } from '../../llm/models';
@@ -301,7 +310,9 @@ export class AskSession {
         const signal = turn.controller.signal;
         await Promise.race([
           options.until,
-          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(Object.assign(new Error('Stopped.'), { name: 'AbortError' })), { once: true })),
+          new Promise<never>((_, reject) =>
+            signal.addEventListener('abort', () => reject(Object.assign(new Error('Stopped.'), { name: 'AbortError' })), { once: true }),
+          ),
         ]);
         live.phase = 'routing';
       }

@@ -155,7 +155,11 @@ export class AssessModel {
         signal: this.controller.signal,
         onProgress: (e: ProgressEvent) => {
           this.progress =
-            e.stage === 'retrieve' ? `${e.indicator}: retrieving passages…` : e.stage === 'run' ? `${e.indicator}: model run ${e.run} of ${e.of}…` : `${e.indicator}: done`;
+            e.stage === 'retrieve'
+              ? `${e.indicator}: retrieving passages…`
+              : e.stage === 'run'
+                ? `${e.indicator}: model run ${e.run} of ${e.of}…`
+                : `${e.indicator}: done`;
         },
       });
       this.ranWith = snapshot;

@@ -6,7 +6,15 @@
 import { allowedLevels } from '../../core/sora/final-grc';
 import { GRC_MITIGATIONS_TABLE, MITIGATION_KEYS, type MitigationKey } from '../../core/sora/tables/grc-mitigations-table';
 import type { ValidationError } from '../../core/sora/types';
-import { FIELD_SPECS, fieldLabel, numberConversions, readOperationFields, validateOperationInput, type InputValidation, type OperationField } from '../../core/indicators/inputs';
+import {
+  FIELD_SPECS,
+  fieldLabel,
+  numberConversions,
+  readOperationFields,
+  validateOperationInput,
+  type InputValidation,
+  type OperationField,
+} from '../../core/indicators/inputs';
 import { describeRequirements, type Requirements } from '../../core/indicators/requirements';
 
 /** What the form holds: every field as a string ('' = not given), mitigations per key. */
@@ -115,7 +123,7 @@ export function changedFields(before: AssessFormValues, now: AssessFormValues): 
   const a = readOperationFields(formToRaw(before));
   const b = readOperationFields(formToRaw(now));
   const unreadable = new Set(b.errors.map((e) => (e.field.startsWith('mitigations') ? 'mitigations' : e.field)));
-  return FIELD_SPECS.filter((spec) => unreadable.has(spec.field) || JSON.stringify(a.values[spec.field] ?? null) !== JSON.stringify(b.values[spec.field] ?? null)).map((spec) =>
-    fieldLabel(spec.field),
-  );
+  return FIELD_SPECS.filter(
+    (spec) => unreadable.has(spec.field) || JSON.stringify(a.values[spec.field] ?? null) !== JSON.stringify(b.values[spec.field] ?? null),
+  ).map((spec) => fieldLabel(spec.field));
 }

@@ -121,7 +121,8 @@ export async function readPdf(
   } catch (e) {
     await task.destroy().catch(() => undefined);
     const err = e as Error;
-    if (err.name === 'PasswordException') throw new FileReadError('The PDF is password-protected (encrypted). Save an unprotected copy (print to PDF) and add that.');
+    if (err.name === 'PasswordException')
+      throw new FileReadError('The PDF is password-protected (encrypted). Save an unprotected copy (print to PDF) and add that.');
     throw new FileReadError(`The file is not a readable PDF (${err.message}). Check that it is the complete file and not another format renamed .pdf.`);
   }
   try {
@@ -142,7 +143,8 @@ export async function readPdf(
     }
     const layout = layoutPdf(runs);
     const meta = await pdf.getMetadata().catch(() => null);
-    const title = metadataTitle((meta?.info as { Title?: unknown } | undefined)?.Title) ?? metadataTitle(meta?.metadata?.get('dc:title')) ?? layout.firstHeading;
+    const title =
+      metadataTitle((meta?.info as { Title?: unknown } | undefined)?.Title) ?? metadataTitle(meta?.metadata?.get('dc:title')) ?? layout.firstHeading;
     return { pages: layout.pages, title };
   } finally {
     await pdf.destroy();
@@ -180,7 +182,11 @@ export async function suggestedTitle(file: Pick<File, 'name' | 'size' | 'arrayBu
  * The file's text for the runtime: pages of a PDF, or the whole text. A file over the limits is
  * refused (FileTooLargeError) before it is read where its size shows it; `signal` cancels.
  */
-export async function extractText(file: Pick<File, 'name' | 'size' | 'arrayBuffer' | 'text'>, format: UserFileFormat, signal?: AbortSignal): Promise<string[] | string> {
+export async function extractText(
+  file: Pick<File, 'name' | 'size' | 'arrayBuffer' | 'text'>,
+  format: UserFileFormat,
+  signal?: AbortSignal,
+): Promise<string[] | string> {
   const tooBig = fileSizeProblem(file, format);
   if (tooBig) throw new FileTooLargeError(tooBig);
   if (signal?.aborted) throw new FileReadCancelledError(file.name);

@@ -117,7 +117,8 @@ export function layoutPdf(pages: readonly (readonly PdfRun[])[]): { pages: strin
       const heading = isHeading(line);
       const last = paras[paras.length - 1];
       const gap = prev ? prev.y - line.y : 0;
-      if (last?.heading && heading && Math.abs(last.size - line.size) < 0.5 && gap > 0 && gap <= 1.6 * line.size) last.lines[0] = `${last.lines[0]} ${line.text}`;
+      if (last?.heading && heading && Math.abs(last.size - line.size) < 0.5 && gap > 0 && gap <= 1.6 * line.size)
+        last.lines[0] = `${last.lines[0]} ${line.text}`;
       else if (last && !last.heading && !heading && gap > 0 && gap <= PARAGRAPH_GAP * spacing) last.lines.push(line.text);
       else paras.push({ lines: [line.text], heading, size: line.size });
       prev = line;
@@ -143,7 +144,13 @@ export function clipTitle(t: string, max = MAX_TITLE_CHARS): string {
 export function metadataTitle(title: unknown): string | null {
   if (typeof title !== 'string') return null;
   const t = title.replace(/\s+/g, ' ').trim();
-  if (!/\p{L}{2}/u.test(t) || /^(untitled|unbenannt|sans titre|document\d*|title|titel)$/i.test(t) || /^microsoft (word|powerpoint|excel)\b/i.test(t) || /\.[a-z0-9]{2,5}$/i.test(t)) return null;
+  if (
+    !/\p{L}{2}/u.test(t) ||
+    /^(untitled|unbenannt|sans titre|document\d*|title|titel)$/i.test(t) ||
+    /^microsoft (word|powerpoint|excel)\b/i.test(t) ||
+    /\.[a-z0-9]{2,5}$/i.test(t)
+  )
+    return null;
   return clipTitle(t);
 }
 
@@ -154,7 +161,10 @@ export function titleFromText(text: string, format: 'text' | 'markdown'): string
     const t = h?.replace(/[*_`]/g, '').trim();
     if (t) return clipTitle(t);
   }
-  const lines = text.replace(/^\uFEFF/, '').trimStart().split(/\r?\n/);
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .split(/\r?\n/);
   const line = lines[0]?.trim() ?? '';
   if (!line || (lines[1] ?? '').trim() !== '' || !headingOf(line, true)) return null;
   return clipTitle(line);

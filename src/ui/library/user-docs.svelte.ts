@@ -74,7 +74,14 @@ export class UserDocsState {
     const store = open();
     try {
       const r = await store.list();
-      this.documents = r.records.map((rec) => ({ id: rec.id, ...rec.meta, chunkCount: rec.chunks.length, pageStart: rec.document.pageStart, pageEnd: rec.document.pageEnd, stored: true }));
+      this.documents = r.records.map((rec) => ({
+        id: rec.id,
+        ...rec.meta,
+        chunkCount: rec.chunks.length,
+        pageStart: rec.document.pageStart,
+        pageEnd: rec.document.pageEnd,
+        stored: true,
+      }));
       this.problems = r.problems.map((p) => p.message);
       this.storedOnly = true;
     } catch (e) {
@@ -106,7 +113,8 @@ export class UserDocsState {
     let eta: number | null = null;
     if (p.stage === 'embedding') {
       const now = this.clock();
-      if (!this.since || this.since.title !== p.title || this.since.total !== p.total || p.done < this.since.done) this.since = { title: p.title, total: p.total, at: now, done: p.done };
+      if (!this.since || this.since.title !== p.title || this.since.total !== p.total || p.done < this.since.done)
+        this.since = { title: p.title, total: p.total, at: now, done: p.done };
       eta = importEta(this.since, now, p);
     } else this.since = null;
     this.busy = { ...this.busy, progress: p, eta };
@@ -125,7 +133,14 @@ export class UserDocsState {
 
   /** Field problems of a request (shown beside the fields), or null when it can be added. */
   check(r: { file: File | null; title: string; jurisdiction: string; edition: string }): Partial<Record<FormField, string>> | null {
-    const v = validateUserDocumentForm({ fileName: r.file?.name ?? '', fileBytes: r.file?.size ?? 0, mime: r.file?.type ?? '', title: r.title, jurisdiction: r.jurisdiction, edition: r.edition });
+    const v = validateUserDocumentForm({
+      fileName: r.file?.name ?? '',
+      fileBytes: r.file?.size ?? 0,
+      mime: r.file?.type ?? '',
+      title: r.title,
+      jurisdiction: r.jurisdiction,
+      edition: r.edition,
+    });
     // a file whose size alone is over the limits is refused here, before it is read
     const tooBig = v.ok && r.file ? fileSizeProblem(r.file, v.value.format) : null;
     return tooBig ? { file: tooBig } : v.ok ? null : v.problems;
@@ -141,7 +156,8 @@ export class UserDocsState {
     try {
       return await f();
     } catch (e) {
-      if (isCancelled(e)) this.done = `Cancelled: ${label.charAt(0).toLowerCase()}${label.slice(1)} was stopped. Nothing of it was stored and your library is as it was.`;
+      if (isCancelled(e))
+        this.done = `Cancelled: ${label.charAt(0).toLowerCase()}${label.slice(1)} was stopped. Nothing of it was stored and your library is as it was.`;
       else this.error = e instanceof Error ? e.message : String(e);
       return null;
     } finally {
@@ -153,20 +169,31 @@ export class UserDocsState {
   /** Read, chunk, embed, store and index each file in turn; stops at the first failure (the others are not added). */
   async add(requests: AddRequest[]): Promise<boolean> {
     const added: string[] = [];
-    const ok = await this.run(`Adding ${requests.length === 1 ? `“${requests[0]!.title}”` : `${requests.length} documents`}`, async () => {
-      for (const r of requests) {
-        const v = validateUserDocumentForm({ fileName: r.file.name, fileBytes: r.file.size, mime: r.file.type, title: r.title, jurisdiction: r.jurisdiction, edition: r.edition });
-        if (!v.ok) throw new Error(`${shown(r.file.name)}: ${Object.values(v.problems).join(' ')}`);
-        this.progress({ stage: 'reading', title: v.value.title, done: 0, total: 1 });
-        const pages = await extractText(r.file, v.value.format, this.reading?.signal);
-        // Cancel pressed while the file was read (the runtime had nothing to cancel yet)
-        if (this.reading?.signal.aborted) throw new FileReadCancelledError(r.file.name);
-        const info = await this.runtime.addUserDocument({ ...v.value, fileName: r.file.name, pages }, (p) => this.progress(p));
-        this.documents = [...this.documents, info];
-        added.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
-      }
-      return true;
-    }, true);
+    const ok = await this.run(
+      `Adding ${requests.length === 1 ? `“${requests[0]!.title}”` : `${requests.length} documents`}`,
+      async () => {
+        for (const r of requests) {
+          const v = validateUserDocumentForm({
+            fileName: r.file.name,
+            fileBytes: r.file.size,
+            mime: r.file.type,
+            title: r.title,
+            jurisdiction: r.jurisdiction,
+            edition: r.edition,
+          });
+          if (!v.ok) throw new Error(`${shown(r.file.name)}: ${Object.values(v.problems).join(' ')}`);
+          this.progress({ stage: 'reading', title: v.value.title, done: 0, total: 1 });
+          const pages = await extractText(r.file, v.value.format, this.reading?.signal);
+          // Cancel pressed while the file was read (the runtime had nothing to cancel yet)
+          if (this.reading?.signal.aborted) throw new FileReadCancelledError(r.file.name);
+          const info = await this.runtime.addUserDocument({ ...v.value, fileName: r.file.name, pages }, (p) => this.progress(p));
+          this.documents = [...this.documents, info];
+          added.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
+        }
+        return true;
+      },
+      true,
+    );
     if (added.length) {
       const kept = this.documents.every((d) => d.stored) ? ' and kept on this device' : '';
       // set by run() only when the rest was cancelled
@@ -183,20 +210,28 @@ export class UserDocsState {
    */
   async importExports(files: File[]): Promise<boolean> {
     const imported: string[] = [];
-    const ok = await this.run(`Importing ${files.length === 1 ? `“${shown(files[0]!.name)}”` : `${files.length} files`}`, async () => {
-      for (const file of files) {
-        if (this.reading?.signal.aborted) throw new FileReadCancelledError(file.name);
-        const parsed = parseUserDocumentExport(file.name, await file.text(), file.size);
-        if (!parsed.ok) throw new Error(parsed.message);
-        const same = duplicateOf(parsed.value, this.documents);
-        if (same) throw new Error(`${shown(file.name)}: “${same.title}” (${same.edition}, ${same.jurisdiction}) is already among your documents. Remove it first to import this copy.`);
-        const info = await this.runtime.addUserDocument(parsed.value, (p) => this.progress(p));
-        this.documents = [...this.documents, info];
-        imported.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
-      }
-      return true;
-    }, true);
-    if (imported.length) this.done = `Imported ${imported.join(', ')}. ${imported.length === 1 ? 'It is' : 'They are'} searched with the built-in documents.${this.done ? ` ${this.done}` : ''}`;
+    const ok = await this.run(
+      `Importing ${files.length === 1 ? `“${shown(files[0]!.name)}”` : `${files.length} files`}`,
+      async () => {
+        for (const file of files) {
+          if (this.reading?.signal.aborted) throw new FileReadCancelledError(file.name);
+          const parsed = parseUserDocumentExport(file.name, await file.text(), file.size);
+          if (!parsed.ok) throw new Error(parsed.message);
+          const same = duplicateOf(parsed.value, this.documents);
+          if (same)
+            throw new Error(
+              `${shown(file.name)}: “${same.title}” (${same.edition}, ${same.jurisdiction}) is already among your documents. Remove it first to import this copy.`,
+            );
+          const info = await this.runtime.addUserDocument(parsed.value, (p) => this.progress(p));
+          this.documents = [...this.documents, info];
+          imported.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
+        }
+        return true;
+      },
+      true,
+    );
+    if (imported.length)
+      this.done = `Imported ${imported.join(', ')}. ${imported.length === 1 ? 'It is' : 'They are'} searched with the built-in documents.${this.done ? ` ${this.done}` : ''}`;
     return ok === true;
   }
 
@@ -218,11 +253,15 @@ export class UserDocsState {
   }
 
   async reindex(d: UserDocumentInfo): Promise<void> {
-    await this.run(`Re-indexing “${d.title}”`, async () => {
-      const info = await this.runtime.reindexUserDocument(d.id, (p) => this.progress(p));
-      this.documents = this.documents.map((x) => (x.id === d.id ? info : x));
-      this.done = `Re-indexed “${d.title}”: ${info.chunkCount} passages.`;
-    }, true);
+    await this.run(
+      `Re-indexing “${d.title}”`,
+      async () => {
+        const info = await this.runtime.reindexUserDocument(d.id, (p) => this.progress(p));
+        this.documents = this.documents.map((x) => (x.id === d.id ? info : x));
+        this.done = `Re-indexed “${d.title}”: ${info.chunkCount} passages.`;
+      },
+      true,
+    );
   }
 
   async export(d: UserDocumentInfo): Promise<void> {
@@ -247,7 +286,18 @@ export class UserDocsState {
   source(docId: string): ManifestSource | undefined {
     const d = this.documents.find((x) => x.id === docId);
     return d
-      ? { id: d.id, title: d.title, edition: d.edition, jurisdiction: d.jurisdiction, sha256: '', via: 'your device', verbatim: true, chunkCount: d.chunkCount, reuseNotice: USER_DOCUMENT_NOTICE, editionNote: '' }
+      ? {
+          id: d.id,
+          title: d.title,
+          edition: d.edition,
+          jurisdiction: d.jurisdiction,
+          sha256: '',
+          via: 'your device',
+          verbatim: true,
+          chunkCount: d.chunkCount,
+          reuseNotice: USER_DOCUMENT_NOTICE,
+          editionNote: '',
+        }
       : undefined;
   }
 }

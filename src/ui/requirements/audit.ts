@@ -39,7 +39,9 @@ export function buildRequirementsAuditRecord(input: RequirementsAuditInput): Aud
     // rendered without the description: it is the record's question, which the user may keep out of the log
     answer: input.modelDraft ? modelDraftToMarkdown({ ...input.modelDraft.draft, description: '' }) : draftToMarkdown({ ...draft, query: '' }),
     // the passages the list shows as sources: the model's citations, or those the source check added when it cited none
-    citedSources: input.modelDraft ? [...new Set(input.modelDraft.draft.requirements.flatMap((r) => (r.citations.length ? r.citations : r.attributed)))] : [...new Set(draft.requirements.map((r) => r.source.chunkId))],
+    citedSources: input.modelDraft
+      ? [...new Set(input.modelDraft.draft.requirements.flatMap((r) => (r.citations.length ? r.citations : r.attributed)))]
+      : [...new Set(draft.requirements.map((r) => r.source.chunkId))],
     grounding: null,
     reasoning: null,
     mode: input.modelDraft ? 'generative' : draft.mode,

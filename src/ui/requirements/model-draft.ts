@@ -17,7 +17,12 @@ export async function draftRequirementsWithModel(
   const engine = deps.chat?.engine;
   if (!engine) throw new Error('No language model is loaded. Load one in Settings, or use the evidence-only draft.');
   return draftFromCitedPassages(
-    { getChunk: (id) => deps.runtime.getChunk(id), check: (statement, ids) => deps.runtime.checkGrounding(statement, ids), engine, contextWindow: deps.chat?.contextWindow ?? 4096 },
+    {
+      getChunk: (id) => deps.runtime.getChunk(id),
+      check: (statement, ids) => deps.runtime.checkGrounding(statement, ids),
+      engine,
+      contextWindow: deps.chat?.contextWindow ?? 4096,
+    },
     draft,
     signal,
   );

@@ -6,7 +6,23 @@
 import type { AuditRecord } from '../../core/ask/audit-record';
 import { formatTime } from '../format';
 
-type SummaryRecord = Pick<AuditRecord, 'id' | 'time' | 'question' | 'answer' | 'citedSources' | 'modelId' | 'mode' | 'indexManifestSha' | 'evidence' | 'grounding' | 'route' | 'calculator' | 'kind' | 'requirements'>;
+type SummaryRecord = Pick<
+  AuditRecord,
+  | 'id'
+  | 'time'
+  | 'question'
+  | 'answer'
+  | 'citedSources'
+  | 'modelId'
+  | 'mode'
+  | 'indexManifestSha'
+  | 'evidence'
+  | 'grounding'
+  | 'route'
+  | 'calculator'
+  | 'kind'
+  | 'requirements'
+>;
 
 /** Longest answer excerpt in the summary (the JSON holds the whole answer). */
 export const SUMMARY_ANSWER_CHARS = 600;
@@ -25,7 +41,10 @@ function quote(text: string): string {
     .join('\n');
 }
 
-export function auditMarkdown(records: readonly SummaryRecord[], opts: { exportedAt: string; timeZone?: string; damaged?: number } = { exportedAt: new Date().toISOString() }): string {
+export function auditMarkdown(
+  records: readonly SummaryRecord[],
+  opts: { exportedAt: string; timeZone?: string; damaged?: number } = { exportedAt: new Date().toISOString() },
+): string {
   const at = (iso: string) => formatTime(iso, opts.timeZone);
   const out: string[] = [
     '# SkyCite audit log — summary',

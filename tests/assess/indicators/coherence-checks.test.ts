@@ -31,7 +31,10 @@ describe('checkCoherence', () => {
   });
 
   it('flags pathway open against inputs outside the open category', () => {
-    const flags = checkCoherence({ likely_regulatory_pathway: 'open' }, { ...input, visual_mode: 'BVLOS', mtom_category: '25kg_or_more', max_altitude_category: 'above_150m' });
+    const flags = checkCoherence(
+      { likely_regulatory_pathway: 'open' },
+      { ...input, visual_mode: 'BVLOS', mtom_category: '25kg_or_more', max_altitude_category: 'above_150m' },
+    );
     expect(ids(flags)).toEqual(['open-vs-bvlos', 'open-vs-mass', 'open-vs-altitude']);
     expect(flags.every((f) => /not part of the text corpus/.test(f.message))).toBe(true);
   });
@@ -41,7 +44,9 @@ describe('checkCoherence', () => {
   });
 
   it('flags inputs whose ground environment and population band disagree', () => {
-    expect(ids(checkCoherence({}, { ...input, ground_environment: 'controlled_ground_area', population_band: '<500' }))).toEqual(['ground-environment-vs-population-band']);
+    expect(ids(checkCoherence({}, { ...input, ground_environment: 'controlled_ground_area', population_band: '<500' }))).toEqual([
+      'ground-environment-vs-population-band',
+    ]);
     expect(ids(checkCoherence({}, { ...input, ground_environment: 'populated', population_band: '<5000' }))).toEqual([]);
   });
 

@@ -41,7 +41,11 @@ describe('JSON export', () => {
     expect(doc.disclaimer).toBe(DISCLAIMER);
     expect(doc.inputs).toEqual(result.input);
     expect(Object.keys(doc.results)).toEqual([...result.order]);
-    expect(doc.results.sail).toMatchObject({ value: 'II', confidence: 'calculated', trace: [expect.objectContaining({ caption: 'Table 3 — SAIL determination' })] });
+    expect(doc.results.sail).toMatchObject({
+      value: 'II',
+      confidence: 'calculated',
+      trace: [expect.objectContaining({ caption: 'Table 3 — SAIL determination' })],
+    });
     expect(doc.results.likely_regulatory_pathway).toMatchObject({ value: 'specific_pdra', consistency: 2 / 3, sources: [CHUNKS.table1.id, CHUNKS.before.id] });
     expect(doc.results.initial_air_risk_orientation?.error).toMatchObject({ type: 'IndicatorModelError', kind: 'unavailable' });
     expect(doc.sources.map((s) => s.id)).toEqual([CHUNKS.table1.id, CHUNKS.before.id]);

@@ -22,7 +22,12 @@ describe('ground environment → population density band (Table 2)', () => {
   it('reads "Sparsely populated area" as the "< 500" row, citing Table 2 and its page', () => {
     const g = readGround('sparsely_populated');
     expect(g.band).toBe('<500');
-    expect(g.trace).toMatchObject({ caption: expect.stringMatching(/^Table 2 — /), page: 26, row: '< 500', cell: 'Sparsely populated / Residential lightly populated' });
+    expect(g.trace).toMatchObject({
+      caption: expect.stringMatching(/^Table 2 — /),
+      page: 26,
+      row: '< 500',
+      cell: 'Sparsely populated / Residential lightly populated',
+    });
     expect(g.statement).toMatch(/Table 2 \(AMC & GM to Regulation \(EU\) 2019\/947, S\.4\.2\.4, p\. 26\) puts "Sparsely populated" on the "< 500" row/);
   });
 

@@ -38,8 +38,18 @@ export const CHUNKS = {
     'Before starting the SORA process, the following should be verified: whether the intended UAS operation falls under the ‘open’ category; whether it is covered by a standard scenario (STS); whether it is covered by one of the PDRAs.',
     19,
   ),
-  pdraS01: chunk('skysafe-sora-curated/99', 'PDRA-S01 Scope and Operational Conditions under AMC4 Article 11', 'VLOS over a controlled ground area, maximum characteristic dimension up to 3 m.', null),
-  atypical: chunk('easa-amc-gm-2019-947/amc1-art11/s4.4.4', 'S.4.4.4 Instructions', 'An atypical air environment (leading to ARC-a classification) is defined as airspace where …', 32),
+  pdraS01: chunk(
+    'skysafe-sora-curated/99',
+    'PDRA-S01 Scope and Operational Conditions under AMC4 Article 11',
+    'VLOS over a controlled ground area, maximum characteristic dimension up to 3 m.',
+    null,
+  ),
+  atypical: chunk(
+    'easa-amc-gm-2019-947/amc1-art11/s4.4.4',
+    'S.4.4.4 Instructions',
+    'An atypical air environment (leading to ARC-a classification) is defined as airspace where …',
+    32,
+  ),
 } as const;
 
 export interface FakeRetrieval extends IndicatorRetrieval {
@@ -91,8 +101,7 @@ export function scriptedModel(script: (indicator: string) => readonly Script[], 
   };
 }
 
-export const out = (name: string, value: string | number, explanation = `Because of [${CHUNKS.before.id}].`) =>
-  JSON.stringify({ name, value, explanation });
+export const out = (name: string, value: string | number, explanation = `Because of [${CHUNKS.before.id}].`) => JSON.stringify({ name, value, explanation });
 
 export const BASE_INPUT = {
   mtom_category: 'below_4kg',

@@ -21,7 +21,11 @@ describe('model failure (E3)', () => {
   });
 
   it('gives a typed error on the failing indicator only; the others keep their values', async () => {
-    const model = scriptedModel((ind) => (ind === 'likely_regulatory_pathway' ? [new Error('endpoint unavailable')] : [out(ind, ind === 'expected_assessment_depth' ? 'structured_assessment' : 'low')]));
+    const model = scriptedModel((ind) =>
+      ind === 'likely_regulatory_pathway'
+        ? [new Error('endpoint unavailable')]
+        : [out(ind, ind === 'expected_assessment_depth' ? 'structured_assessment' : 'low')],
+    );
     const r = await assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), model, runs: 3 });
     const p = r.results.likely_regulatory_pathway!;
     expect(p.error).toMatchObject({ type: 'IndicatorModelError', kind: 'unavailable', indicator: 'likely_regulatory_pathway', attempts: 2 });
@@ -36,7 +40,12 @@ describe('model failure (E3)', () => {
 
   it('reports invalid-output when no run returns a valid object', async () => {
     const model = scriptedModel((ind) => [out(ind, 'moderate')]);
-    const r = await assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), model, runs: 2, indicators: ['initial_ground_risk_orientation'] });
+    const r = await assessIndicators(BASE_INPUT, {
+      retrieval: fakeRetrieval([CHUNKS.before]),
+      model,
+      runs: 2,
+      indicators: ['initial_ground_risk_orientation'],
+    });
     const g = r.results.initial_ground_risk_orientation!;
     expect(g.error).toMatchObject({ kind: 'invalid-output', attempts: 4 });
     expect(g.value).toBeNull();
@@ -50,9 +59,9 @@ describe('model failure (E3)', () => {
         throw new Error('aborted by signal');
       },
     ]);
-    await expect(
-      assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), model, signal: controller.signal }),
-    ).rejects.toThrow('user cancelled');
+    await expect(assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), model, signal: controller.signal })).rejects.toThrow(
+      'user cancelled',
+    );
     expect(model.calls).toHaveLength(1);
   });
 });
@@ -60,7 +69,11 @@ describe('model failure (E3)', () => {
 describe('empty retrieval (E2)', () => {
   it('returns low confidence asking for the missing inputs, without calling the model', async () => {
     const model = scriptedModel((ind) => [out(ind, 'high')]);
-    const r = await assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([]), model, indicators: ['initial_ground_risk_orientation', 'likely_regulatory_pathway'] });
+    const r = await assessIndicators(BASE_INPUT, {
+      retrieval: fakeRetrieval([]),
+      model,
+      indicators: ['initial_ground_risk_orientation', 'likely_regulatory_pathway'],
+    });
     expect(model.calls).toHaveLength(0);
     const g = r.results.initial_ground_risk_orientation!;
     expect(g).toMatchObject({ value: null, confidence: 'low', sources: [] });
@@ -83,7 +96,10 @@ describe('empty retrieval (E2)', () => {
   });
 
   it('still gives calculated values from the tables, noting the missing passages', async () => {
-    const r = await assessIndicators({ ...BASE_INPUT, characteristic_dimension_m: 1, max_speed_ms: 20, population_band: '<50' }, { retrieval: fakeRetrieval([]), indicators: ['igrc'] });
+    const r = await assessIndicators(
+      { ...BASE_INPUT, characteristic_dimension_m: 1, max_speed_ms: 20, population_band: '<50' },
+      { retrieval: fakeRetrieval([]), indicators: ['igrc'] },
+    );
     expect(r.results.igrc).toMatchObject({ value: 3, confidence: 'calculated' });
     expect(r.results.igrc?.notes.join(' ')).toMatch(/No passage was retrieved/);
   });

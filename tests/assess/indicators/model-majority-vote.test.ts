@@ -4,11 +4,7 @@ import { indicatorGenerationSchema } from '../../../src/core/indicators/output-s
 import { createRetrievalEngine, type RetrievalEngine } from '../../../src/core/retrieval/engine.js';
 import { fakeEmbedder } from '../../support/fake-embedder.js';
 import { chunkOf, tinyIndex } from '../../support/tiny-index.js';
-import {
-  assessIndicators,
-  majorityVote,
-  type IndicatorRetrieval,
-} from '../../../src/core/indicators/index.js';
+import { assessIndicators, majorityVote, type IndicatorRetrieval } from '../../../src/core/indicators/index.js';
 import { BASE_INPUT, CHUNKS, fakeRetrieval, FIXED_NOW, out, scriptedModel } from './helpers.js';
 
 const FOUR = ['likely_regulatory_pathway', 'initial_ground_risk_orientation', 'initial_air_risk_orientation', 'expected_assessment_depth'] as const;
@@ -17,7 +13,13 @@ describe('majority vote with a model double', () => {
   it('takes the majority of 5 runs and reports value consistency and the votes', async () => {
     const model = scriptedModel((ind) =>
       ind === 'likely_regulatory_pathway'
-        ? [out(ind, 'specific_pdra', 'PDRA first [skysafe-sora-curated/99].'), out(ind, 'specific_pdra'), out(ind, 'specific_sora'), out(ind, 'specific_pdra'), out(ind, 'specific_pdra')]
+        ? [
+            out(ind, 'specific_pdra', 'PDRA first [skysafe-sora-curated/99].'),
+            out(ind, 'specific_pdra'),
+            out(ind, 'specific_sora'),
+            out(ind, 'specific_pdra'),
+            out(ind, 'specific_pdra'),
+          ]
         : ind === 'expected_assessment_depth'
           ? [out(ind, 'structured_assessment')]
           : [out(ind, 'low')],
@@ -28,7 +30,10 @@ describe('majority vote with a model double', () => {
     expect(p.value).toBe('specific_pdra');
     expect(p.confidence).toBe('model-majority');
     expect(p.consistency).toBe(0.8);
-    expect(p.votes).toEqual([{ value: 'specific_pdra', count: 4 }, { value: 'specific_sora', count: 1 }]);
+    expect(p.votes).toEqual([
+      { value: 'specific_pdra', count: 4 },
+      { value: 'specific_sora', count: 1 },
+    ]);
     expect(p.runs.map((x) => x.value)).toEqual(['specific_pdra', 'specific_pdra', 'specific_sora', 'specific_pdra', 'specific_pdra']);
     expect(p.conditional).toBe(false);
     expect(p.explanation).toBe('PDRA first [skysafe-sora-curated/99].'); // the first run agreeing with the majority
@@ -42,11 +47,22 @@ describe('majority vote with a model double', () => {
     expect(r.generatedAt).toBe('2025-01-02T03:04:05.000Z');
   });
 
-  it('passes the paper sampling parameters, the indicator\'s output schema (constrained decoding) and the abort signal to the model', async () => {
+  it("passes the paper sampling parameters, the indicator's output schema (constrained decoding) and the abort signal to the model", async () => {
     const model = scriptedModel((ind) => [out(ind, ind === 'expected_assessment_depth' ? 'full_sora' : 'medium')]);
     const controller = new AbortController();
-    await assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), model, runs: 1, indicators: ['initial_air_risk_orientation'], signal: controller.signal });
-    expect(model.calls[0]?.options).toEqual({ temperature: 0.2, top_p: 0.9, signal: controller.signal, schema: indicatorGenerationSchema('initial_air_risk_orientation') });
+    await assessIndicators(BASE_INPUT, {
+      retrieval: fakeRetrieval([CHUNKS.before]),
+      model,
+      runs: 1,
+      indicators: ['initial_air_risk_orientation'],
+      signal: controller.signal,
+    });
+    expect(model.calls[0]?.options).toEqual({
+      temperature: 0.2,
+      top_p: 0.9,
+      signal: controller.signal,
+      schema: indicatorGenerationSchema('initial_air_risk_orientation'),
+    });
     const schema = indicatorGenerationSchema('initial_air_risk_orientation');
     expect(schema.properties.name.enum).toEqual(['initial_air_risk_orientation']);
     expect(schema.properties.value.enum).toContain('medium');
@@ -63,14 +79,27 @@ describe('majority vote with a model double', () => {
     expect(system?.content).toMatch(/^You are an assistant for drone operation pre assessment\./);
     expect(system?.content).toContain('Do not infer, compute, or mention other indicators.');
     expect(request?.role).toBe('user');
-    expect(request?.content).toMatch(/^You will receive a context section and a small set of operation inputs\.\nUse only the context and the provided inputs\.\nReturn exactly one JSON object with keys name, value, explanation\.\nDo not output any additional text\.\n\nRequested indicator: initial_air_risk_orientation/);
-    expect(request?.content).toContain('Operation inputs:\nvisual_mode: VLOS (visual line of sight)\nground_environment: Sparsely populated area\nairspace_type: Uncontrolled airspace\nmax_altitude_category: 30 m to ≤ 120 m above ground');
+    expect(request?.content).toMatch(
+      /^You will receive a context section and a small set of operation inputs\.\nUse only the context and the provided inputs\.\nReturn exactly one JSON object with keys name, value, explanation\.\nDo not output any additional text\.\n\nRequested indicator: initial_air_risk_orientation/,
+    );
+    expect(request?.content).toContain(
+      'Operation inputs:\nvisual_mode: VLOS (visual line of sight)\nground_environment: Sparsely populated area\nairspace_type: Uncontrolled airspace\nmax_altitude_category: 30 m to ≤ 120 m above ground',
+    );
     expect(request?.content).not.toMatch(/mtom_category|characteristic_dimension_m/); // not relevant to air risk
-    expect(context).toEqual({ role: 'user', content: `Context:\n[${CHUNKS.atypical.id}] ${CHUNKS.atypical.title} — easa-amc-gm-2019-947, page 32\n${CHUNKS.atypical.text}` });
+    expect(context).toEqual({
+      role: 'user',
+      content: `Context:\n[${CHUNKS.atypical.id}] ${CHUNKS.atypical.title} — easa-amc-gm-2019-947, page 32\n${CHUNKS.atypical.text}`,
+    });
   });
 
   it('frames a split vote as conditional, with the alternatives', async () => {
-    const model = scriptedModel((ind) => [out(ind, 'low', 'Low reading.'), out(ind, 'medium', 'Medium reading.'), out(ind, 'medium', 'Medium again.'), out(ind, 'low'), out(ind, 'high')]);
+    const model = scriptedModel((ind) => [
+      out(ind, 'low', 'Low reading.'),
+      out(ind, 'medium', 'Medium reading.'),
+      out(ind, 'medium', 'Medium again.'),
+      out(ind, 'low'),
+      out(ind, 'high'),
+    ]);
     const r = await assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), model, indicators: ['initial_ground_risk_orientation'] });
     const g = r.results.initial_ground_risk_orientation!;
     expect(g.consistency).toBe(0.4);
@@ -82,7 +111,12 @@ describe('majority vote with a model double', () => {
 
   it('treats a majority of "undetermined" as low confidence with no value', async () => {
     const model = scriptedModel((ind) => [out(ind, 'undetermined', 'The context does not give the UA dimension.')]);
-    const r = await assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), model, runs: 3, indicators: ['initial_ground_risk_orientation'] });
+    const r = await assessIndicators(BASE_INPUT, {
+      retrieval: fakeRetrieval([CHUNKS.before]),
+      model,
+      runs: 3,
+      indicators: ['initial_ground_risk_orientation'],
+    });
     const g = r.results.initial_ground_risk_orientation!;
     expect(g).toMatchObject({ value: null, confidence: 'low', consistency: 1 });
     expect(g.clarification).toMatch(/Maximum characteristic dimension.*Maximum speed.*Population density band/);
@@ -126,7 +160,9 @@ describe('majority vote with a model double', () => {
 describe('calculated values with a model', () => {
   it('lets the model explain the computed value but never change it', async () => {
     const model = scriptedModel((ind) =>
-      ind === 'igrc' ? [out('igrc', 7, 'wrong value'), out('igrc', 5, 'Table 1 row "< 500" [easa-amc-gm-2019-947/amc1-art11/s4.2.3/table-1].')] : [out(ind, 'low')],
+      ind === 'igrc'
+        ? [out('igrc', 7, 'wrong value'), out('igrc', 5, 'Table 1 row "< 500" [easa-amc-gm-2019-947/amc1-art11/s4.2.3/table-1].')]
+        : [out(ind, 'low')],
     );
     const r = await assessIndicators(
       { ...BASE_INPUT, characteristic_dimension_m: 2, max_speed_ms: 30, population_band: '<500' },
@@ -140,7 +176,9 @@ describe('calculated values with a model', () => {
     expect(i.explanation).toMatch(/^Table 1 row "< 500"/);
     expect(i.calculation).toMatch(/Table 1 — Intrinsic ground risk class \(GRC\) determination \(p\. 24/);
     const request = model.calls[0]!.messages[1]!.content;
-    expect(request).toContain('The value was derived deterministically from the regulation\'s tables or rules: 5.');
-    expect(request).toContain('Table cell: Table 1 — Intrinsic ground risk class (GRC) determination (p. 24, S.4.2.3) — row "< 500", column "3m / 35 m/s": "5"');
+    expect(request).toContain("The value was derived deterministically from the regulation's tables or rules: 5.");
+    expect(request).toContain(
+      'Table cell: Table 1 — Intrinsic ground risk class (GRC) determination (p. 24, S.4.2.3) — row "< 500", column "3m / 35 m/s": "5"',
+    );
   });
 });

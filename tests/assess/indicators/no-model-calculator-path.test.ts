@@ -36,7 +36,13 @@ describe('no-model path', () => {
     expect(final_grc).toMatchObject({ value: 3, confidence: 'calculated' });
     expect(sail).toMatchObject({ value: 'IV', valueLabel: 'SAIL IV', confidence: 'calculated' });
     expect(igrc?.trace).toEqual([
-      expect.objectContaining({ caption: 'Table 1 — Intrinsic ground risk class (GRC) determination', page: 24, row: '< 500', column: '3m / 35 m/s', cell: '5' }),
+      expect.objectContaining({
+        caption: 'Table 1 — Intrinsic ground risk class (GRC) determination',
+        page: 24,
+        row: '< 500',
+        column: '3m / 35 m/s',
+        cell: '5',
+      }),
     ]);
     expect(final_grc?.trace.map((t) => t.caption)).toContain('Table 5 — Mitigations for the determination of the final GRC');
     expect(sail?.trace).toEqual([expect.objectContaining({ caption: 'Table 3 — SAIL determination', page: 38, row: '3', column: 'c', cell: 'IV' })]);
@@ -66,7 +72,10 @@ describe('no-model path', () => {
       expect(x.explanation, name).toContain('• S.3.2 Before starting the SORA process (page 19): Before starting');
       // titles and pages for people; the passage ids stay in the result's sources (and the export), not in the text
       expect(x.explanation, name).not.toContain(CHUNKS.before.id);
-      expect(x.sources.map((s) => s.id), name).toContain(CHUNKS.before.id);
+      expect(
+        x.sources.map((s) => s.id),
+        name,
+      ).toContain(CHUNKS.before.id);
       expect(x.explanation, name).toContain('no value is inferred');
     }
     expect(r.results.initial_air_risk_orientation?.explanation).toMatch(/Figure 6/);
@@ -75,7 +84,10 @@ describe('no-model path', () => {
   });
 
   it('applies the atypical-airspace rule of S.4.4.4 (ARC-a) as a conditional, cited value', async () => {
-    const r = await assessIndicators({ ...BASE_INPUT, airspace_type: 'atypical_segregated' }, { retrieval: fakeRetrieval([CHUNKS.atypical]), indicators: ['initial_air_risk_orientation'] });
+    const r = await assessIndicators(
+      { ...BASE_INPUT, airspace_type: 'atypical_segregated' },
+      { retrieval: fakeRetrieval([CHUNKS.atypical]), indicators: ['initial_air_risk_orientation'] },
+    );
     const a = r.results.initial_air_risk_orientation!;
     expect(a).toMatchObject({ value: 'very_low', confidence: 'calculated', conditional: true });
     expect(a.trace).toEqual([expect.objectContaining({ section: 'S.4.4.4', page: 32 })]);
@@ -95,10 +107,11 @@ describe('no-model path', () => {
 
   it('says which inputs a requested calculated indicator still needs', async () => {
     // "Populated area" spans several Table 1 rows, so the band is needed (a sparsely populated area would give it, Table 2)
-    const r = await assessIndicators({ ...BASE_INPUT, ground_environment: 'populated', characteristic_dimension_m: 1 }, { retrieval: fakeRetrieval([CHUNKS.table1]), indicators: ['sail'] });
-    expect(r.results.sail).toMatchObject({ value: null, missing: ['max_speed_ms', 'population_band', 'residual_arc'] });
-    expect(r.results.sail?.clarification).toBe(
-      'To give the SAIL, please provide: Maximum speed, Population density band, Residual ARC.',
+    const r = await assessIndicators(
+      { ...BASE_INPUT, ground_environment: 'populated', characteristic_dimension_m: 1 },
+      { retrieval: fakeRetrieval([CHUNKS.table1]), indicators: ['sail'] },
     );
+    expect(r.results.sail).toMatchObject({ value: null, missing: ['max_speed_ms', 'population_band', 'residual_arc'] });
+    expect(r.results.sail?.clarification).toBe('To give the SAIL, please provide: Maximum speed, Population density band, Residual ARC.');
   });
 });

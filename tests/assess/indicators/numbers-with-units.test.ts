@@ -7,7 +7,8 @@ import { mtomCategoryOfMass, numberConversions, validateOperationInput } from '.
 import { readQuantity } from '../../../src/core/sora/quantity.js';
 import { BASE_INPUT } from './helpers.js';
 
-const withNumbers = (dimension: unknown, speed: unknown) => validateOperationInput({ ...BASE_INPUT, characteristic_dimension_m: dimension, max_speed_ms: speed });
+const withNumbers = (dimension: unknown, speed: unknown) =>
+  validateOperationInput({ ...BASE_INPUT, characteristic_dimension_m: dimension, max_speed_ms: speed });
 
 describe('numbers with units', () => {
   it('accepts "3 m" and "30 m/s", and "3,5 m" with a decimal comma', () => {
@@ -41,7 +42,9 @@ describe('numbers with units', () => {
 
   it('refuses an unknown unit, naming the units it knows', () => {
     const v = withNumbers('3 furlongs', undefined);
-    expect(!v.ok && v.errors.map((e) => e.message)).toEqual(['Maximum characteristic dimension: "furlongs" is not a unit SkyCite knows for a length; use m, cm, mm, ft.']);
+    expect(!v.ok && v.errors.map((e) => e.message)).toEqual([
+      'Maximum characteristic dimension: "furlongs" is not a unit SkyCite knows for a length; use m, cm, mm, ft.',
+    ]);
   });
 
   it('still refuses zero and words, with the unit and an example', () => {

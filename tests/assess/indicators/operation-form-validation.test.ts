@@ -50,9 +50,7 @@ describe('validateOperationInput', () => {
     const r = validateOperationInput({ ...BASE_INPUT, airspace_type: 'class G' });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.errors).toEqual([
-      expect.objectContaining({ field: 'airspace_type', got: 'class G', allowed: [...AIRSPACE_TYPES] }),
-    ]);
+    expect(r.errors).toEqual([expect.objectContaining({ field: 'airspace_type', got: 'class G', allowed: [...AIRSPACE_TYPES] })]);
     // the message speaks the form's language: the field's label and the choices' labels, no codes
     expect(r.errors[0]?.message).toContain('Airspace type');
     expect(r.errors[0]?.message).toContain('Uncontrolled airspace');
@@ -120,8 +118,6 @@ describe('error flow E1 in the workflow', () => {
   });
 
   it('rejects an unknown indicator name', async () => {
-    await expect(
-      assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), indicators: ['colour' as never] }),
-    ).rejects.toThrow(/indicators/);
+    await expect(assessIndicators(BASE_INPUT, { retrieval: fakeRetrieval([CHUNKS.before]), indicators: ['colour' as never] })).rejects.toThrow(/indicators/);
   });
 });

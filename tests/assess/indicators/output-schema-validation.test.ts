@@ -1,12 +1,7 @@
 /** The single-indicator JSON contract: schema validation and robust parsing of model output. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  extractFirstJsonObject,
-  INDICATOR_NAMES,
-  INDICATOR_OUTPUT_SCHEMAS,
-  parseIndicatorOutput,
-} from '../../../src/core/indicators/index.js';
+import { extractFirstJsonObject, INDICATOR_NAMES, INDICATOR_OUTPUT_SCHEMAS, parseIndicatorOutput } from '../../../src/core/indicators/index.js';
 import { createAjv, GENERATED_VALIDATORS_PATH, generateValidatorsSource } from '../../../tools/generate-validators.js';
 
 const good = { name: 'initial_ground_risk_orientation', value: 'low', explanation: 'Sparsely populated [a/b].' };
@@ -57,7 +52,10 @@ describe('parseIndicatorOutput', () => {
   });
 
   it('maps label spellings onto allowed values, and flags it', () => {
-    const r = parseIndicatorOutput(JSON.stringify({ name: 'likely_regulatory_pathway', value: 'Specific SORA', explanation: 'x' }), 'likely_regulatory_pathway');
+    const r = parseIndicatorOutput(
+      JSON.stringify({ name: 'likely_regulatory_pathway', value: 'Specific SORA', explanation: 'x' }),
+      'likely_regulatory_pathway',
+    );
     expect(r).toMatchObject({ ok: true, normalized: true, output: { value: 'specific_sora' } });
   });
 

@@ -17,7 +17,9 @@ describe('what each result needs', () => {
     expect(r.final_grc?.ready).toBe(true);
     expect(r.sail?.ready).toBe(false);
     expect(r.sail?.text).toBe('SAIL (Table 3, p. 38) needs the final GRC and Residual ARC. Still needed: Residual ARC.');
-    expect(r.igrc?.text).toBe('iGRC (Table 1, p. 24) needs Maximum characteristic dimension, Maximum speed and Population density band (< 500 people/km², read from the ground environment with Table 2). Ready.');
+    expect(r.igrc?.text).toBe(
+      'iGRC (Table 1, p. 24) needs Maximum characteristic dimension, Maximum speed and Population density band (< 500 people/km², read from the ground environment with Table 2). Ready.',
+    );
     expect(req.fields.residual_arc).toBe('needed for SAIL');
     expect(Object.values(req.fields).join(' ')).not.toMatch(/^optional$/);
   });

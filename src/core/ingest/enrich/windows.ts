@@ -22,10 +22,7 @@ export const DEFAULT_WINDOWS: WindowOptions = { maxChars: 400 };
 
 /** Windows of consecutive sentences (prose) or lines (tables), each ≤ maxChars unless one sentence is longer; windows do not overlap. */
 export function passageWindows(text: string, kind: string, opts: WindowOptions = DEFAULT_WINDOWS): WindowSpan[] {
-  const units: WindowSpan[] =
-    kind === 'table'
-      ? lineSpans(text)
-      : splitSentenceSpans(text).map((s) => ({ start: s.start, end: s.end }));
+  const units: WindowSpan[] = kind === 'table' ? lineSpans(text) : splitSentenceSpans(text).map((s) => ({ start: s.start, end: s.end }));
   if (!units.length) return [];
   const out: WindowSpan[] = [];
   let i = 0;

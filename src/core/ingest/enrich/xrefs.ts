@@ -47,9 +47,7 @@ export function resolveCrossReferences(chunks: Draft[]): ChunkLink[][] {
         const same = candidates.filter((t) => scopeOf(t.id) === scopeOf(c.id));
         const pool = same.length ? same : candidates;
         // nearest by page
-        target = [...pool].sort(
-          (a, b) => Math.abs((a.pageStart ?? 0) - (c.pageStart ?? 0)) - Math.abs((b.pageStart ?? 0) - (c.pageStart ?? 0)),
-        )[0];
+        target = [...pool].sort((a, b) => Math.abs((a.pageStart ?? 0) - (c.pageStart ?? 0)) - Math.abs((b.pageStart ?? 0) - (c.pageStart ?? 0)))[0];
       }
       if (target || /^(Table|Annex|OSO)/.test(label)) links.push({ label, target: target?.id ?? null });
     }

@@ -95,7 +95,10 @@ function sailGrid(): TableGrid {
     source: T.source,
     title: T.title,
     head: [
-      [{ text: T.rowHeader, rowSpan: 2 }, { text: T.columnHeader, colSpan: RESIDUAL_ARCS.length }],
+      [
+        { text: T.rowHeader, rowSpan: 2 },
+        { text: T.columnHeader, colSpan: RESIDUAL_ARCS.length },
+      ],
       RESIDUAL_ARCS.map((a) => ({ text: a })),
     ],
     rows: [
@@ -111,7 +114,10 @@ function mitigationGrid(): TableGrid {
   return {
     source: T.source,
     head: [
-      [{ text: T.rowHeader, rowSpan: 2 }, { text: T.columnHeader, colSpan: 3 }],
+      [
+        { text: T.rowHeader, rowSpan: 2 },
+        { text: T.columnHeader, colSpan: 3 },
+      ],
       ROBUSTNESS_COLUMNS.map((c) => ({ text: T.columnLabels[c] })),
     ],
     rows: T.rows.map((r) => ({ header: r.label, key: r.label, cells: ROBUSTNESS_COLUMNS.map((c) => cell(r.cells[c].printed, T.columnLabels[c])) })),
@@ -152,7 +158,11 @@ function osoGrid(): TableGrid {
       key: `${r.id} ${r.label}`,
       cells: [cell(r.label), ...r.cells.map((c, i) => cell(c, `SAIL ${T.columns[i]}`))],
     })),
-    notes: [`Legend (S.4.9.4(c)): ${Object.entries(T.legend).map(([k, v]) => `${k} = ${v}`).join(', ')}.`],
+    notes: [
+      `Legend (S.4.9.4(c)): ${Object.entries(T.legend)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join(', ')}.`,
+    ],
   };
 }
 
@@ -160,14 +170,23 @@ function osoGrid(): TableGrid {
 export const TABLE_GRIDS: readonly TableGrid[] = [igrcGrid(), descriptorGrid(), sailGrid(), mitigationGrid(), tmprGrid(), ...containmentGrids(), osoGrid()];
 
 /** The grid of a static-index chunk: same document, a table, its title the caption as printed, starting on the caption's page. */
-export function gridForChunk(chunk: { readonly docId: string; readonly kind: string; readonly title: string; readonly pageStart: number | null }): TableGrid | null {
+export function gridForChunk(chunk: {
+  readonly docId: string;
+  readonly kind: string;
+  readonly title: string;
+  readonly pageStart: number | null;
+}): TableGrid | null {
   if (chunk.kind !== 'table' || chunk.docId !== EASA_DOC_ID) return null;
   return TABLE_GRIDS.find((g) => g.source.caption === chunk.title && g.source.page === chunk.pageStart) ?? null;
 }
 
 /** The grid a trace step was read from (by caption and page). */
 export function gridForStep(step: Pick<TraceStep, 'caption' | 'page' | 'docId'>): TableGrid | null {
-  return TABLE_GRIDS.find((g) => g.source.caption === step.caption && step.docId === g.source.docId && (step.page === g.source.page || step.page === g.source.lastPage)) ?? null;
+  return (
+    TABLE_GRIDS.find(
+      (g) => g.source.caption === step.caption && step.docId === g.source.docId && (step.page === g.source.page || step.page === g.source.lastPage),
+    ) ?? null
+  );
 }
 
 /** Cells of the grid that trace steps read: `${rowIndex}:${cellIndex}` keys. */

@@ -7,8 +7,7 @@ export type TmprLevel = 'High' | 'Medium' | 'Low' | 'No requirement';
 export const TMPR_TABLE = {
   source: {
     docId: EASA_DOC_ID,
-    caption:
-      'Table 6 — Tactical mitigation performance requirements (TMPR) and assignment of the TMPR level of robustness',
+    caption: 'Table 6 — Tactical mitigation performance requirements (TMPR) and assignment of the TMPR level of robustness',
     page: 35,
     section: 'S.4.6.3',
   } satisfies SourceRef,
