@@ -161,13 +161,11 @@ describe('the offline copy, in one persistent profile', () => {
     await page.goto(`${server.url}?device=wasm#/library`);
     await verified(page);
     // one document of the user's own, which must stay reachable whatever happens to the built-in index
-    await page
-      .getByTestId('userdoc-file')
-      .setInputFiles({
-        name: 'hangar.txt',
-        mimeType: 'text/plain',
-        buffer: Buffer.from('Hangar rules\n\nBatteries are charged in the fireproof locker only.'),
-      });
+    await page.getByTestId('userdoc-file').setInputFiles({
+      name: 'hangar.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Hangar rules\n\nBatteries are charged in the fireproof locker only.'),
+    });
     await page.getByTestId('userdoc-title').fill(MY_DOC);
     await page.getByTestId('userdoc-jurisdiction').fill('DE');
     await page.getByTestId('userdoc-edition').fill('2025');
