@@ -11,6 +11,13 @@ import type { InitialOperationInput, OperationField } from './inputs.js';
 /** contradiction and warning: the inputs or indicators contradict each other; note: the documents differ on a reading the inputs rely on. */
 export type CoherenceSeverity = 'contradiction' | 'warning' | 'note';
 
+/** How a check's severity is shown to a reader. */
+export const SEVERITY_LABELS: Readonly<Record<CoherenceSeverity, string>> = {
+  contradiction: 'Contradiction',
+  warning: 'Check this',
+  note: 'The documents differ',
+};
+
 export interface CoherenceFlag {
   /** Stable id of the check, e.g. "open-vs-full-sora". */
   readonly id: string;

@@ -3,6 +3,7 @@
  * sources, coherence flags, disclaimer) and a printable Markdown summary, both as strings: the
  * caller writes them (the Assess view offers the JSON as a download, src/ui/assess/AssessView.svelte).
  */
+import { SEVERITY_LABELS } from './coherence.js';
 import { EASA_DOC_ID, formatTraceStep } from '../sora/types.js';
 import { INDICATOR_CATALOG, formatIndicatorValue } from './catalog.js';
 import { DENSITY_DESCRIPTORS_TABLE } from '../sora/tables/density-descriptors-table.js';
@@ -154,7 +155,7 @@ export function renderSummary(result: AssessmentResult, documents: Readonly<Reco
   }
   out.push('', '## Coherence checks', '');
   if (result.coherence.length === 0) out.push('No contradiction between the indicators was detected.');
-  for (const c of result.coherence) out.push(`- **${c.severity}** (${c.id}): ${c.message}`);
+  for (const c of result.coherence) out.push(`- **${SEVERITY_LABELS[c.severity]}** (${c.id}): ${c.message}`);
   out.push('', '## Source documents', '');
   for (const [id, d] of Object.entries(doc.documents)) out.push(`- ${id}: ${d.title}${'edition' in d ? `, ${d.edition}. ${d.notice}` : ''}`);
   return `${out.join('\n')}\n`;

@@ -67,6 +67,9 @@ describe('printable summary', () => {
     expect(md).toContain('| Initial air risk orientation | no value | evidence only, no value inferred — model error | — |');
     expect(md).toContain('- Table 3 — SAIL determination (p. 38, S.4.7.3) — row "3", column "b": "II" → SAIL II');
     expect(md).toContain('## Coherence checks');
+    // each check's severity in words, never its identifier
+    expect(md).toMatch(/^- \*\*(Contradiction|Check this|The documents differ)\*\* \(/m);
+    expect(md).not.toMatch(/^- \*\*(contradiction|warning|note)\*\*/m);
     expect(md).toMatch(/- easa-amc-gm-2019-947: EASA, AMC & GM to Regulation \(EU\) 2019\/947/);
   });
 });
