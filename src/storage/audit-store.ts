@@ -5,38 +5,9 @@
  * retrieved with which configuration and scores, what the model was given and what it answered.
  * Fields added after the first exports are optional, so earlier exports still import.
  */
-import type {
-  AnswerMode,
-  AuditEvidence,
-  AuditStageScore,
-  AuditRoute,
-  AuditCalcItem,
-  AuditCalculator,
-  AuditModels,
-  AuditAssistance,
-  AuditAnswerContext,
-  AuditAssessment,
-  AuditRequirements,
-  AuditRecord,
-  AuditKind,
-  AuditRecordInput,
-} from '../core/ask/audit-record.js';
-export type {
-  AnswerMode,
-  AuditEvidence,
-  AuditStageScore,
-  AuditRoute,
-  AuditCalcItem,
-  AuditCalculator,
-  AuditModels,
-  AuditAssistance,
-  AuditAnswerContext,
-  AuditAssessment,
-  AuditRequirements,
-  AuditRecord,
-  AuditKind,
-  AuditRecordInput,
-} from '../core/ask/audit-record.js';
+import type { AuditRecord, AuditKind, AuditRecordInput } from '../core/ask/audit-record.js';
+// the record types are the Ask turn's data (core/ask/audit-record.ts); the store's callers keep importing them from here
+export type * from '../core/ask/audit-record.js';
 import { AUDIT_BY_TIME, AUDIT_STORE, lazyDb, openUserDb, type UserDbOpener } from './db.js';
 import { mapReadError, mapWriteError, mostSpecificError } from './errors.js';
 import { createSettingsStore } from './settings-store.js';

@@ -9,15 +9,18 @@ import { createInProcessRuntime, NO_ADAPTER } from '../../src/runtime/in-process
 import { fakeEmbedder } from '../support/fake-embedder.js';
 import { servedIndex } from '../support/served-index.js';
 
+/** The in-process runtime over a served index, on WASM with the fake embedder. */
+const runtime = (fetchImpl: typeof fetch) =>
+  createInProcessRuntime({ baseUrl: 'http://localhost/', probeAdapter: async () => NO_ADAPTER, createEmbedder: async () => fakeEmbedder(), fetchImpl });
+async function runtimeOver(fetchImpl: typeof fetch) {
+  const rt = runtime(fetchImpl);
+  await rt.init({ denseBackend: 'exact' });
+  return rt;
+}
+
 describe('the document agents’ result in the runtime', () => {
   it('carries each kept document’s evidence and refined context, and the merged evidence with its chunks', async () => {
-    const rt = createInProcessRuntime({
-      baseUrl: 'http://localhost/',
-      probeAdapter: async () => NO_ADAPTER,
-      createEmbedder: async () => fakeEmbedder(),
-      fetchImpl: await servedIndex(),
-    });
-    await rt.init({ denseBackend: 'exact' });
+    const rt = await runtimeOver(await servedIndex());
     const r = await rt.retrieve('flying at night');
     const d = r.documents!;
     const kept = d.consulted.filter((c) => c.kept);
@@ -35,13 +38,7 @@ describe('the document agents’ result in the runtime', () => {
 
 describe('the flat retrieval alone', () => {
   it('with agents: false returns the same flat evidence and no documents (the agents do not run)', async () => {
-    const rt = createInProcessRuntime({
-      baseUrl: 'http://localhost/',
-      probeAdapter: async () => NO_ADAPTER,
-      createEmbedder: async () => fakeEmbedder(),
-      fetchImpl: await servedIndex(),
-    });
-    await rt.init({ denseBackend: 'exact' });
+    const rt = await runtimeOver(await servedIndex());
     const both = await rt.retrieve('flying at night');
     const flat = await rt.retrieve('flying at night', { agents: false });
     expect(flat.documents).toBeUndefined();
@@ -54,12 +51,7 @@ describe('the index hash for the audit record', () => {
   it('init() reports the SHA-256 of the manifest it fetched and verified (no second fetch needed)', async () => {
     const served = await servedIndex();
     const fetched: string[] = [];
-    const rt = createInProcessRuntime({
-      baseUrl: 'http://localhost/',
-      probeAdapter: async () => NO_ADAPTER,
-      createEmbedder: async () => fakeEmbedder(),
-      fetchImpl: (async (u: string | URL) => (fetched.push(String(u)), served(u))) as typeof fetch,
-    });
+    const rt = runtime((async (u: string | URL) => (fetched.push(String(u)), served(u))) as typeof fetch);
     const status = await rt.init({ denseBackend: 'exact' });
     const manifest = new Uint8Array(await (await served('http://localhost/static-index/manifest.json')).arrayBuffer());
     expect(status.manifestSha).toBe(createHash('sha256').update(manifest).digest('hex'));

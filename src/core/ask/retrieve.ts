@@ -51,9 +51,10 @@ export async function retrieveLocal(
   query: string,
   request: RetrieveRequest = {},
 ): Promise<AskResult & { agentResult: AgentResult | null }> {
-  const result = await retrieveRanked(deps, query, request);
-  // not in these documents: decided on the flat retrieval, once per question, where the app, the CLIs and every eval retrieve
-  const scope = deps.scope ? await deps.scope.decide(query, result.retrieval) : null;
+  const { queryVector, ...result } = await retrieveRanked(deps, query, request);
+  // not in these documents: decided on the flat retrieval, once per question, where the app, the CLIs and every eval retrieve;
+  // with the built-in model the query is not embedded a second time
+  const scope = deps.scope ? await deps.scope.decide(query, result.retrieval, deps.scope.embedder === deps.queryEmbedder ? queryVector : undefined) : null;
   return scope ? { ...result, scope } : result;
 }
 
@@ -61,7 +62,7 @@ async function retrieveRanked(
   deps: Omit<LocalRetrievalDeps, 'embedder'>,
   query: string,
   request: RetrieveRequest,
-): Promise<AskResult & { agentResult: AgentResult | null }> {
+): Promise<AskResult & { agentResult: AgentResult | null; queryVector: Float32Array }> {
   const { engine, index } = deps;
   const { agents: useAgents = true, ...options } = request;
   const config = withConfig(engine.config, options.config);
@@ -87,6 +88,7 @@ async function retrieveRanked(
     config,
     chunks: retrieval.evidence.map((ev) => chunkAt(ev.row)),
     agentResult: consulted,
+    queryVector: q.vector,
     ...(consulted
       ? {
           documents: {

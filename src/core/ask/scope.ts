@@ -15,8 +15,10 @@ import type { ScopeVerdict } from './types.js';
 export interface Scope {
   /** 'stale': the coverage data was built from other chunks; no verdict is given. */
   readonly binding: 'current' | 'same-chunks' | 'stale';
-  /** The verdict for a question and its retrieval (null: it may be answered here). */
-  decide(question: string, retrieval: RetrievalResult): Promise<ScopeVerdict | null>;
+  /** The embedder the decision reads query vectors from (a caller holding its vector of the question passes it). */
+  readonly embedder: Pick<Embedder, 'embed'>;
+  /** The verdict for a question and its retrieval (null: it may be answered here); `queryVector`: the question's vector by `embedder`, when already computed. */
+  decide(question: string, retrieval: RetrievalResult, queryVector?: Float32Array): Promise<ScopeVerdict | null>;
 }
 
 /**
@@ -44,9 +46,10 @@ export function createScope(
     })());
   return {
     binding,
-    async decide(question, retrieval) {
+    embedder,
+    async decide(question, retrieval, queryVector) {
       if (binding === 'stale') return null;
-      const near = model.similarity ? nearestInstrument((await embedder.embed([question], 'query'))[0]!, await instrumentVectors()) : null;
+      const near = model.similarity ? nearestInstrument(queryVector ?? (await embedder.embed([question], 'query'))[0]!, await instrumentVectors()) : null;
       const a = decideAnswerability(question, data, evidenceSignal(retrieval), model, near);
       if (a.verdict !== 'not-in-documents') return null;
       return { message: notInDocumentsMessage(a.hit), instrument: a.hit.instrument.label, location: a.hit.instrument.location };
