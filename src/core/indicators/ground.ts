@@ -27,14 +27,19 @@ export const GROUND_ENVIRONMENT_WORDS: Readonly<Record<GroundEnvironment, { read
   assembly_of_people: { table2Descriptor: 'Assemblies of people', formDescriptor: 'assemblies of people' },
 };
 
-/** "Table 2 (AMC & GM to Regulation (EU) 2019/947, S.4.2.4, p. 26)". */
-export const TABLE2_WHERE = `${T2.source.caption.split(' — ')[0]} (AMC & GM to Regulation (EU) 2019/947, ${T2.source.section}, p. ${T2.source.page})`;
+/** "AMC & GM to Regulation (EU) 2019/947, S.4.2.4, p. 26": Table 2's document, section and page. */
+const TABLE2_SOURCE = `AMC & GM to Regulation (EU) 2019/947, ${T2.source.section}, p. ${T2.source.page}`;
 
-/** "EASA Form 208 (Step #2.1, pp. 176–177) and EASA Form 209 (3.7.1, p. 197)". */
-export const FORMS_WHERE = FORM_DESCRIPTORS.map(
-  (f) =>
-    `${f.source.caption.split(' — ')[0]} (${/^(?:Step #\S+|\S+)/.exec(f.item)?.[0] ?? f.item}, ${f.source.lastPage ? `pp. ${f.source.page}–${f.source.lastPage}` : `p. ${f.source.page}`})`,
-).join(' and ');
+/** "EASA Forms 208 and 209" and "pp. 176–177 and 197": the forms and their pages. */
+const FORMS_NAMES = `EASA Forms ${FORM_DESCRIPTORS.map((f) => /Form (\d+)/.exec(f.source.caption)?.[1] ?? f.source.caption).join(' and ')}`;
+const FORMS_PAGES = `pp. ${FORM_DESCRIPTORS.map((f) => (f.source.lastPage ? `${f.source.page}–${f.source.lastPage}` : `${f.source.page}`)).join(' and ')}`;
+const FORMS_SHORT = `${FORMS_NAMES}, ${FORMS_PAGES}`;
+
+/** A band in words, without the label's gloss ("> 50 000 people/km²"). */
+const shortBand = (band: PopulationBand): string => POPULATION_BAND_LABELS[band].replace(/\s*\(.*\)$/, '');
+
+/** "up to 5 000, up to 50 000 and more than 50 000". */
+const plainRows = (rows: readonly string[]) => (rows.length > 1 ? `${rows.slice(0, -1).join(', ')} and ${rows.at(-1)}` : (rows[0] ?? ''));
 
 const rowOfBand = (band: PopulationBand): DescriptorRow => T2.rows.find((r) => r.band === band) as DescriptorRow;
 const rowOfDescriptor = (descriptor: string): DescriptorRow | null => T2.rows.find((r) => (r.descriptors as readonly string[]).includes(descriptor)) ?? null;
@@ -44,16 +49,6 @@ const formGroupsOfBand = (band: PopulationBand) => FORM.groups.filter((g) => g.b
 /** What Table 2 calls a band's ground ("Sparsely populated / Residential lightly populated"). */
 export function table2Descriptors(band: PopulationBand): string {
   return rowOfBand(band).descriptors.join(' / ');
-}
-
-/** The band as the forms print it under a group ("up to 500"), or the group alone where the form prints no number. */
-function formPrinting(band: PopulationBand): string {
-  return formGroupsOfBand(band)
-    .map((g) => {
-      const printed = g.printedRows[g.bands.indexOf(band)];
-      return printed ? `"${printed}" under "${g.descriptor}"` : `"${g.descriptor}"`;
-    })
-    .join(' and ');
 }
 
 export interface GroundReading {
@@ -77,13 +72,11 @@ export function readGround(environment: GroundEnvironment): GroundReading {
       environment,
       band: null,
       trace: null,
-      statement:
-        `"${label}" is not one of the descriptors of ${TABLE2_WHERE}; ${FORMS_WHERE} print it against ${g.printedRows.map((r) => `"${r}"`).join(', ')} people/km², ` +
-        `${g.printedRows.length} rows of Table 1, so the population density band has to be given.`,
+      statement: `Choose the population density band: "${label}" is not in Table 2 and covers ${g.printedRows.length} bands (${plainRows(g.printedRows)} people/km²; ${FORMS_SHORT}).`,
     };
   }
   const g = formGroup(words.formDescriptor);
-  const formsWider = g.bands.length > 1 && g.bands.includes(row.band);
+  const lowerFormBands = g.bands.length > 1 && g.bands.includes(row.band) ? g.printedRows.filter((_, i) => g.bands[i] !== row.band) : [];
   return {
     environment,
     band: row.band,
@@ -95,12 +88,8 @@ export function readGround(environment: GroundEnvironment): GroundReading {
       `ground environment "${label}" → population row ${row.quantitative}`,
     ),
     statement:
-      `Population density band read from the ground environment: ${TABLE2_WHERE} puts "${words.table2Descriptor}" on the "${row.quantitative}" row ` +
-      `(S.4.2.4(d) allows these descriptors when density values are not available).` +
-      (formsWider
-        ? ` ${FORMS_WHERE} print "${g.descriptor}" against ${g.printedRows.map((r) => `"${r}"`).join(', ')} people/km²; "${row.quantitative}" is the highest of these.`
-        : '') +
-      ` If the density is known, choose the band.`,
+      `Population density band read from the ground environment: ${shortBand(row.band)} (Table 2, ${TABLE2_SOURCE}). ` +
+      (lowerFormBands.length ? 'If you know the density, choose the band; it may be lower.' : 'If you know the density, choose the band.'),
   };
 }
 
@@ -124,7 +113,7 @@ export interface GroundAgreement {
 export function compareGroundAndBand(environment: GroundEnvironment, band: PopulationBand): GroundAgreement {
   const words = GROUND_ENVIRONMENT_WORDS[environment];
   const envLabel = GROUND_ENVIRONMENT_LABELS[environment];
-  const bandLabel = POPULATION_BAND_LABELS[band];
+  const bandLabel = shortBand(band);
   const envRow = words.table2Descriptor ? rowOfDescriptor(words.table2Descriptor) : null;
   const bandRow = rowOfBand(band);
   const bandClaimedElsewhere = GROUND_ENVIRONMENTS.some(
@@ -135,20 +124,22 @@ export function compareGroundAndBand(environment: GroundEnvironment, band: Popul
   );
   const table2: boolean | null = envRow ? envRow.band === band : bandClaimedElsewhere ? false : null;
   const forms = formGroup(words.formDescriptor).bands.includes(band);
-  const table2Reads = `${TABLE2_WHERE} calls "${bandRow.quantitative}" "${table2Descriptors(band)}"${envRow && envRow.band !== band ? ` and puts "${words.table2Descriptor}" on the "${envRow.quantitative}" row` : ''}`;
-  const formsRead = `${FORMS_WHERE} print ${formPrinting(band)}`;
   if ((table2 ?? true) && forms) return { kind: 'agree', message: null };
+  const table2Says =
+    envRow && envRow.band !== band && band !== 'controlled' && envRow.band !== 'controlled'
+      ? `Table 2 puts "${words.table2Descriptor}" at ${shortBand(envRow.band)}`
+      : `Table 2 calls ${shortBand(band)} "${table2Descriptors(band)}"`;
   if (!(table2 ?? false) && !forms) {
     return {
       kind: 'disagree',
-      message: `Ground environment "${envLabel}" and population density band "${bandLabel}" describe different grounds: ${table2Reads}; ${formsRead}. The calculator uses the band; correct whichever of the two is wrong.`,
+      message: `"${envLabel}" and ${bandLabel} describe different grounds: ${table2Says} (${TABLE2_SOURCE}). The calculator uses the band; correct the one that is wrong.`,
     };
   }
-  const allowing = forms ? formsRead : table2Reads;
-  const refusing = forms ? table2Reads : formsRead;
+  const formsSay = `${FORMS_NAMES} ${forms ? 'allow' : 'do not allow'} this pair (${FORMS_PAGES})`;
+  const table2Sentence = `${table2 ? 'Table 2 allows it' : table2Says} (${TABLE2_SOURCE})`;
   return {
     kind: 'documents-differ',
-    message: `Ground environment "${envLabel}" with population density band "${bandLabel}": the documents differ here. ${capitalise(allowing)}, which fits; ${refusing}. The calculator uses the band.`,
+    message: `"${envLabel}" with ${bandLabel}: the documents differ here. ${capitalise(forms ? formsSay : table2Sentence)}; ${forms ? table2Sentence : formsSay}. The calculator uses the band.`,
   };
 }
 

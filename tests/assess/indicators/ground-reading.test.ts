@@ -28,7 +28,11 @@ describe('ground environment → population density band (Table 2)', () => {
       row: '< 500',
       cell: 'Sparsely populated / Residential lightly populated',
     });
-    expect(g.statement).toMatch(/Table 2 \(AMC & GM to Regulation \(EU\) 2019\/947, S\.4\.2\.4, p\. 26\) puts "Sparsely populated" on the "< 500" row/);
+    // short, plain, and its source (document, table, page) stated once
+    expect(g.statement).toMatch(/< 500 people\/km²/);
+    expect(g.statement).toMatch(/Table 2, AMC & GM to Regulation \(EU\) 2019\/947, S\.4\.2\.4, p\. 26/);
+    expect(g.statement.match(/p\. 26/g)).toHaveLength(1);
+    expect(g.statement.length).toBeLessThan(200);
   });
 
   it('reads controlled ground and assemblies of people as their rows', () => {
@@ -39,8 +43,9 @@ describe('ground environment → population density band (Table 2)', () => {
   it('gives no band for "Populated area", which the forms print against three rows', () => {
     const g = readGround('populated');
     expect(g.band).toBeNull();
-    expect(g.statement).toMatch(/"up to 5 000", "up to 50 000", "more than 50 000"/);
-    expect(g.statement).toMatch(/has to be given/);
+    expect(g.statement).toMatch(/up to 5 000, up to 50 000 and more than 50 000 people\/km²/);
+    expect(g.statement).toMatch(/^Choose the population density band/);
+    expect(g.statement).toMatch(/EASA Forms 208 and 209, pp\. 176–177 and 197/);
   });
 });
 
@@ -63,24 +68,25 @@ describe('ground environment ↔ band agreement', () => {
     const flags = checkCoherence({}, input);
     expect(flags.map((f) => f.id)).toEqual(['ground-environment-vs-population-band']);
     const m = flags[0]!.message;
-    expect(m).toMatch(/^Ground environment "Sparsely populated area" and population density band "< 5 000 people\/km²" describe different grounds/);
-    expect(m).toMatch(/Table 2 \(.*p\. 26\) calls "< 5 000" "Suburban \/ Low-density metropolitan"/);
-    expect(m).toMatch(/EASA Form 208 \(Step #2\.1, pp\. 176–177\) and EASA Form 209 \(3\.7\.1, p\. 197\) print "up to 5 000" under "populated area"/);
+    expect(m).toMatch(/^"Sparsely populated area" and < 5 000 people\/km² describe different grounds/);
+    expect(m).toMatch(/Table 2 puts "Sparsely populated" at < 500 people\/km² \(AMC & GM to Regulation \(EU\) 2019\/947, S\.4\.2\.4, p\. 26\)/);
+    expect(m.match(/p\. 26/g)).toHaveLength(1);
+    expect(m.length).toBeLessThan(260); // was about 480 characters
     expect(m).not.toMatch(RAW_ID);
   });
 
   it('flags "Populated area" with "< 500": both documents read "< 500" as sparsely populated', () => {
     const a = compareGroundAndBand('populated', '<500');
     expect(a.kind).toBe('disagree');
-    expect(a.message).toMatch(/"Sparsely populated \/ Residential lightly populated".*"up to 500" under "sparsely populated area"/);
+    expect(a.message).toMatch(/Table 2 calls < 500 people\/km² "Sparsely populated \/ Residential lightly populated" \(.*p\. 26\)/);
   });
 
   it('says where the documents themselves differ, as a note naming both', () => {
     const a = compareGroundAndBand('sparsely_populated', '<50');
     expect(a.kind).toBe('documents-differ');
     expect(a.message).toMatch(/the documents differ here/);
-    expect(a.message).toMatch(/print "up to 50" under "sparsely populated area", which fits/);
-    expect(a.message).toMatch(/Table 2 .* calls "< 50" "Lightly populated" and puts "Sparsely populated" on the "< 500" row/);
+    expect(a.message).toMatch(/EASA Forms 208 and 209 allow this pair \(pp\. 176–177 and 197\)/);
+    expect(a.message).toMatch(/Table 2 puts "Sparsely populated" at < 500 people\/km² \(.*p\. 26\)/);
     const flags = checkCoherence({}, { ...BASE_INPUT, ground_environment: 'sparsely_populated', population_band: '<50' });
     expect(flags).toEqual([expect.objectContaining({ id: 'ground-documents-differ', severity: 'note' })]);
     expect(flags[0]!.message).not.toMatch(RAW_ID);
@@ -111,7 +117,7 @@ describe('a band left out is read from the ground environment', () => {
     expect(r.results.final_grc?.value).toBe(5);
     expect(r.results.sail?.value).toBe('IV');
     expect(r.results.initial_ground_risk_orientation?.value).toBe('medium');
-    expect(r.results.igrc?.explanation).toMatch(/Population density band read from the ground environment: Table 2 .* p\. 26\)/);
+    expect(r.results.igrc?.explanation).toMatch(/Population density band read from the ground environment: < 500 people\/km² \(Table 2, .*p\. 26\)/);
     expect(r.coherence).toEqual([]);
     expect(renderSummary(r)).toContain('- Population density band: < 500 people/km² (not given; read from the ground environment with Table 2, p. 26)');
   });
@@ -120,7 +126,7 @@ describe('a band left out is read from the ground environment', () => {
     const r = await assessIndicators({ ...noBand, ground_environment: 'populated' }, { retrieval: fakeRetrieval([CHUNKS.table1]), indicators: ['igrc'] });
     expect(r.results.igrc?.value).toBeNull();
     expect(r.results.igrc?.missing).toEqual(['population_band']);
-    expect(r.results.igrc?.notes.join(' ')).toMatch(/"Populated area" is not one of the descriptors of Table 2/);
+    expect(r.results.igrc?.notes.join(' ')).toMatch(/"Populated area" is not in Table 2/);
   });
 
   it('uses the band given over the environment', () => {

@@ -29,7 +29,7 @@ describe('what each result needs', () => {
     const band = req.results[0]!.needs.find((n) => n.field === 'population_band');
     expect(band).toMatchObject({ state: 'derived', detail: '< 500 people/km², read from the ground environment with Table 2' });
     expect(req.fields.population_band).toBe('optional: read from the ground environment with Table 2 (< 500 people/km²)');
-    expect(req.ground?.statement).toMatch(/Table 2 \(.*p\. 26\) puts "Sparsely populated" on the "< 500" row/);
+    expect(req.ground?.statement).toMatch(/< 500 people\/km² \(Table 2, .*p\. 26\)/);
   });
 
   it('labels the band as required when the ground environment is "Populated area"', () => {
