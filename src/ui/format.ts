@@ -1,4 +1,16 @@
 /** Small display formatters. */
+import type { Chunk } from '../core/model/chunk';
+
+/** The label every curated SORA 2.0 restatement carries wherever its passage is shown. */
+export const CURATED_RESTATEMENT_LABEL = 'SORA 2.0 restatement (curated)';
+
+/**
+ * {@link CURATED_RESTATEMENT_LABEL} for a passage of the curated SORA 2.0 set (a pre-chunked item,
+ * kind `curated`, whose edition names SORA 2.0: a restatement, not the regulation's wording), else null.
+ */
+export function restatementLabel(chunk: Pick<Chunk, 'kind' | 'edition'>): string | null {
+  return chunk.kind === 'curated' && /\bSORA\s*V?2\.0\b/i.test(chunk.edition) ? CURATED_RESTATEMENT_LABEL : null;
+}
 
 /** "1.2 GB", "340 MB", "12 KB", "unknown". */
 export function formatBytes(bytes: number | null | undefined): string {
