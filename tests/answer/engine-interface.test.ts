@@ -16,7 +16,8 @@ const C1 = makeChunk(
   'Intrinsic ground risk',
   'The iGRC is determined from the UA characteristic dimension and the population density.',
 );
-const config = answerConfig({ retry: { delayMs: 0 } });
+// these tests check the free-form answer path (the test double streams prose with markers)
+const config = answerConfig({ answerForm: 'free', retry: { delayMs: 0 } });
 
 /** WebLLM's worker client and handler wired through an in-memory channel; the handler's engine is the double. */
 async function webWorkerEngine(double: ReturnType<typeof engineDouble>) {

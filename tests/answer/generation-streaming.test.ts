@@ -10,7 +10,8 @@ const C1 = makeChunk(
   'The iGRC is determined from the UA characteristic dimension and the population density.',
 );
 const retrieval = retrievalOf([C1]);
-const config = answerConfig({ retry: { delayMs: 0 } });
+// these tests check the free-form answer path (the test double streams prose with markers)
+const config = answerConfig({ answerForm: 'free', retry: { delayMs: 0 } });
 
 const ANSWER_CHUNKS = [
   delta('## Answer\n'),

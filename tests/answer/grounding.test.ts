@@ -177,7 +177,7 @@ describe('grounding on realistic regulatory sentences', () => {
       question: 'Which ARC applies in segregated airspace?',
       retrieval: retrievalOf([ARC]),
       engine,
-      config: answerConfig({ retry: { delayMs: 0 } }),
+      config: answerConfig({ answerForm: 'free', retry: { delayMs: 0 } }), // the free-form path: the double writes prose
       grounding: { embedder: bagOfWordsEmbedder(), chunks: CHUNKS },
     });
     expect(r.grounding?.verdict).toBe('Grounded');

@@ -14,6 +14,8 @@ import { delta, engineDouble, makeChunk, retrievalOf } from './helpers.js';
 const a = makeChunk('easa-amc-gm-2019-947/amc1-art11/s2.4/table-1', 'Robustness', 'Medium integrity with low assurance gives low robustness.');
 const b = makeChunk('skysafe-sora-curated/7', 'Roles', 'The competent authority assesses the application.');
 const retrieval = retrievalOf([a, b]);
+// the answerQuestion tests here check the free-form path (the double writes prose with markers)
+const FREE = answerConfig({ answerForm: 'free' });
 
 describe('numberContextMarkers', () => {
   it('numbers each passage header in context order and keeps the ids', () => {
@@ -60,7 +62,7 @@ describe('answerQuestion with numbered markers (the default)', () => {
   it('sends numbered passages, streams and returns chunk-id citations, and drops numbers outside the context', async () => {
     const engine = engineDouble({ streams: [[delta('Low robustness ['), delta('1]. The authority decides [2'), delta('] [9].', 'stop')]] });
     const streamed: string[] = [];
-    const r = await answerQuestion({ question: 'robustness?', retrieval, engine, onToken: (d, ch) => ch === 'answer' && streamed.push(d) });
+    const r = await answerQuestion({ question: 'robustness?', retrieval, engine, config: FREE, onToken: (d, ch) => ch === 'answer' && streamed.push(d) });
     const sent = engine.requests[0]!.messages.map((m) => m.content).join('\n');
     expect(sent).toContain('[1] Robustness');
     expect(sent).toContain('[2] Roles');
@@ -74,7 +76,7 @@ describe('answerQuestion with numbered markers (the default)', () => {
 
   it("keeps the SKYSAFE [chunk-id] form with citationMarkers 'id'", async () => {
     const engine = engineDouble({ streams: [[delta(`Low [${a.id}] [1].`, 'stop')]] });
-    const r = await answerQuestion({ question: 'q', retrieval, engine, config: answerConfig({ citationMarkers: 'id' }) });
+    const r = await answerQuestion({ question: 'q', retrieval, engine, config: answerConfig({ citationMarkers: 'id' }, FREE) });
     expect(engine.requests[0]!.messages.map((m) => m.content).join('\n')).toContain(`[${a.id}] Robustness`);
     expect(r.citations).toEqual([a.id]);
   });

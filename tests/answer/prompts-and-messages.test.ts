@@ -4,6 +4,8 @@ import { buildChatMessages, trimHistory } from '../../src/core/answer/messages.j
 import { contextMessage, DEVELOPER_PROMPT, NO_ANSWER_TEXT, NO_CONTEXT_MARKER, SECTION_LABELS, SYSTEM_PROMPT } from '../../src/core/answer/prompts.js';
 import { makeChunk, retrievalOf } from './helpers.js';
 
+// the buildChatMessages tests check the free-form (SKYSAFE) message order
+const FREE = answerConfig({ answerForm: 'free' });
 const context = retrievalOf([makeChunk('skysafe-sora-curated/17', 'iGRC table', 'The iGRC is read from Table 2.')]).context;
 
 describe('prompts adapt the SKYSAFE system and developer prompts', () => {
@@ -30,7 +32,7 @@ describe('prompts adapt the SKYSAFE system and developer prompts', () => {
 
 describe('buildChatMessages follows the SKYSAFE interaction order', () => {
   it('system(+developer), user question, assistant acknowledgement, user context — one system message for WebLLM', () => {
-    const m = buildChatMessages({ question: 'How is the iGRC determined?', context, config: answerConfig({ citationMarkers: 'id' }) });
+    const m = buildChatMessages({ question: 'How is the iGRC determined?', context, config: answerConfig({ citationMarkers: 'id' }, FREE) });
     expect(m.map((x) => x.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(m[0]!.content.startsWith(SYSTEM_PROMPT)).toBe(true);
     expect(m[0]!.content).toContain('# Developer instructions');
@@ -44,7 +46,7 @@ describe('buildChatMessages follows the SKYSAFE interaction order', () => {
   });
 
   it("puts the developer prompt in a second system message in 'system' mode", () => {
-    const m = buildChatMessages({ question: 'q', context, config: answerConfig({ developerMessageMode: 'system', citationMarkers: 'id' }) });
+    const m = buildChatMessages({ question: 'q', context, config: answerConfig({ developerMessageMode: 'system', citationMarkers: 'id' }, FREE) });
     expect(m.map((x) => x.role)).toEqual(['system', 'system', 'user', 'assistant', 'user']);
     expect(m[0]!.content).toBe(SYSTEM_PROMPT);
     expect(m[1]!.content).toBe(DEVELOPER_PROMPT);
@@ -55,7 +57,7 @@ describe('buildChatMessages follows the SKYSAFE interaction order', () => {
       { question: 'Q1', answer: 'A1' },
       { question: 'Q2', answer: 'A2' },
     ];
-    const m = buildChatMessages({ question: 'Q3', history, context });
+    const m = buildChatMessages({ question: 'Q3', history, context, config: FREE });
     expect(m.map((x) => `${x.role}:${x.content.slice(0, 2)}`).slice(1, 6)).toEqual(['user:Q1', 'assistant:A1', 'user:Q2', 'assistant:A2', 'user:Q3']);
   });
 
@@ -64,7 +66,7 @@ describe('buildChatMessages follows the SKYSAFE interaction order', () => {
     expect(trimHistory(history, { maxTurns: 4, maxChars: 10_000 }).map((t) => t.question)).toEqual(['question 2', 'question 3', 'question 4', 'question 5']);
     expect(trimHistory(history, { maxTurns: 10, maxChars: 230 }).map((t) => t.question)).toEqual(['question 4', 'question 5']);
     expect(trimHistory(history, { maxTurns: 10, maxChars: 50 })).toEqual([]);
-    const m = buildChatMessages({ question: 'now', history, context, config: answerConfig({ history: { maxTurns: 1 } }) });
+    const m = buildChatMessages({ question: 'now', history, context, config: answerConfig({ history: { maxTurns: 1 } }, FREE) });
     expect(m.filter((x) => x.role === 'assistant')).toHaveLength(2); // one history answer + the acknowledgement
   });
 });

@@ -9,7 +9,8 @@ import { delta, engineDouble, makeChunk, retrievalOf } from './helpers.js';
 const A = 'easa-amc-gm-2019-947/amc1-art11/s4.2.3/table-1';
 const B = 'skysafe-sora-curated/17';
 const retrieval = retrievalOf([makeChunk(A, 'Table 2', 'iGRC table text.'), makeChunk(B, 'Curated 17', 'Curated text.')]);
-const config = answerConfig({ retry: { delayMs: 0 } });
+// the answerQuestion tests here check the free-form path (the double writes prose with markers)
+const config = answerConfig({ answerForm: 'free', retry: { delayMs: 0 } });
 
 describe('reasoning trace is separated from the answer', () => {
   it('splits <think> blocks even when the tags are cut across stream deltas', async () => {

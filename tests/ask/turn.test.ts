@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EMPTY_CALC_MEMORY, runTurn, weakTableRoute, type TurnEvent } from '../../src/core/ask/turn';
 import { runCalc } from '../../src/core/sora/message-calc';
+import { answerConfig } from '../../src/core/answer/config';
 import { answerOne } from '../../corpus-build/node/answer-eval';
 import { AskSession } from '../../src/ui/ask/session.svelte';
 import { delta, engineDouble } from '../answer/helpers';
@@ -28,6 +29,8 @@ vi.mock('../../src/core/ask/turn', async (importOriginal) => {
 
 const QUESTION = 'How is the intrinsic ground risk class determined from the population density?';
 const INDEX = { manifestSha: 'a'.repeat(64) };
+// the tests whose double writes prose check the free-form answer path
+const FREE = answerConfig({ answerForm: 'free' });
 
 function collect(): { events: TurnEvent[]; emit: (e: TurnEvent) => void; phases: () => string[] } {
   const events: TurnEvent[] = [];
@@ -66,7 +69,7 @@ describe('the Ask turn (core, Node)', () => {
     });
     const { events, emit } = collect();
     const out = await runTurn(
-      { question: QUESTION, settings: { assist: false, routerModel: false }, index: INDEX },
+      { question: QUESTION, settings: { answerConfig: FREE, assist: false, routerModel: false }, index: INDEX },
       {
         retrieval: createFakeRuntime(),
         model: { engine, modelId: 'test-model' },
@@ -163,11 +166,11 @@ describe('one question, one path', () => {
   async function both() {
     const chat = chatStandIn({ streams: [reply()] });
     const app = appStandIn({ chat });
-    const turn = await new AskSession({ ...app, assist: false, routerModel: false }).ask(QUESTION);
+    const turn = await new AskSession({ ...app, answerConfig: FREE, assist: false, routerModel: false }).ask(QUESTION);
     const engine = engineDouble({ streams: [reply()] });
     const record = await answerOne(
       { id: 'q1', variant: 'direct', question: QUESTION, corpus: 'any', answerable: true },
-      { retrieval: createFakeRuntime(), chat: engine, modelId: 'm', contextWindow: 4096, assist: false },
+      { retrieval: createFakeRuntime(), chat: engine, modelId: 'm', contextWindow: 4096, assist: false, config: FREE },
     );
     return { turn, chat, engine, record };
   }

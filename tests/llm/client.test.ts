@@ -8,6 +8,7 @@ import type { AppConfig, InitProgressReport } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { completeText } from '../../src/core/llm/complete.js';
 import { AnswerError, GpuMemoryError, WorkerCrashedError } from '../../src/core/llm/errors.js';
+import { answerConfig } from '../../src/core/answer/config.js';
 import { answerQuestion } from '../../src/core/answer/generation.js';
 import { type ChatCompletionChunkLike, type StreamingChatRequest } from '../../src/core/llm/engine.js';
 import { createLlmClient, type WorkerLike } from '../../src/llm/client.js';
@@ -123,7 +124,8 @@ describe('LLM worker client', () => {
     const client = createLlmClient(connect(engine).worker);
     await client.load('Tiny-q4f32_1', APP_CONFIG);
     const chunk = makeChunk('doc/a', 'Training', 'Remote pilots shall complete training.');
-    const r = await answerQuestion({ question: 'Training?', retrieval: retrievalOf([chunk]), engine: client });
+    // the free-form answer path: the fake engine writes prose with markers
+    const r = await answerQuestion({ question: 'Training?', retrieval: retrievalOf([chunk]), engine: client, config: answerConfig({ answerForm: 'free' }) });
     expect(r.status).toBe('complete');
     expect(r.citations).toEqual(['doc/a']);
     expect(r.removedCitations.map((x) => x.id)).toEqual(['doc/zzz']);

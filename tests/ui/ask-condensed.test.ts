@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { CONDENSE_SYSTEM_PROMPT } from '../../src/core/agents/condense';
+import { answerConfig } from '../../src/core/answer/config';
 import type { StreamingChatRequest } from '../../src/core/llm/engine';
 import { AskSession } from '../../src/ui/ask/session.svelte';
 import { delta } from '../answer/helpers';
@@ -15,6 +16,8 @@ const IGRC = CHUNKS[0]!.id;
 const QUESTION = 'How is the intrinsic ground risk class determined from the population density?';
 const NOTE = 'The intrinsic ground risk class is determined with Table 1.';
 const INVENTED = 'The intrinsic ground risk class is doubled over water at night.';
+// the tests that read the answer request from the double check the free-form answer path (the double writes prose)
+const FREE = answerConfig({ answerForm: 'free' });
 
 /** Structured replies: the condensation gets notes (one the passage states, one it does not); the other calls a neutral reply. */
 const replies = [
@@ -33,7 +36,7 @@ describe('Ask session: answering from the consulted documents’ condensed conte
   it('condenses each kept document, drops the note its passage does not state, and answers from the notes', async () => {
     const chat = chatStandIn({ streams: [[delta(`${NOTE.replace('.', '')} [1].`, 'stop')]] }, replies);
     const app = appStandIn({ chat, runtime: createFakeRuntime(CHUNKS, { documents: true }), settings: { answerFromDocuments: true } });
-    const turn = await new AskSession(app).ask(QUESTION);
+    const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(QUESTION);
     expect(turn.phase).toBe('done');
     const condenseCalls = chat.structuredCalls.filter((c) => c.messages[0]!.content === CONDENSE_SYSTEM_PROMPT);
     expect(condenseCalls.length).toBe(turn.ask!.documents!.consulted.filter((d) => d.kept).length);
@@ -61,7 +64,7 @@ describe('Ask session: answering from the consulted documents’ condensed conte
   it('with the setting off the answer uses the flat passages and the model condenses nothing', async () => {
     const chat = chatStandIn({ streams: [[delta(`${NOTE.replace('.', '')} [1].`, 'stop')]] }, replies);
     const app = appStandIn({ chat, runtime: createFakeRuntime(CHUNKS, { documents: true }) });
-    const turn = await new AskSession(app).ask(QUESTION);
+    const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(QUESTION);
     expect(turn.phase).toBe('done');
     expect(turn.condensed).toBeNull();
     await vi.waitFor(async () => expect((await app.audit.list({ limit: 5 })).records).toHaveLength(1));

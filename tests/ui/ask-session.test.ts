@@ -5,7 +5,7 @@
  * real audit store over fake-indexeddb.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG } from '../../src/core/answer/config';
+import { answerConfig, DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG } from '../../src/core/answer/config';
 import { parseCitations, stripCitations } from '../../src/core/answer/citations';
 import { NO_ANSWER_TEXT } from '../../src/core/answer/prompts';
 import { answerOptionsFromUrl } from '../../src/ui/app-state.svelte';
@@ -22,6 +22,8 @@ import { appStandIn, chatStandIn, LOADED_MODEL } from './stand-ins';
 
 const IGRC = CHUNKS[0]!.id;
 const IGRC_QUESTION = 'How is the intrinsic ground risk class determined from the population density?';
+// the generated-answer tests whose double writes prose check the free-form answer path
+const FREE = answerConfig({ answerForm: 'free' });
 
 async function records(audit: AuditStore): Promise<AuditRecord[]> {
   return (await audit.list({ limit: 50 })).records.reverse(); // oldest first
@@ -159,7 +161,7 @@ describe('Ask session: generated answers', () => {
       streams: [[delta('The intrinsic ground risk class is determined '), delta(`with Table 1 from the population density [${IGRC}].`), delta('', 'stop')]],
     });
     const app = appStandIn({ chat });
-    const turn = await new AskSession(app).ask(IGRC_QUESTION);
+    const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(IGRC_QUESTION);
     expect(turn.phase).toBe('done');
     expect(turn.mode).toBe('generative');
     expect(turn.stream).toBe(ANSWER);
@@ -204,7 +206,7 @@ describe('Ask session: generated answers', () => {
       ],
     });
     const app = appStandIn({ chat });
-    const turn = await new AskSession(app).ask(IGRC_QUESTION);
+    const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(IGRC_QUESTION);
     const sent = chat.double.requests
       .at(-1)!
       .messages.map((m) => m.content)
@@ -223,7 +225,7 @@ describe('Ask session: generated answers', () => {
   it('gives the model the previous answers as conversation in a follow-up', async () => {
     const chat = chatStandIn({ streams: [[delta(ANSWER, 'stop')]] });
     const app = appStandIn({ chat });
-    const session = new AskSession(app);
+    const session = new AskSession({ ...app, answerConfig: FREE });
     await session.ask(IGRC_QUESTION);
     await session.ask('Why does the population density select the row of Table 1?');
     const second = chat.double.requests[1]!.messages.map((m) => m.content).join('\n');
@@ -274,7 +276,7 @@ describe('Ask session: stop', () => {
   it('stops a generation: the partial answer is kept, marked stopped and audited', async () => {
     const chat = chatStandIn({ streams: [[delta('The intrinsic ground risk class is ')]], hangAfterChunks: true });
     const app = appStandIn({ chat });
-    const session = new AskSession(app);
+    const session = new AskSession({ ...app, answerConfig: FREE });
     const pending = session.ask(IGRC_QUESTION);
     await until(() => session.turns[0]?.stream !== '' && session.turns[0]?.stream !== undefined);
     expect(session.busy).toBe(true);
@@ -327,7 +329,7 @@ describe('Ask session: failures', () => {
   it('maps a model failure to a typed error with its remedy', async () => {
     const chat = chatStandIn({ createErrors: [new Error('GPUOutOfMemoryError: out of memory')] });
     const app = appStandIn({ chat });
-    const turn = await new AskSession(app).ask(IGRC_QUESTION);
+    const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(IGRC_QUESTION);
     expect(turn.phase).toBe('error');
     expect(turn.error?.summary).toBe('The GPU ran out of memory or the WebGPU device was lost.');
     expect(turn.error?.action).toMatch(/Choose a smaller model/);
@@ -337,7 +339,7 @@ describe('Ask session: failures', () => {
     const chat = chatStandIn({ streams: [[delta(ANSWER_TEXT, 'stop')]] });
     const app = appStandIn({ chat });
     app.runtime.failNext.checkGrounding = new Error('embedding failed');
-    const turn = await new AskSession(app).ask(IGRC_QUESTION);
+    const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(IGRC_QUESTION);
     expect(turn.phase).toBe('done');
     expect(turn.answer?.answer).toBe(ANSWER_TEXT);
     expect(turn.grounding).toBeNull();
