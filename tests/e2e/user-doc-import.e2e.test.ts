@@ -54,6 +54,28 @@ describe('a long import in Chromium (production build)', () => {
     await page.goto(`${server.url}?device=wasm#/library`);
     await verified(page);
     await page.getByTestId('userdoc-none').waitFor();
+    // every file picker and button of "Your documents" is a touch target of at least 44 × 44 CSS px
+    // (WCAG 2.5.5), the file pickers' "Choose files" button drawn as a button (border, padding)
+    const targets = await page.evaluate(() => {
+      const section = document.querySelector('[data-testid="userdoc-file"]')!.closest('section')!;
+      return [...section.querySelectorAll<HTMLElement>('input[type="file"], button')].map((el) => {
+        const box = el.getBoundingClientRect();
+        const picker = el instanceof HTMLInputElement ? getComputedStyle(el, '::file-selector-button') : null;
+        return {
+          id: el.dataset.testid ?? el.textContent,
+          width: box.width,
+          height: box.height,
+          picker: picker && { minHeight: parseFloat(picker.minHeight), border: parseFloat(picker.borderTopWidth), padding: parseFloat(picker.paddingLeft) },
+        };
+      });
+    });
+    expect(targets.filter((t) => t.picker)).toHaveLength(2);
+    for (const t of targets) {
+      expect(t.width, `${t.id} width`).toBeGreaterThanOrEqual(44);
+      expect(t.height, `${t.id} height`).toBeGreaterThanOrEqual(44);
+      if (t.picker) expect(t.picker, `${t.id} file button`).toMatchObject({ minHeight: expect.toSatisfy((v: number) => v >= 44) });
+      if (t.picker) expect(t.picker.border > 0 && t.picker.padding > 0, `${t.id} file button drawn as a button`).toBe(true);
+    }
     // the limits, before any import
     expect(await page.getByTestId('userdoc-limits').textContent()).toMatch(/up to 200,000 characters of text .* in about 5 minutes/);
 
