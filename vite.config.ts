@@ -7,7 +7,8 @@ import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { createHash } from 'node:crypto';
 import { BOOT_GUARD_SOURCE } from './src/pwa/boot-guard.js';
-import { isAssetPath, SECURITY_HEADERS } from './src/pwa/csp.js';
+import { isolationSwFileName, ISOLATION_SW_SOURCE } from './src/pwa/isolation-sw.js';
+import { isAssetPath, ISOLATION_HEADERS, SECURITY_HEADERS } from './src/pwa/csp.js';
 import { skyCitePwaOptions } from './src/pwa/pwa-config.js';
 import { ORT_FILES } from './src/runtime/ort-files.js';
 
@@ -26,7 +27,9 @@ function modelFolders(): string[] | undefined {
  * its CSP from its own script's response, never from the page's meta tag; the service worker keeps
  * these headers with the files it stores) — and a 404, not index.html, for a missing data or asset
  * file (a JSON reader given HTML fails with a misleading parse error). The dev server: no framing,
- * and the CSP on worker scripts only (the page's own policy would block Vite's hot reload).
+ * and the CSP on worker scripts only (the page's own policy would block Vite's hot reload). Both
+ * send the cross-origin isolation headers (COOP/COEP) on every response, so the retrieval models
+ * run on several threads (src/runtime/ort-threads.ts).
  */
 function securityHeaders(): Plugin {
   type Res = { setHeader(k: string, v: string): void; statusCode: number; end(body?: string): void };
@@ -37,6 +40,7 @@ function securityHeaders(): Plugin {
       (server as unknown as Use).middlewares.use((req, res, next) => {
         res.setHeader('X-Frame-Options', SECURITY_HEADERS['X-Frame-Options']!);
         res.setHeader('X-Content-Type-Options', 'nosniff');
+        for (const [k, v] of Object.entries(ISOLATION_HEADERS)) res.setHeader(k, v);
         if (/[?&]worker_file\b/.test(req.url ?? '')) res.setHeader('Content-Security-Policy', SECURITY_HEADERS['Content-Security-Policy']!);
         else res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
         next();
@@ -87,6 +91,21 @@ function bootGuard(): Plugin {
     },
     transformIndexHtml() {
       return [{ tag: 'script', attrs: { src: `${base}${fileName}` }, injectTo: 'head-prepend' }];
+    },
+  };
+}
+
+/**
+ * The service worker's cross-origin isolation for hosts that cannot send headers
+ * (src/pwa/isolation-sw.ts): emitted next to sw.js, which imports it (pwa-config.ts importScripts).
+ */
+const ISOLATION_SW_FILE = isolationSwFileName((s) => createHash('sha256').update(s).digest('hex'));
+function isolationSw(): Plugin {
+  return {
+    name: 'skycite-isolation-sw',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: ISOLATION_SW_FILE, source: ISOLATION_SW_SOURCE });
     },
   };
 }
@@ -276,7 +295,8 @@ export default defineConfig({
     svelte(),
     staticIndex(),
     selfHostedModels(),
-    VitePWA(skyCitePwaOptions({ modelFolders: modelFolders(), integrityIO: distIO })),
+    isolationSw(),
+    VitePWA(skyCitePwaOptions({ modelFolders: modelFolders(), integrityIO: distIO, importScripts: [ISOLATION_SW_FILE] })),
     precompressed(),
   ],
   build: {

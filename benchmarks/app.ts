@@ -13,17 +13,33 @@
  * forced (`?device=webgpu` on SwiftShader, 5 questions, when the default chose WASM), prints the
  * transfer by asset, and writes screenshots (Ask with the calculator's table, Ask with a source open, Assess,
  * Library, Settings at 1024×768 and 768×1024) into docs/screenshots/.
- * With --json it prints one line: {"device", "firstLoadUniqueMB", "ttiMs", "submitToEvidenceP50Ms", "submitToEvidenceP95Ms"}.
+ * With --json it prints one line: {"device", "threads", "firstLoadUniqueMB", "ttiMs", "submitToEvidenceP50Ms", "submitToEvidenceP95Ms"}.
+ * The server sends the cross-origin isolation headers (COOP/COEP, as `npm start` does), so the
+ * retrieval models run on min(4, cores) threads; `--no-isolation` serves without them (a plain static
+ * host's first visit: single-threaded), `--threads N` asks for N threads (`?threads=N`), `--rerank`
+ * turns the cross-encoder on (`?rerank=on`).
  * Run `npm run build` first (and `npm run index` if the index is stale).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import type { Page } from 'playwright-core';
+import { ISOLATION_HEADERS } from '../src/pwa/csp.js';
 import { launchChromium } from '../tests/e2e/browser.js';
 import { serveDist } from '../tests/e2e/static-server.js';
 import { askOn, BENCH_QUESTIONS } from './questions.js';
 
 const json = process.argv.includes('--json');
+const isolation = !process.argv.includes('--no-isolation');
+const threadsArg = process.argv.indexOf('--threads');
+const threadsN = threadsArg >= 0 ? Number(process.argv[threadsArg + 1]) : null;
+if (threadsN !== null && !(Number.isInteger(threadsN) && threadsN >= 1 && threadsN <= 16)) {
+  console.error('bench:app: --threads needs a count from 1 to 16.');
+  process.exit(2);
+}
+const rerank = process.argv.includes('--rerank');
+/** The page's query: `?threads=N` and `?rerank=on` when asked for. */
+const appParams = [...(threadsN !== null ? [`threads=${threadsN}`] : []), ...(rerank ? ['rerank=on'] : [])];
+const appQuery = appParams.length ? `?${appParams.join('&')}` : '';
 if (!existsSync('dist/index.html')) {
   console.error('bench:app: dist/ is missing. Run `npm run build` first (and `npm run index` if the index is stale).');
   process.exit(2);
@@ -31,7 +47,7 @@ if (!existsSync('dist/index.html')) {
 
 const TABLE_QUESTION = 'What is the iGRC of a 1.2 m quadcopter flying 15 m/s over a sparsely populated area?';
 
-const server = await serveDist();
+const server = await serveDist(undefined, {}, new Map(), isolation ? { ...ISOLATION_HEADERS } : {});
 const browser = await launchChromium({ webgpu: true });
 const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
 const page = await context.newPage();
@@ -41,9 +57,10 @@ const verified = (p: Page) =>
     .filter({ hasText: /verified/i })
     .waitFor({ timeout: 300_000 });
 const t0 = Date.now();
-await page.goto(server.url);
+await page.goto(`${server.url}${appQuery}`);
 await verified(page);
 const tti = Date.now() - t0;
+const isolated = await page.evaluate(() => globalThis.crossOriginIsolated === true);
 const device = (await page.getByTestId('device-status').getAttribute('data-device')) ?? 'unknown';
 const deviceText = ((await page.getByTestId('device-status').textContent()) ?? '').trim();
 const denseStatus = async (p: Page) => ({
@@ -72,6 +89,17 @@ for (const [path, bytes] of server.sizes) {
 }
 const servedTotal = [...server.served.values()].reduce((a, b) => a + b, 0);
 
+/** ONNX Runtime's threads as Settings reports them (src/runtime/ort-threads.ts). */
+async function threadsLine(p: Page): Promise<{ threads: number; line: string }> {
+  const hash = await p.evaluate(() => location.hash);
+  await p.evaluate(() => (location.hash = '#/settings'));
+  const el = p.getByTestId('settings-threads');
+  await el.waitFor({ timeout: 60_000 });
+  const out = { threads: Number(await el.getAttribute('data-threads')), line: ((await el.textContent()) ?? '').trim() };
+  await p.evaluate((h) => (location.hash = h || '#/ask'), hash);
+  return out;
+}
+
 const twenty = async (p: Page): Promise<number[]> => {
   await askOn(p, BENCH_QUESTIONS[0]!); // warm-up
   const out: number[] = [];
@@ -84,7 +112,10 @@ const p95 = times[18]!;
 const MB = (b: number) => Math.round(b / 1e4) / 100;
 
 if (json) {
-  process.stdout.write(`${JSON.stringify({ device, firstLoadUniqueMB: MB(unique), ttiMs: tti, submitToEvidenceP50Ms: p50, submitToEvidenceP95Ms: p95 })}\n`);
+  const threads = await threadsLine(page);
+  process.stdout.write(
+    `${JSON.stringify({ device, threads: threads.threads, isolated, firstLoadUniqueMB: MB(unique), ttiMs: tti, submitToEvidenceP50Ms: p50, submitToEvidenceP95Ms: p95 })}\n`,
+  );
   await browser.close();
   await server.close();
   process.exit(0);
@@ -109,7 +140,7 @@ const controlled = await page.evaluate(() => navigator.serviceWorker.controller 
 const exactContext = await browser.newContext({ viewport: { width: 1024, height: 768 } });
 const exactPage = await exactContext.newPage();
 const t1 = Date.now();
-await exactPage.goto(`${server.url}?dense=exact`);
+await exactPage.goto(`${server.url}?${['dense=exact', ...appParams].join('&')}`);
 await verified(exactPage);
 const ttiExact = Date.now() - t1;
 const exactStatus = await denseStatus(exactPage);
@@ -122,7 +153,7 @@ const other = device === 'wasm' ? 'webgpu' : 'wasm';
 const otherContext = await browser.newContext({ viewport: { width: 1024, height: 768 } });
 const otherPage = await otherContext.newPage();
 const t2 = Date.now();
-await otherPage.goto(`${server.url}?device=${other}`);
+await otherPage.goto(`${server.url}?${[`device=${other}`, ...appParams].join('&')}`);
 await verified(otherPage);
 const ttiOther = Date.now() - t2;
 const OTHER_N = other === 'webgpu' ? 5 : 20;
@@ -135,6 +166,10 @@ const median = (xs: number[]) => xs[Math.floor(xs.length / 2)]!;
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Chromium headless with WebGPU enabled (SwiftShader adapter)`);
 console.log(`device chosen by default: ${device} — "${deviceText}"`);
+const threadsReport = await threadsLine(page);
+console.log(
+  `cross-origin isolation headers: ${isolation ? 'sent' : 'not sent (--no-isolation)'}; page isolated: ${isolated}; retrieval models: ${threadsReport.line}`,
+);
 console.log('first load (each path once: the page and the service worker precache):');
 for (const [g, b] of [...groups].sort((a, b) => b[1] - a[1])) console.log(`  ${g.padEnd(44)} ${(b / 1e6).toFixed(2)} MB`);
 console.log(`  ${'unique total'.padEnd(44)} ${(unique / 1e6).toFixed(2)} MB (served: ${(servedTotal / 1e6).toFixed(2)} MB, the test server sends no-cache)`);

@@ -9,7 +9,8 @@
  * README, "Use it on a tablet".
  *
  * The preview server reads vite.config.ts: every response carries the CSP (the workers' scripts
- * included, so the workers run under it), `frame-ancestors 'none'` and `X-Frame-Options: DENY`, and a
+ * included, so the workers run under it), `frame-ancestors 'none'` and `X-Frame-Options: DENY`, the
+ * cross-origin isolation headers (COOP/COEP: the retrieval models run on several threads), and a
  * missing data file (e.g. /llm/manifest.json without self-hosted models) is a 404, never index.html.
  * docs/deployment.md shows the same for a static host.
  */

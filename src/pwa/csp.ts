@@ -33,12 +33,27 @@ export const META_CSP = CSP_DIRECTIVES.join('; ');
 /** The header form: the same policy, plus what only a header can say (no page may frame SkyCite). */
 export const HEADER_CSP = `${META_CSP}; frame-ancestors 'none'`;
 
+/**
+ * Cross-origin isolation: with both, the page and its workers get SharedArrayBuffer, which
+ * onnxruntime-web needs to run the retrieval models on several threads (src/runtime/ort-threads.ts).
+ * `require-corp` blocks cross-origin resources loaded without CORS unless they opt in; SkyCite loads
+ * none (everything is same-origin, and the model downloads from other hosts are CORS fetches, which
+ * it does not affect). Every response needs COEP, the workers' scripts included: a dedicated worker
+ * of an isolated page is refused when its own script's response lacks it. Where a host cannot send
+ * these headers, the service worker adds them to what it serves (isolation-sw.ts).
+ */
+export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 /** Headers for every response of a server that can send them. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': HEADER_CSP,
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
+  ...ISOLATION_HEADERS,
 };
 
 /**

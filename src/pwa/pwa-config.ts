@@ -36,6 +36,11 @@ export interface SkyCitePwaOptions {
    * to INTEGRITY_FILE for the page's repair (src/pwa/repair.ts).
    */
   integrityIO?: IntegrityIO;
+  /**
+   * Classic scripts the service worker imports before Workbox (relative to sw.js): the
+   * cross-origin isolation headers for static hosts (src/pwa/isolation-sw.ts).
+   */
+  importScripts?: string[];
 }
 
 /** The list of every precached file and its SHA-256, written next to sw.js and precached with it. */
@@ -169,6 +174,7 @@ export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<Vite
     },
     workbox: {
       globPatterns: precacheGlobPatterns(options),
+      ...(options.importScripts?.length ? { importScripts: options.importScripts } : {}),
       globIgnores: ['**/node_modules/**/*', 'sw.js', 'workbox-*.js', '**/*.map', WEBLLM_JS_GLOB],
       maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
       ...(options.integrityIO ? { manifestTransforms: [integrityTransform(options.integrityIO)] } : {}),

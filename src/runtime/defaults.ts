@@ -9,4 +9,5 @@ export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = {
   rerank: false,
   retrievalModel: null,
   denseBackend: 'voy',
+  threads: 'auto',
 };

@@ -183,3 +183,31 @@ export async function chooseDevice(input: ChooseDeviceInput): Promise<{ embedder
     },
   };
 }
+
+export interface RetrievalModelDeviceInput {
+  /** The page's `?device=` (RuntimeOptions.device). */
+  readonly requested: 'auto' | EmbeddingDevice;
+  /** The WebGPU adapter as probed at start (null: not probed, e.g. when WASM was forced). */
+  readonly probe: AdapterProbe | null;
+  /**
+   * The onnxruntime-web build the worker loaded with its first session (ort-files.ts): only the
+   * `webgpu` (asyncify) build has the WebGPU execution provider, and the build cannot change later.
+   */
+  readonly ortBuild: EmbeddingDevice | null;
+}
+
+/**
+ * The device for a downloaded retrieval model (EmbeddingGemma): WebGPU only on a real, non-fallback
+ * adapter (adapter.info.isFallbackAdapter, the older adapter.isFallbackAdapter, or a software
+ * rasteriser's name: SwiftShader runs it far slower than WASM), and only when the worker's ONNX
+ * Runtime build has WebGPU; WASM otherwise. `?device=` forces either.
+ */
+export function retrievalModelDevice(input: RetrievalModelDeviceInput): { device: EmbeddingDevice; reason: string } {
+  const { requested, probe, ortBuild } = input;
+  if (requested === 'wasm') return { device: 'wasm', reason: 'forced by ?device=wasm' };
+  if (requested === 'webgpu') return { device: 'webgpu', reason: 'forced by ?device=webgpu' };
+  if (!probe?.available) return { device: 'wasm', reason: probe?.unavailableReason ?? 'no WebGPU adapter' };
+  if (probe.software) return { device: 'wasm', reason: 'the WebGPU adapter is a software fallback' };
+  if (ortBuild !== 'webgpu') return { device: 'wasm', reason: "this worker's ONNX Runtime was started without WebGPU" };
+  return { device: 'webgpu', reason: `hardware WebGPU adapter${probe.name ? ` (${probe.name})` : ''}` };
+}

@@ -24,11 +24,13 @@ import type { Reranker } from '../core/retrieval/rerank.js';
 import { withUserRows } from '../core/userdocs/user-index.js';
 import { createUserDocsStore, type UserDocsStore } from '../storage/user-docs-store.js';
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
-import { chooseDevice, probeAdapter, type AdapterProbe } from './device-choice.js';
+import { env as transformersEnv } from '@huggingface/transformers';
+import { chooseDevice, probeAdapter, retrievalModelDevice, type AdapterProbe, type EmbeddingDevice } from './device-choice.js';
 import { RuntimeError } from './errors.js';
 import { absoluteUrl, fetchBytes, IndexFetchError } from './fetch-bytes.js';
 import { createLibrary, buildOutline, type Library } from './library.js';
 import { ortWasmPaths } from './ort-files.js';
+import { applyOrtThreads, chooseOrtThreads, threadEnvironment, type OnnxEnvLike, type ThreadEnvironment } from './ort-threads.js';
 import { createRetrievalModels, RetrievalModelError, type RetrievalModels } from './retrieval-models.js';
 import type { DownloadProgress, RetrievalModelStatus, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
 import { createImportScheduler, createUserDocuments, type UserDocuments } from './user-documents.js';
@@ -64,6 +66,10 @@ export interface InProcessDeps {
   userDocStore?: UserDocsStore | null;
   /** Coverage data and decision model (tests); null: no scope verdicts; default: the shipped src/core/coverage files. */
   scope?: { coverage: unknown; model: DecisionModel } | null;
+  /** Tests: cross-origin isolation and cores as the thread choice sees them (default: this global's). */
+  threadEnvironment?: ThreadEnvironment;
+  /** Tests: where the thread count is set (default: onnxruntime-web's env through transformers.js). */
+  applyThreads?: (threads: number) => void;
 }
 
 export const NO_ADAPTER: AdapterProbe = { available: false, software: false, name: '', unavailableReason: 'no WebGPU adapter' };
@@ -176,12 +182,23 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       // the manifest names the model: read it first, then fetch and verify the artifacts while the model loads
       const manifestBytes = await fetchBytes(absoluteUrl(`${opts.indexBaseUrl}manifest.json`, base), fetchImpl);
       const modelId = parseManifest(new TextDecoder().decode(manifestBytes)).model.id;
-      const make = deps.createEmbedder ?? defaultEmbedder;
+      // ONNX Runtime's threads, fixed by its first session: set before any model loads (ort-threads.ts)
+      const threads = chooseOrtThreads(deps.threadEnvironment ?? threadEnvironment(), opts.threads);
+      (deps.applyThreads ?? ((n: number) => applyOrtThreads(transformersEnv.backends.onnx as OnnxEnvLike | undefined, n)))(threads.threads);
+      const createEmbedder = deps.createEmbedder ?? defaultEmbedder;
+      // the ORT build the worker starts with is the first model's (ort-files.ts): WebGPU needs the asyncify one
+      let ortBuild: EmbeddingDevice | null = null;
+      const make: typeof createEmbedder = (d, ...rest) => {
+        ortBuild ??= d;
+        return createEmbedder(d, ...rest);
+      };
+      let probed: AdapterProbe | null = null;
+      const probe = deps.probeAdapter ?? (() => probeAdapter());
       const loadModel = async () => {
         const t = performance.now();
         const chosen = await chooseDevice({
           requested: opts.device,
-          probe: deps.probeAdapter ?? (() => probeAdapter()),
+          probe: async () => (probed = await probe()),
           make: (d) => make(d, opts, modelId),
           ...(deps.timeEmbedding ? { time: deps.timeEmbedding } : {}),
         });
@@ -219,8 +236,21 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         fetch: cachingFetch(fetchImpl),
         indexUrl: absoluteUrl(opts.indexBaseUrl, base),
         staticIndex,
-        // a large model on WASM: its 8-bit MatMulNBits weights are what was validated (docs/retrieval.md)
-        loadEmbedder: (id, onProgress) => make('wasm', opts, id, onProgress),
+        // WebGPU only on a real (non-fallback) adapter with the WebGPU build loaded, else WASM, whose 8-bit
+        // MatMulNBits weights are what was validated (docs/retrieval.md); a failed WebGPU load falls back to WASM
+        loadEmbedder: async (id, onProgress) => {
+          const { device: d, reason } = retrievalModelDevice({ requested: opts.device, probe: probed, ortBuild });
+          if (d === 'webgpu') {
+            try {
+              return { embedder: await make('webgpu', opts, id, onProgress), device: 'webgpu', deviceReason: reason };
+            } catch (e) {
+              if (opts.device === 'webgpu') throw e;
+              const why = `WebGPU failed to load it (${(e as Error).message})`;
+              return { embedder: await make('wasm', opts, id, onProgress), device: 'wasm', deviceReason: why };
+            }
+          }
+          return { embedder: await make('wasm', opts, id, onProgress), device: 'wasm', deviceReason: reason };
+        },
         denseFor: async (view) => (await denseBackendFor(view, opts.denseBackend, deps.loadVoy)).voy,
         makeEngine: (view, emb, voy, id) => makeEngine(view, emb, voy, opts, reranker, id),
       });
@@ -276,6 +306,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         dense: dense.status,
         reranker: rerankerStatus,
         retrievalModel: builtInStatus,
+        threads,
       };
     },
 

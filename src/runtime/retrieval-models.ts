@@ -27,8 +27,14 @@ export interface RetrievalModelsDeps {
   indexUrl: string;
   /** The static index as loaded: the base of a vector set's view. */
   staticIndex: LoadedIndex;
-  /** Loads a model's embedder (on WASM: its 8-bit weights are what was validated, docs/retrieval.md). */
-  loadEmbedder: (modelId: string, onProgress?: (p: DownloadProgress) => void) => Promise<Embedder>;
+  /**
+   * Loads a model's embedder and says on which device (WASM, or WebGPU on a real adapter:
+   * device-choice.ts retrievalModelDevice) and why.
+   */
+  loadEmbedder: (
+    modelId: string,
+    onProgress?: (p: DownloadProgress) => void,
+  ) => Promise<{ embedder: Embedder; device: 'webgpu' | 'wasm'; deviceReason?: string }>;
   /** The dense backend over a view's vectors. */
   denseFor: (view: LoadedIndex) => Promise<DenseBackend | null>;
   /** An engine and its agents over a view, with the model's own calibrated gate and choices. */
@@ -92,7 +98,7 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
       onProgress?.({ file: `static-index/${entry.dir}/${name}`, loaded, total: entry.bytes });
     }
     const view = await applyVectorSet(deps.staticIndex, setJson, files, id);
-    const emb = await deps.loadEmbedder(id, onProgress);
+    const { embedder: emb, device, deviceReason } = await deps.loadEmbedder(id, onProgress);
     if (emb.dimension !== view.manifest.dimension) {
       throw new Error(
         `the model gives ${emb.dimension}-dimensional vectors but its vector set holds ${view.manifest.dimension}; rebuild it with \`npm run index:vectors -- --model ${id}\``,
@@ -100,7 +106,14 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
     }
     const made = deps.makeEngine(view, emb, await deps.denseFor(view), id);
     await active?.embedder.dispose?.();
-    const status: RetrievalModelStatus = { id, label: embedderSpec(id).label, state: 'on', loadMs: performance.now() - t, device: 'wasm' };
+    const status: RetrievalModelStatus = {
+      id,
+      label: embedderSpec(id).label,
+      state: 'on',
+      loadMs: performance.now() - t,
+      device,
+      ...(deviceReason ? { deviceReason } : {}),
+    };
     active = { searcher: { ...made, queryEmbedder: emb }, status, embedder: emb };
     return status;
   }

@@ -11,6 +11,7 @@ import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
 import type { GroundingReport } from '../core/answer/grounding.js';
 import type { IndexManifest } from '../core/index/manifest.js';
 import type { DeviceChoice } from './device-choice.js';
+import type { OrtThreading } from './ort-threads.js';
 import type { RequirementDraft } from '../core/agents/requirements.js';
 import type { UserDocumentExport, UserDocumentInfo, UserDocumentInput, UserDocumentProgress, UserDocumentsLoad } from './user-documents.js';
 
@@ -41,6 +42,12 @@ export interface RuntimeOptions {
   retrievalModel: string | null;
   /** Rerank the fused candidates with the cross-encoder (models/skycite/reranker-minilm, WASM; `?rerank=on`). Default false: no measured gain for ≈ 350 ms per query (docs/retrieval.md). */
   rerank: boolean;
+  /**
+   * ONNX Runtime threads for the retrieval models (ort-threads.ts): 'auto' = min(4, cores) when the
+   * page is cross-origin isolated, else 1; a number (`?threads=N`, measurements) forces it where
+   * isolation allows threads at all.
+   */
+  threads: 'auto' | number;
 }
 
 export interface RuntimeStatus {
@@ -69,6 +76,8 @@ export interface RuntimeStatus {
   reranker: { state: 'on' | 'off' | 'unavailable'; loadMs: number | null; note?: string };
   /** The model retrieval runs with (the built-in one until useRetrievalModel switches). */
   retrievalModel: RetrievalModelStatus;
+  /** ONNX Runtime's threads for every retrieval model (embedder, grounding check, reranker, a downloaded model), and why. */
+  threads: OrtThreading;
 }
 
 /** A retrieval model the app can use: the index's own, or one with a vector set (downloaded on consent). */
@@ -97,6 +106,8 @@ export interface RetrievalModelStatus {
   state: 'on' | 'default';
   loadMs: number | null;
   device: 'webgpu' | 'wasm';
+  /** Why that device (a downloaded model: device-choice.ts retrievalModelDevice). */
+  deviceReason?: string;
 }
 
 export interface DocumentOutline {

@@ -36,18 +36,21 @@ export interface ViewerRequest {
 export type IndexState = 'loading' | 'ready' | 'error';
 
 /**
- * `?device=webgpu|wasm|auto` in the page URL forces the embedding device and `?dense=exact|voy`
- * the dense backend (diagnosis, e2e tests, bench:app).
+ * `?device=webgpu|wasm|auto` in the page URL forces the embedding device, `?dense=exact|voy`
+ * the dense backend and `?threads=N` ONNX Runtime's threads (still 1 without cross-origin
+ * isolation) — diagnosis, e2e tests, bench:app.
  */
 export function runtimeOptionsFromUrl(search: string = typeof location === 'undefined' ? '' : location.search): Partial<RuntimeOptions> {
   const params = new URLSearchParams(search);
   const device = params.get('device');
   const dense = params.get('dense');
   const rerank = params.get('rerank');
+  const threads = Number(params.get('threads') ?? NaN);
   return {
     ...(device === 'webgpu' || device === 'wasm' || device === 'auto' ? { device } : {}),
     ...(dense === 'exact' || dense === 'voy' ? { denseBackend: dense } : {}),
     ...(rerank === 'off' || rerank === 'on' ? { rerank: rerank === 'on' } : {}),
+    ...(Number.isInteger(threads) && threads >= 1 && threads <= 16 ? { threads } : {}),
   };
 }
 

@@ -40,11 +40,14 @@ export async function serveDist(
   mounts: Record<string, string> = {},
   /** Tests: a path's body replaced (a Buffer) or gone (null: 404), as a new deployment would have it. */
   overrides: Map<string, Buffer | null> = new Map(),
+  /** Headers sent with every response (e.g. the cross-origin isolation headers, src/pwa/csp.ts ISOLATION_HEADERS); none by default, like a plain static host. */
+  headers: Record<string, string> = {},
 ): Promise<StaticServer> {
   const root = resolve(dir);
   const served = new Map<string, number>();
   const sizes = new Map<string, number>();
   const server: Server = createServer((req, res) => {
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
     if (overrides.has(path)) {
       const body = overrides.get(path);

@@ -1,7 +1,14 @@
 /** The embedding device: WASM on a software adapter or when WebGPU is slower; ?device= forces. */
 import { describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
-import { chooseDevice, probeAdapter, timeWarmEmbedding, type AdapterProbe, type EmbeddingDevice } from '../../src/runtime/device-choice.js';
+import {
+  chooseDevice,
+  probeAdapter,
+  retrievalModelDevice,
+  timeWarmEmbedding,
+  type AdapterProbe,
+  type EmbeddingDevice,
+} from '../../src/runtime/device-choice.js';
 
 const SOFTWARE: AdapterProbe = { available: true, software: true, name: 'google · swiftshader', unavailableReason: null };
 const HARDWARE: AdapterProbe = { available: true, software: false, name: 'nvidia · ampere', unavailableReason: null };
@@ -84,5 +91,40 @@ describe('device choice', () => {
       },
     };
     expect(await timeWarmEmbedding(e, 3, () => t)).toBe(20);
+  });
+});
+
+describe('the device of a downloaded retrieval model (EmbeddingGemma)', () => {
+  it('is WebGPU only on a real, non-fallback adapter with the WebGPU build of ONNX Runtime loaded', () => {
+    expect(retrievalModelDevice({ requested: 'auto', probe: HARDWARE, ortBuild: 'webgpu' })).toEqual({
+      device: 'webgpu',
+      reason: 'hardware WebGPU adapter (nvidia · ampere)',
+    });
+    expect(retrievalModelDevice({ requested: 'auto', probe: SOFTWARE, ortBuild: 'wasm' }).device).toBe('wasm');
+    expect(retrievalModelDevice({ requested: 'auto', probe: SOFTWARE, ortBuild: 'webgpu' })).toMatchObject({
+      device: 'wasm',
+      reason: expect.stringMatching(/software/),
+    });
+    expect(retrievalModelDevice({ requested: 'auto', probe: null, ortBuild: 'wasm' }).device).toBe('wasm');
+    const none: AdapterProbe = { available: false, software: false, name: '', unavailableReason: 'this browser offers no WebGPU' };
+    expect(retrievalModelDevice({ requested: 'auto', probe: none, ortBuild: null })).toEqual({ device: 'wasm', reason: 'this browser offers no WebGPU' });
+    // a real adapter, but the worker's ONNX Runtime started with the WASM-only build (cannot change later)
+    expect(retrievalModelDevice({ requested: 'auto', probe: HARDWARE, ortBuild: 'wasm' })).toMatchObject({
+      device: 'wasm',
+      reason: expect.stringMatching(/without WebGPU/),
+    });
+  });
+
+  it('obeys ?device=', () => {
+    expect(retrievalModelDevice({ requested: 'wasm', probe: HARDWARE, ortBuild: 'webgpu' }).device).toBe('wasm');
+    expect(retrievalModelDevice({ requested: 'webgpu', probe: SOFTWARE, ortBuild: 'webgpu' }).device).toBe('webgpu');
+  });
+
+  it('reads the fallback flag where older browsers put it (adapter.isFallbackAdapter) as well as adapter.info', async () => {
+    const old = await probeAdapter({ gpu: { requestAdapter: async () => ({ isFallbackAdapter: true, info: { vendor: 'x' } }) } });
+    expect(old.software).toBe(true);
+    expect(retrievalModelDevice({ requested: 'auto', probe: old, ortBuild: 'webgpu' }).device).toBe('wasm');
+    const real = await probeAdapter({ gpu: { requestAdapter: async () => ({ isFallbackAdapter: false, info: { vendor: 'amd', isFallbackAdapter: false } }) } });
+    expect(retrievalModelDevice({ requested: 'auto', probe: real, ortBuild: 'webgpu' }).device).toBe('webgpu');
   });
 });

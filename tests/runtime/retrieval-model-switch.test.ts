@@ -73,7 +73,6 @@ const GATE = { enabled: true, by: 'dense' as const, minDense: -1, minRerank: -1 
 
 function runtimeOver(out: string, queryRoles: EmbedRole[] = [], extra: Partial<Parameters<typeof createInProcessRuntime>[0]> = {}) {
   return createInProcessRuntime({
-    ...extra,
     baseUrl: 'http://localhost/',
     probeAdapter: async () => NO_ADAPTER,
     fetchImpl: serve(out),
@@ -86,6 +85,7 @@ function runtimeOver(out: string, queryRoles: EmbedRole[] = [], extra: Partial<P
       onProgress?.({ file: 'onnx/model_quantized.onnx', loaded: 10, total: 10 });
       return otherEmbedder(queryRoles);
     },
+    ...extra,
   });
 }
 
@@ -172,6 +172,41 @@ describe('switching the retrieval model in the runtime', () => {
     expect(back).toMatchObject({ id: 'fake/bag-of-words', state: 'default' });
     await rt.retrieve('flying at night');
     expect(queryRoles).toEqual(['query']);
+  });
+
+  it('loads the downloaded model on WebGPU on a real adapter (falling back to WASM when that fails), on WASM on a software one; threads set once before any model', async () => {
+    const { out } = await withVectorSet();
+    const HARDWARE = { available: true, software: false, name: 'nvidia · ampere', unavailableReason: null };
+    const SOFTWARE = { ...HARDWARE, software: true, name: 'google · swiftshader' };
+    const run = async (probe: typeof HARDWARE, failWebGpu = false) => {
+      const devices: string[] = [];
+      const applied: number[] = [];
+      const rt = runtimeOver(out, [], {
+        probeAdapter: async () => probe,
+        timeEmbedding: async () => 1,
+        threadEnvironment: { crossOriginIsolated: true, sharedArrayBuffer: true, hardwareConcurrency: 8 },
+        applyThreads: (n) => applied.push(n),
+        createEmbedder: async (device, _opts, id) => {
+          devices.push(`${id === OTHER ? 'other' : 'built-in'}:${device}`);
+          if (id !== OTHER) return fakeEmbedder();
+          if (device === 'webgpu' && failWebGpu) throw new Error('device lost');
+          return otherEmbedder();
+        },
+      });
+      const status = await rt.init({ denseBackend: 'exact' });
+      expect(applied).toEqual([4]);
+      expect(status.threads).toMatchObject({ threads: 4, isolated: true });
+      return { switched: await rt.useRetrievalModel(OTHER), devices };
+    };
+    const gpu = await run(HARDWARE);
+    expect(gpu.switched).toMatchObject({ device: 'webgpu', deviceReason: expect.stringMatching(/hardware WebGPU adapter/) });
+    expect(gpu.devices.at(-1)).toBe('other:webgpu');
+    const failed = await run(HARDWARE, true);
+    expect(failed.switched).toMatchObject({ device: 'wasm', deviceReason: expect.stringMatching(/device lost/) });
+    expect(failed.devices.slice(-2)).toEqual(['other:webgpu', 'other:wasm']);
+    const soft = await run(SOFTWARE);
+    expect(soft.switched).toMatchObject({ device: 'wasm', deviceReason: expect.stringMatching(/software/) });
+    expect(soft.devices).toEqual(['built-in:wasm', 'other:wasm']);
   });
 
   it("runs the document agents with the active embedder's own choices, and the built-in ones after switching back", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { downloadNeedsConfirmation, memoryLine, softwareAdapterNote } from '../../src/ui/settings/device-text.js';
+import { adapterLine, downloadNeedsConfirmation, memoryLine, softwareAdapterNote } from '../../src/ui/settings/device-text.js';
 
 describe("Settings' device words", () => {
   it('says the memory once, as the rounded lower bound the browser reports (no contradictory "16 GB, capped at 8")', () => {
@@ -18,5 +18,25 @@ describe("Settings' device words", () => {
     expect(downloadNeedsConfirmation(software, false)).toBe(true);
     expect(downloadNeedsConfirmation(software, true)).toBe(false); // already downloaded: loading it costs no download
     expect(downloadNeedsConfirmation(gpu, false)).toBe(false);
+  });
+
+  it('says the adapter in one plain line: name, software or hardware, and the model size it fits (no raw limits)', () => {
+    const GB = 1024 * 1024 * 1024;
+    const base = {
+      vendor: 'nvidia',
+      architecture: 'ampere',
+      device: '',
+      description: '',
+      features: [],
+      maxBufferSize: 2 * GB,
+      maxStorageBufferBindingSize: 2 * GB,
+    };
+    expect(adapterLine({ ...base, isFallbackAdapter: false }, 8)).toBe('nvidia · ampere — hardware: fits language models up to about 4.0 GB of GPU memory');
+    expect(adapterLine({ ...base, isFallbackAdapter: false }, null)).toMatch(/about 4\.0 GB/); // full limits, memory unknown: 4 GB assumed
+    expect(adapterLine({ ...base, maxBufferSize: GB / 2, isFallbackAdapter: false }, null)).toMatch(/about 2\.0 GB/);
+    const sw = adapterLine({ ...base, vendor: 'google', architecture: 'swiftshader', isFallbackAdapter: true }, 8);
+    expect(sw).toBe('google · swiftshader — software (no graphics processor behind it): too slow for a language model');
+    expect(adapterLine({ ...base, vendor: '', architecture: '', isFallbackAdapter: false }, 4)).toMatch(/^adapter not named by the browser — hardware/);
+    expect(sw).not.toMatch(/maxBufferSize|\d{6,}/);
   });
 });

@@ -203,6 +203,7 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
         dense: { backend: 'exact', buildMs: null },
         reranker: { state: 'off', loadMs: null },
         retrievalModel: BUILT_IN_MODEL,
+        threads: { threads: 1, isolated: false, forced: false, line: 'single-threaded — not cross-origin isolated (test runtime)' },
       };
     },
     async retrieve(query, options) {

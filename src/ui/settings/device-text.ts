@@ -2,6 +2,7 @@
  * Settings' words about the device: the memory the browser discloses, and what a model download
  * would mean on a software (fallback) WebGPU adapter.
  */
+import { memoryBudgetMB, type AdapterLimitsInfo } from '../../llm/models';
 
 /**
  * navigator.deviceMemory, said once and as the browser means it: a rounded-down power of two
@@ -29,3 +30,24 @@ export function softwareAdapterNote(d: AdapterFacts | null | undefined): string 
 
 /** Whether "Download and load" asks to confirm first: a download that is not on the device yet, on a software adapter. */
 export const downloadNeedsConfirmation = (d: AdapterFacts | null | undefined, cached: boolean): boolean => isSoftwareAdapter(d) && !cached;
+
+/** What Settings needs of the WebGPU adapter for its one plain line (src/llm/device.ts AdapterReport). */
+export interface AdapterLineFacts extends AdapterLimitsInfo {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  isFallbackAdapter: boolean;
+}
+
+/**
+ * The adapter in one plain line: its name, whether a graphics processor is behind it, and the size of
+ * language model it is assumed to fit (src/llm/models.ts memoryBudgetMB; the browser does not disclose
+ * GPU memory). The raw limits stay under "Technical details".
+ */
+export function adapterLine(a: AdapterLineFacts, deviceMemoryGB: number | null): string {
+  const name = [a.vendor, a.architecture, a.device, a.description].filter(Boolean).join(' · ') || 'adapter not named by the browser';
+  if (a.isFallbackAdapter) return `${name} — software (no graphics processor behind it): too slow for a language model`;
+  const gb = memoryBudgetMB(a, deviceMemoryGB) / 1024;
+  return `${name} — hardware: fits language models up to about ${gb < 10 ? gb.toFixed(1) : Math.round(gb)} GB of GPU memory`;
+}
