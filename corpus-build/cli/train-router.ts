@@ -1,10 +1,12 @@
 /**
  * `npm run train:router [-- --cases <router jsonl>] [--k 5] [--no-write]`
  *
- * Trains the router's model (src/core/route/route-model.ts) on model-written questions only:
+ * Trains the router's model (src/core/route/route-model.ts) on model-written questions:
  *  - `rules`: the passage questions of corpus-build/data/synthetic-questions.jsonl, except those of
  *    table passages (a question about a table may ask for a lookup);
- *  - `database` / `both`: corpus-build/data/route-questions.jsonl (`npm run synth:routes`).
+ *  - `database` / `both`: corpus-build/data/route-questions.jsonl (`npm run synth:routes`);
+ * and, in the training folds only, template questions written from the calculator's typed tables
+ * (corpus-build/synth/route-templates.ts, `--templates N`).
  * Prints a group-wise K-fold cross-validation on these questions (a group is one table, or one
  * passage's section: a group never straddles folds), then writes src/core/route/route-model.json.
  * `--cases` only measures the trained model on a labelled routing file (e.g. the dev set): those
@@ -24,22 +26,35 @@ import {
   trainRouteModel,
 } from '../../src/core/route/route-model.js';
 import { composeBoth, isTableChunk } from '../synth/compose-routes.js';
+import { templateRouteQuestions } from '../synth/route-templates.js';
 import { ROUTE_FILE, ROUTE_PROMPT_VERSION, type RouteQuestions } from '../synth/route-prompt.js';
 import { DATA_DIR, type PassageQuestions, parseJsonl, readVerified, sha256, SYNTH_FILE } from '../synth/store.js';
 
-const HELP = `Usage: npm run train:router [-- --cases <file.jsonl>] [--k 5] [--compose N] [--no-write]
+/** Template questions per table and path added to the training folds (0 = none; docs/router.md says why 10). */
+const DEFAULT_TEMPLATES = 10;
+
+const HELP = `Usage: npm run train:router [-- --cases <file.jsonl>] [--k 5] [--compose N] [--templates N] [--fold-seed S] [--default-only] [--no-write]
 
 Trains the router on the synthetic questions, prints a group-wise cross-validation and writes
 src/core/route/route-model.json. --cases measures it on a labelled routing file ({query, path}).
 --compose N adds N composed both questions per database question (a value question joined with a
 question about the table's section; corpus-build/synth/compose-routes.ts) to the training folds
-only, and cross-validates with and without them.`;
+only. --templates N (default ${DEFAULT_TEMPLATES}) adds N template questions per table for database and
+for both, and N/4 for rules, written from the calculator's typed tables
+(corpus-build/synth/route-templates.ts), to the training folds only; with N > 0 the default setting
+is also cross-validated with and without them on the fold deals --check-seeds (default 1,2,3),
+for comparison. --fold-seed S deals the groups to other folds
+(repeated CV). --default-only cross-validates the default setting only.`;
 
 const { values } = parseArgs({
   options: {
     cases: { type: 'string' },
     k: { type: 'string', default: '5' },
     compose: { type: 'string', default: '0' },
+    templates: { type: 'string', default: String(DEFAULT_TEMPLATES) },
+    'fold-seed': { type: 'string', default: '1' },
+    'check-seeds': { type: 'string', default: '1,2,3' },
+    'default-only': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
     out: { type: 'string', default: 'src/core/route/route-model.json' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -88,13 +103,19 @@ const composed: Composed[] = composeN
       { perQuestion: composeN },
     ).map((c) => ({ text: c.text, path: 'both', groups: [`table:${c.table}`, `section:${sectionOf(c.chunk)}`] }))
   : [];
+// template questions written from the calculator's typed tables (corpus-build/synth/route-templates.ts):
+// training folds only, each in its table's group, so a held-out table's templates leave its training set
+const templatesN = Number(values.templates);
+if (!Number.isInteger(templatesN) || templatesN < 0) fail(`--templates must be a whole number ≥ 0, got ${values.templates}`);
+const templates: Labelled[] = templatesN ? templateRouteQuestions(templatesN).map((t) => ({ text: t.text, path: t.path, group: `table:${t.table}` })) : [];
 const trainingOutside = (f: number | null): RouteExample[] => [
   ...examples.filter((e) => f === null || folds.get(e.group) !== f),
   ...composed.filter((c) => f === null || c.groups.every((g) => folds.get(g) !== f)),
+  ...templates.filter((t) => f === null || folds.get(t.group) !== f),
 ];
 const countOf = (c: RouteClass) => examples.filter((e) => e.path === c).length;
 console.log(
-  `training questions: ${ROUTE_CLASSES.map((c) => `${c} ${countOf(c)}`).join(', ')}${composed.length ? `, plus ${composed.length} composed both questions (training only)` : ''}`,
+  `training questions: ${ROUTE_CLASSES.map((c) => `${c} ${countOf(c)}`).join(', ')}${composed.length ? `, plus ${composed.length} composed both questions (training only)` : ''}${templates.length ? `, plus ${templates.length} template questions (training only)` : ''}`,
 );
 
 /** Accuracy and per-class recall of a predictor over labelled questions. */
@@ -121,15 +142,16 @@ const k = Number(values.k);
 const folds = foldsOf(
   examples.map((e) => e.group),
   k,
-  1,
+  Number(values['fold-seed']),
 );
 const candidates: Partial<RouteTrainOptions>[] = [
   { kind: DEFAULT_ROUTE_TRAIN.kind, l2: DEFAULT_ROUTE_TRAIN.l2, extractorGate: DEFAULT_ROUTE_TRAIN.extractorGate },
 ];
-for (const kind of ['multinomial', 'factored'] as const)
-  for (const l2 of [1e-1, 3e-2, 1e-2, 1e-3, 1e-4])
-    for (const extractorGate of [true, false])
-      if (JSON.stringify({ kind, l2, extractorGate }) !== JSON.stringify(candidates[0])) candidates.push({ kind, l2, extractorGate });
+if (!values['default-only'])
+  for (const kind of ['multinomial', 'factored'] as const)
+    for (const l2 of [1e-1, 3e-2, 1e-2, 1e-3, 1e-4])
+      for (const extractorGate of [true, false])
+        if (JSON.stringify({ kind, l2, extractorGate }) !== JSON.stringify(candidates[0])) candidates.push({ kind, l2, extractorGate });
 const balanced = (r: Record<string, number>) => Number((ROUTE_CLASSES.reduce((a, c) => a + (r[c] ?? 0), 0) / ROUTE_CLASSES.length).toFixed(3));
 /** Standard error of the balanced accuracy: the per-class recalls' binomial variances, averaged. */
 const balancedSe = (r: Record<string, number>) =>
@@ -151,6 +173,42 @@ for (const options of candidates) {
   );
   scored.push({ options, balanced: b, cv });
 }
+if (templates.length) {
+  // like for like: the default setting with and without the template questions, on the same folds, for
+  // several deals of the groups to folds (with 12 tables in 5 folds, the deal moves the figure by more
+  // than the standard error: one deal alone does not settle a difference of that size)
+  const cvDefault = (dealt: Map<string, number>, withTemplates: boolean) => {
+    const predicted = new Map<number, RouteClass>();
+    for (let f = 0; f < k; f++) {
+      const m = trainRouteModel(
+        [...examples, ...(withTemplates ? templates : [])].filter((e) => dealt.get(e.group) !== f),
+        candidates[0],
+      );
+      examples.forEach((e, i) => dealt.get(e.group) === f && predicted.set(i, predictRoute(m, e.text).path));
+    }
+    return score(
+      examples.map((e, i) => ({ text: String(i), path: e.path })),
+      (i) => predicted.get(Number(i))!,
+    ).recall;
+  };
+  const seeds = values['check-seeds']!.split(',').map(Number);
+  const diffs: number[] = [];
+  for (const seed of seeds) {
+    const dealt = foldsOf(
+      examples.map((e) => e.group),
+      k,
+      seed,
+    );
+    const without = cvDefault(dealt, false);
+    const withT = cvDefault(dealt, true);
+    diffs.push(balanced(withT) - balanced(without));
+    console.log(
+      `templates, fold deal ${seed}: default setting without ${balanced(without)} ${JSON.stringify(without)}, with ${balanced(withT)} ${JSON.stringify(withT)} ` +
+        `(difference ${diffs.at(-1)!.toFixed(3)}, standard error ${balancedSe(without).toFixed(3)})`,
+    );
+  }
+  console.log(`templates: mean difference over ${seeds.length} fold deals ${(diffs.reduce((x, y) => x + y, 0) / diffs.length).toFixed(3)}`);
+}
 const byBalance = [...scored].sort((a, b) => b.balanced - a.balanced);
 const se = balancedSe(scored[0]!.cv.recall);
 const best = byBalance[0]!.balanced - scored[0]!.balanced > se ? byBalance[0]! : scored[0]!;
@@ -165,6 +223,7 @@ const model = trainRouteModel(trainingOutside(null), best.options, {
   [SYNTH_FILE]: sha(resolve(DATA_DIR, SYNTH_FILE)),
   routePrompt: ROUTE_PROMPT_VERSION,
   composedBoth: composeN ? { perQuestion: composeN, n: composed.length } : 0,
+  templates: templatesN ? { perTable: templatesN, n: templates.length } : 0,
   cv: { k, balancedAccuracy: best.balanced, accuracy: cv.accuracy, recall: cv.recall },
 });
 console.log(`model: ${Object.keys(model.weights).length} features`);

@@ -2,9 +2,10 @@
  * The router's learned model: a multinomial logistic regression over the words of a message
  * (unigrams and bigrams, numbers folded to "#") and what the calculator's extractor reads from it
  * (the table inputs it found, the table outputs it names). It is trained by `npm run train:router`
- * on model-written questions only — the passage questions of `synthetic-questions.jsonl` for
- * `rules`, and the table questions of `route-questions.jsonl` for `database` and `both` — never on
- * evaluation questions. Pure functions: featurize, train, predict; the weights are a JSON file
+ * on model-written questions — the passage questions of `synthetic-questions.jsonl` for
+ * `rules`, and the table questions of `route-questions.jsonl` for `database` and `both` — and on
+ * template questions written from the calculator's typed tables (`corpus-build/synth/route-templates.ts`),
+ * never on evaluation questions. Pure functions: featurize, train, predict; the weights are a JSON file
  * (`route-model.json`) shipped with the app.
  */
 import { extractOperation, type Extraction } from '../sora/extract.js';

@@ -4,8 +4,9 @@
  *
  * The first-turn decision is the learned model of `route-model.ts`: a logistic regression over the
  * message's words and what the calculator's own extractor (`extract.ts`) reads from it, trained
- * by `npm run train:router` on model-written questions only (passage questions for `rules`, table
- * questions for `database` / `both`) — no pattern is written from a routing file.
+ * by `npm run train:router` on model-written questions (passage questions for `rules`, table
+ * questions for `database` / `both`) and template questions written from the calculator's tables —
+ * no pattern is written from a routing file.
  * Follow-ups inherit the path of the previous user turn: a message that opens like one ("and for
  * ARC-d?", "what if…"), refers back to the same operation ("same drone but…"), or only changes
  * calculation inputs without asking for anything new — whatever its length.
