@@ -139,7 +139,7 @@ export function compareGroundAndBand(environment: GroundEnvironment, band: Popul
   const table2Sentence = `${table2 ? 'Table 2 allows it' : table2Says} (${TABLE2_SOURCE})`;
   return {
     kind: 'documents-differ',
-    message: `"${envLabel}" with ${bandLabel}: the documents differ here. ${capitalise(forms ? formsSay : table2Sentence)}; ${forms ? table2Sentence : formsSay}. The calculator uses the band.`,
+    message: `"${envLabel}" with ${bandLabel}: ${capitalise(forms ? formsSay : table2Sentence)}; ${forms ? table2Sentence : formsSay}. The calculator uses the band.`,
   };
 }
 
