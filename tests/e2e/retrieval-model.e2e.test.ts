@@ -75,6 +75,9 @@ describe('a second retrieval model (production build)', () => {
     await offer.getByTestId('retrieval-model-switch').click();
     await using(page, MINILM_ID);
     await expect(page.getByTestId('retrieval-model-active').textContent()).resolves.toMatch(/MiniLM-L6 \(base\)/);
+    // ?device=wasm: the downloaded model stays on the CPU, and Settings says so with the reason
+    expect(await page.getByTestId('retrieval-model-device').getAttribute('data-device')).toBe('wasm');
+    await expect(page.getByTestId('retrieval-model-device').textContent()).resolves.toMatch(/CPU \(WASM\): forced by \?device=wasm/);
     expect(server.served.get(`/static-index/vectors/${MINILM_ID.replace('/', '--')}/vectors.f32`)).toBeGreaterThan(0);
 
     // asked with it: passages with citations
