@@ -7,6 +7,8 @@
  *    questions as bench:app);
  *  - a reload: the model comes back from the browser's cache (bytes served again, time until
  *    retrieval uses it), and the same reload offline.
+ * The server sends the cross-origin isolation headers (as `npm start` does: the models run on
+ * min(4, cores) threads); `--no-isolation` serves without them, `--threads N` asks for N (`?threads=N`).
  * Needs `npm run models:prepare -- --embedder`, `npm run index:vectors` and `npm run build` first.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -19,10 +21,24 @@ import { launchPersistentChromium } from '../tests/e2e/browser.js';
 import { serveDist } from '../tests/e2e/static-server.js';
 import { askOn, BENCH_QUESTIONS } from './questions.js';
 import { EMBEDDING_GEMMA_ID } from '../src/core/embedding/models.js';
+import { ISOLATION_HEADERS } from '../src/pwa/csp.js';
 
 const { values } = parseArgs({
-  options: { model: { type: 'string', default: EMBEDDING_GEMMA_ID }, questions: { type: 'string', default: '10' }, json: { type: 'boolean', default: false } },
+  options: {
+    model: { type: 'string', default: EMBEDDING_GEMMA_ID },
+    questions: { type: 'string', default: '10' },
+    json: { type: 'boolean', default: false },
+    'no-isolation': { type: 'boolean', default: false },
+    threads: { type: 'string' },
+  },
 });
+const threadsN = values.threads === undefined ? null : Number(values.threads);
+if (threadsN !== null && !(Number.isInteger(threadsN) && threadsN >= 1 && threadsN <= 16)) {
+  console.error('bench:retrieval-model: --threads needs a count from 1 to 16.');
+  process.exit(2);
+}
+/** The page's query: WASM forced (as measured so far), and `threads=N` when asked for. */
+const q = `?device=wasm${threadsN !== null ? `&threads=${threadsN}` : ''}`;
 const model = values.model!;
 if (!existsSync('dist/static-index/vector-sets.json') || !existsSync(`dist/models/${model}`)) {
   console.error(
@@ -31,7 +47,7 @@ if (!existsSync('dist/static-index/vector-sets.json') || !existsSync(`dist/model
   process.exit(2);
 }
 
-const server = await serveDist();
+const server = await serveDist(undefined, {}, new Map(), values['no-isolation'] ? {} : { ...ISOLATION_HEADERS });
 // a profile on disk, as a user's browser has (an in-memory context cannot cache a 327 MB file)
 const profile = mkdtempSync(join(tmpdir(), 'skycite-bench-profile-'));
 const context = await launchPersistentChromium(profile);
@@ -49,7 +65,7 @@ const using = async (p: Page) => {
     .first()
     .waitFor({ state: 'attached', timeout: 1_800_000 });
   if (await p.getByTestId('retrieval-model-warning').count()) {
-    await p.goto(`${server.url}?device=wasm#/settings`);
+    await p.goto(`${server.url}${q}#/settings`);
     throw new Error(`the switch failed: ${(await p.getByTestId('retrieval-model-error').textContent()) ?? '(no message)'}`);
   }
 };
@@ -57,10 +73,10 @@ page.on('pageerror', (e) => console.error('[page error]', e.message));
 page.on('console', (m) => m.type() === 'warning' && /cache/i.test(m.text()) && console.error('[console]', m.text()));
 const servedBytes = () => [...server.served.values()].reduce((a, b) => a + b, 0);
 
-await page.goto(`${server.url}?device=wasm`);
+await page.goto(`${server.url}${q}`);
 await verified(page);
 await page.evaluate(async () => void (await navigator.serviceWorker.ready));
-await page.goto(`${server.url}?device=wasm#/settings`);
+await page.goto(`${server.url}${q}#/settings`);
 await verified(page);
 const before = servedBytes();
 const t0 = Date.now();
@@ -70,7 +86,7 @@ const switchMs = Date.now() - t0;
 const downloaded = servedBytes() - before;
 
 await page.reload();
-await page.goto(`${server.url}?device=wasm#/ask`);
+await page.goto(`${server.url}${q}#/ask`);
 await verified(page);
 const t1 = Date.now();
 await using(page);
@@ -106,6 +122,8 @@ const result = {
   submitToEvidenceP50Ms: pct(50),
   submitToEvidenceP95Ms: pct(95),
   questions: n,
+  isolated: await page.evaluate(() => globalThis.crossOriginIsolated === true),
+  threads: threadsN ?? 'auto',
 };
 console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
 await context.close();
