@@ -19,14 +19,17 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { answerConfig, contextCharsFor, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
+import { answerConfig, contextCharsFor } from '../../src/core/answer/config.js';
 import { CONDENSE_SCHEMA, CONDENSE_SYSTEM_PROMPT, condensePrompt } from '../../src/core/agents/condense.js';
-import { contextMessage, developerPrompt, systemPrompt } from '../../src/core/answer/prompts.js';
+import { contextMessage, developerPrompt, structuredContextMessage, structuredSystemPrompt, systemPrompt } from '../../src/core/answer/prompts.js';
+import { answerSchema } from '../../src/core/answer/structured.js';
+import type { AnswerForm } from '../../src/core/answer/config.js';
 import { QUERY_ASSIST_SCHEMA, QUERY_ASSIST_SYSTEM_PROMPT } from '../../src/core/answer/query-assist.js';
 import { summariseAnswers, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
 import { agentConfigForEmbedder, createDocumentAgents } from '../../src/core/agents/agents.js';
 import type { RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
-import { answerOne, outcomeOf, type AnswerRecord } from '../node/answer-eval.js';
+import { answerOne, CLAIM_LABELS, outcomeOf, type AnswerRecord } from '../node/answer-eval.js';
+import { judgeAgreement, type ClaimLabel } from '../../src/core/evaluation/judge-agreement.js';
 import { nodeEngine, nodeRetrieval } from '../node/engine.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
 
@@ -45,6 +48,10 @@ const USAGE = `Usage: npm run eval:answers -- --questions <file.jsonl> [--model 
   --embedder <id>    retrieve with another model's vector set (npm run index:vectors), as the app
                      does after the user downloads it (e.g. google/embeddinggemma-300m)
   --corpus <id>      only questions of this corpus (and "any"), retrieval restricted to it
+  --form F           structured (default: JSON claims under a schema, each citing passage numbers) or free
+                     (the SKYSAFE sectioned prose with [n] markers)
+  --min-claims N     structured: claims the schema requires (0: an empty list is the model's refusal; default
+                     from src/core/answer/config.ts)
   --limit N          the first N selected questions
   --ids a,b          only these question ids
   --out <file>       where replies are kept (default .cache/answers/<model>-<settings>.jsonl)
@@ -71,6 +78,8 @@ try {
       rescore: { type: 'boolean', default: false },
       records: { type: 'string' },
       'max-tokens': { type: 'string' },
+      'min-claims': { type: 'string' },
+      form: { type: 'string', default: 'structured' },
       json: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -106,7 +115,13 @@ if (values.ids) {
 }
 if (values.limit) questions = questions.slice(0, Number(values.limit));
 
-const config = values['max-tokens'] ? answerConfig({ generation: { max_tokens: Number(values['max-tokens']) } }) : DEFAULT_ANSWER_CONFIG;
+if (values.form !== 'structured' && values.form !== 'free') fail(`--form must be structured or free, not "${String(values.form)}".`);
+const form = values.form as AnswerForm;
+const config = answerConfig({
+  answerForm: form,
+  ...(values['max-tokens'] ? { generation: { max_tokens: Number(values['max-tokens']) } } : {}),
+  ...(values['min-claims'] !== undefined ? { structured: { minClaims: Number(values['min-claims']) } } : {}),
+});
 const window = Number(values.window);
 const contextChars = contextCharsFor(window, config.generation);
 
@@ -131,6 +146,12 @@ const modelKey = (await fileSha256(ggufPath)).slice(0, 16);
 const settingsKey = createHash('sha256')
   .update(
     JSON.stringify({
+      ...(form === 'structured'
+        ? {
+            form,
+            structured: [structuredSystemPrompt(0, config.structured.minClaims === 0), structuredContextMessage('', ''), answerSchema(5, config.structured)],
+          }
+        : {}),
       SYSTEM_PROMPT: systemPrompt(config.citationMarkers),
       DEVELOPER_PROMPT: developerPrompt(config.citationMarkers),
       wrapper: contextMessage('', config.citationMarkers),
@@ -226,9 +247,25 @@ for (const q of questions) {
 const summary = summariseAnswers(outcomes, modelLabel);
 if (values.records) writeFileSync(resolve(cwd, values.records as string), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
 
+// the judge's agreement with the hand labels, reported next to the figures it produces
+const labelsPath = resolve(cwd, CLAIM_LABELS);
+const judge = existsSync(labelsPath)
+  ? judgeAgreement(
+      readFileSync(labelsPath, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as ClaimLabel),
+      config.grounding,
+    )
+  : null;
+
 const out = {
   n: summary.n,
+  citationCoverage: summary.citationCoverage,
+  citationRecall: summary.citationRecall,
   citationPrecision: summary.citationPrecision,
+  answerCorrect: summary.answerCorrect,
+  judge: judge ? { labels: judge.pairs, precision: judge.strict.precision, recall: judge.strict.recall, lenient: judge.lenient } : null,
   refusalCorrect: summary.refusalCorrect,
   flaggedSentenceRate: summary.flaggedSentenceRate,
   answerConsistency: summary.answerConsistency,
@@ -254,11 +291,24 @@ else {
   console.log(
     `model ${out.model}, ${out.n} questions (${summary.detail.answerable} answerable, ${summary.detail.unanswerable} unanswerable), ${summary.detail.modelCalls} model calls`,
   );
+  const d = summary.detail;
+  console.log(`citation coverage    ${f(out.citationCoverage)}  (${d.claimsCited}/${d.judgedClaims} claims cite a context passage)`);
   console.log(
-    `citation precision   ${f(out.citationPrecision)}  (${summary.detail.citedIdsHit}/${summary.detail.citedIds} cited ids hold the supporting quote; ${f(summary.detail.citationPrecisionGoldInContext)} when the gold passage was in the context)`,
+    `citation recall      ${f(out.citationRecall)}  (${d.claimsSupportedByCitations}/${d.judgedClaims} claims supported by their cited passages together)`,
   );
   console.log(
-    `  of which           model-written ${f(summary.detail.modelCitationPrecision)} (${summary.detail.modelCitedIds} ids); added by the grounding check ${summary.detail.attributedIdsHit}/${summary.detail.attributedIds}`,
+    `citation precision   ${f(out.citationPrecision)}  (${d.preciseCitations}/${d.citations} citations support their claim alone or are needed for it)`,
+  );
+  console.log(
+    judge
+      ? `judge vs hand labels precision ${f(judge.strict.precision)}, recall ${f(judge.strict.recall)} of "supported" (${judge.pairs} labelled pairs, ${CLAIM_LABELS}; "partly" = not)`
+      : `judge vs hand labels not measured: ${CLAIM_LABELS} is missing (npm run label:claims)`,
+  );
+  console.log(
+    `answer correctness   ${f(out.answerCorrect)}  (${d.answersCorrect}/${d.answerableJudged} answerable questions with a claim the gold passage supports)`,
+  );
+  console.log(
+    `gold citation share  ${f(d.goldCitationShare)}  (${d.citedIdsHit}/${d.citedIds} cited ids are the gold passage, as shown; model-written ${f(d.modelGoldCitationShare)}, added by the check ${d.attributedIdsHit}/${d.attributedIds})`,
   );
   console.log(`refusal correctness  ${f(out.refusalCorrect)}  (unanswerable questions refused; ${summary.detail.falseRefusals} answerable questions refused)`);
   console.log(`flagged sentences    ${f(out.flaggedSentenceRate)}  (${summary.detail.flaggedSentences}/${summary.detail.sentences})`);

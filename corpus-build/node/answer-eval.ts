@@ -11,16 +11,21 @@ import type { AnswerConfig } from '../../src/core/answer/config.js';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import type { AnswerResult } from '../../src/core/answer/generation.js';
 import type { ChatEngine } from '../../src/core/llm/engine.js';
-import { attributeAnswer } from '../../src/core/answer/attribution.js';
-import { checkGrounding, type GroundingReport } from '../../src/core/answer/grounding.js';
+import { attributeAnswer, reattributeClaims } from '../../src/core/answer/attribution.js';
+import { checkGrounding, type AnswerClaim, type GroundingReport } from '../../src/core/answer/grounding.js';
 import type { QueryAssistance } from '../../src/core/answer/query-assist.js';
 import { runTurn, type AnswerContextSource, type TurnEvent } from '../../src/core/ask/turn.js';
 import type { AskRetrieval } from '../../src/core/ask/types.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
-import type { AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
+import { isRefusal, judgeClaims, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
+import { citedIds, stripCitations } from '../../src/core/answer/citations.js';
+import { renderClaims } from '../../src/core/answer/structured.js';
 import { isHit, type RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
+
+/** The committed hand labels of (claim, passage) pairs (docs/labelling-guide.md). */
+export const CLAIM_LABELS = 'corpus-build/calibration/claim-labels.jsonl';
 
 export interface AnswerRecord {
   id: string;
@@ -43,6 +48,8 @@ export interface AnswerRecord {
   /** Prompt and completion tokens; seconds to the first token (prefill) and after it (decode); prompt tokens actually evaluated. */
   usage: { promptTokens: number; completionTokens: number; evaluatedPromptTokens: number; prefillSeconds: number; decodeSeconds: number } | null;
   seconds: number;
+  /** Structured answers: the model's JSON, its claims with the ids it cited, what it said is missing, whether it declined. */
+  structured?: { raw: string; modelClaims: AnswerClaim[]; notInPassages: string | null; refused: boolean; problem: string | null; malformedClaims: number };
   /** With --condense: per kept document, whether the model's notes or the extractive fallback were used, and why. */
   condensed?: { documentId: string; mode: 'model' | 'extractive'; kept: number; dropped: number; reason: string }[];
 }
@@ -127,6 +134,18 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
         }
       : null,
     seconds: (performance.now() - t0) / 1000,
+    ...(result?.structured
+      ? {
+          structured: {
+            raw: result.structured.raw,
+            modelClaims: result.structured.modelClaims,
+            notInPassages: result.structured.notInPassages,
+            refused: result.structured.refused,
+            problem: result.structured.problem,
+            malformedClaims: result.structured.malformedClaims,
+          },
+        }
+      : {}),
     ...(turn.condensed
       ? {
           condensed: turn.condensed.map((d) => ({
@@ -154,19 +173,50 @@ export async function outcomeOf(
     return row === undefined ? undefined : index.chunks[row];
   };
   const contextChunks = record.contextIds.map(chunkOf).filter((c): c is Chunk => !!c);
+  const incomplete = record.status !== 'complete';
+  const s = record.structured;
+  // the claims as the model cited them: structured claims, or the free answer's sentences
+  const subject = s ? s.modelClaims : record.answer;
   const checked =
-    record.modelCalled && record.answer.trim()
-      ? await checkGrounding({ answer: record.answer, chunks: contextChunks, embedder, config: config.grounding, incomplete: record.status !== 'complete' })
+    record.modelCalled && (s ? s.modelClaims.length > 0 : record.answer.trim())
+      ? await checkGrounding({ answer: subject, chunks: contextChunks, embedder, config: config.grounding, incomplete })
       : null;
-  // as the app does (the turn's attribution): supported claims the model left uncited get the supporting chunk's marker
-  const attributed =
-    checked && config.attribution ? attributeAnswer({ answer: record.answer, status: record.status, citations: record.citations }, checked) : null;
-  const report = attributed ? attributed.report : checked;
-  const citations = attributed ? attributed.citations : record.citations;
+  // as the app does (the turn's attribution): supported claims the model left uncited get the supporting chunk's marker,
+  // structured claims their sources do not support are re-attributed
+  let report = checked;
+  let answer = record.answer;
+  let citations = record.citations;
+  if (checked && config.attribution && s) {
+    const r = reattributeClaims(s.modelClaims, checked, { incomplete });
+    report = r.report;
+    answer = renderClaims(r.claims, s.notInPassages);
+    citations = citedIds(answer);
+  } else if (checked && config.attribution) {
+    const a = attributeAnswer({ answer: record.answer, status: record.status, citations: record.citations }, checked);
+    report = a.report;
+    answer = a.answer;
+    citations = a.citations;
+  }
+  const refused = !record.modelCalled || (s ? s.refused : isRefusal(record.answer));
+  // correctness: a claim the gold passage supports (the same judge, the gold passage the only candidate)
+  const gold = q.answerable ? index.chunks.filter((c) => isHit(q, c)) : [];
+  let correct: boolean | null = null;
+  if (q.answerable && gold.length) {
+    const claimTexts = s ? s.modelClaims.map((c) => c.text) : (checked?.sentences ?? []).filter((x) => x.kind === 'claim').map((x) => stripCitations(x.text));
+    if (refused || !claimTexts.length) correct = false;
+    else {
+      const g = await checkGrounding({ answer: claimTexts.map((text) => ({ text, sources: [] })), chunks: gold, embedder, config: config.grounding });
+      correct = g.sentences.some((x) => x.kind === 'claim' && x.supported === true);
+    }
+  }
   return {
+    claims: checked ? judgeClaims(checked) : [],
+    outsideCitations: record.removedCitations.length,
+    refused,
+    correct,
     answerable: record.answerable,
     modelCalled: record.modelCalled,
-    answer: attributed ? attributed.answer : record.answer,
+    answer,
     citations,
     citationAttributed: citations.map((id) => !record.citations.includes(id)),
     citationHits: citations.map((id) => {

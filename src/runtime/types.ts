@@ -8,7 +8,7 @@ import type { AskResult, RetrieveRequest } from '../core/ask/types.js';
 import type { RetrievalResult, Filters } from '../core/retrieval/types.js';
 import type { RetrievalConfig, RetrievalConfigOverrides } from '../core/retrieval/config.js';
 import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
-import type { GroundingReport } from '../core/answer/grounding.js';
+import type { GroundingReport, GroundingSubject } from '../core/answer/grounding.js';
 import type { IndexManifest } from '../core/index/manifest.js';
 import type { DeviceChoice } from './device-choice.js';
 import type { OrtThreading } from './ort-threads.js';
@@ -146,7 +146,8 @@ export interface SkyCiteRuntime {
   evidenceOnly(question: string, result: AskResult): Promise<EvidenceOnlyAnswer>;
   /** Evidence-only candidate safety requirements for a hazard, function or operation (document agents + verbatim normative statements). */
   draftRequirements(description: string, options?: { filters?: Filters; perDocument?: number }): Promise<RequirementDraft>;
-  checkGrounding(answer: string, contextChunkIds: string[]): Promise<GroundingReport>;
+  /** Free text with `[chunk-id]` markers, or structured claims with their sources. */
+  checkGrounding(answer: GroundingSubject, contextChunkIds: string[]): Promise<GroundingReport>;
   getChunk(id: string): Promise<Chunk | null>;
   outline(): Promise<DocumentOutline[]>;
   keywordSearch(text: string, limit?: number): Promise<KeywordHit[]>;

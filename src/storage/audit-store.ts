@@ -179,6 +179,10 @@ function nestedProblems(r: Record<string, unknown>): string[] {
   ) {
     problems.push('attributedSources entries must be {id: string, sentence: string}');
   }
+  const sa = r['structuredAnswer'];
+  if (sa !== undefined && (!isObj(sa) || typeof sa['raw'] !== 'string' || !Array.isArray(sa['claims']) || !Array.isArray(sa['modelClaims']))) {
+    problems.push('structuredAnswer must be {raw: string, claims: [], modelClaims: [], …} when present');
+  }
   if (Array.isArray(r['trace']) && !r['trace'].every(isObj)) problems.push('trace entries must be objects');
   if (Array.isArray(r['retrievalConfig'])) problems.push('retrievalConfig must be an object');
   if (Array.isArray(r['modelParams'])) problems.push('modelParams must be an object or null');

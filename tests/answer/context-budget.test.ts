@@ -13,7 +13,7 @@ import {
   SMOKE_ANSWER_CONFIG,
 } from '../../src/core/answer/config.js';
 import { answerQuestion } from '../../src/core/answer/generation.js';
-import { buildChatMessages, MINIMAL_SYSTEM_PROMPT_NUMBERED } from '../../src/core/answer/messages.js';
+import { buildChatMessages, MINIMAL_STRUCTURED_PROMPT, MINIMAL_SYSTEM_PROMPT_NUMBERED } from '../../src/core/answer/messages.js';
 import { contextMessage } from '../../src/core/answer/prompts.js';
 import { delta, engineDouble, makeChunk, retrievalOf } from './helpers.js';
 
@@ -42,18 +42,23 @@ describe('smoke profile', () => {
     const a = makeChunk('doc/a', 'Training', 'Remote pilots shall complete online training. '.repeat(20));
     const b = makeChunk('doc/b', 'Age', 'The minimum age of remote pilots is 16 years.');
     const retrieval = retrievalOf([a, b]);
-    const engine = engineDouble({ streams: [[delta('Pilots train [1]', 'length')]] });
+    const engine = engineDouble({ streams: [[delta('{"claims": [{"text": "Remote pilots shall complete online training.", "sources": [1]}', 'length')]] });
     const r = await answerQuestion({ question: 'Training?', retrieval, engine, config: SMOKE_ANSWER_CONFIG });
     const req = engine.requests[0]!;
-    expect(req.max_tokens).toBe(8);
+    expect(req.max_tokens).toBe(12);
     expect(req.temperature).toBe(0);
     expect(req.messages).toHaveLength(2);
-    expect(req.messages[0]).toEqual({ role: 'system', content: MINIMAL_SYSTEM_PROMPT_NUMBERED });
+    expect(req.messages[0]).toEqual({ role: 'system', content: MINIMAL_STRUCTURED_PROMPT });
     expect(req.messages[1]!.content).toContain('[1] Training');
     expect(req.messages[1]!.content.length).toBeLessThan('Training?'.length + 20 + 240);
-    // only passages whose marker survived the cut are citable
+    // only passages whose marker survived the cut are citable: the schema offers passage 1 alone
+    expect(JSON.parse(req.response_format!.schema!).properties.claims.items.properties.sources.items.enum).toEqual([1]);
     expect(r.contextIds).toEqual(['doc/a']);
+    expect(r.status).toBe('truncated');
     expect(r.citations).toEqual(['doc/a']);
+    // the minimal free-form line stays for answerForm 'free'
+    const free = await answerQuestion({ question: 'Training?', retrieval, engine: engineDouble(), config: { ...SMOKE_ANSWER_CONFIG, answerForm: 'free' } });
+    expect(free.messages[0]).toEqual({ role: 'system', content: MINIMAL_SYSTEM_PROMPT_NUMBERED });
     // the full profile sends the whole block with the SKYSAFE instructions
     const full = buildChatMessages({ question: 'Training?', context: retrieval.context, config: answerConfig({ citationMarkers: 'id' }) });
     expect(full.map((m) => m.content).join('\n')).toContain('[doc/b]');

@@ -17,7 +17,7 @@ describe('reasoning trace is separated from the answer', () => {
     const engine = engineDouble({
       streams: [[delta('<thi'), delta('nk>The user asks about'), delta(' the iGRC.</th'), delta('ink>\n\n## Answer\nSee Table 2 '), delta(`[${A}].`, 'stop')]],
     });
-    const streamed = { answer: '', reasoning: '' };
+    const streamed = { answer: '', reasoning: '', draft: '' };
     const r = await answerQuestion({ question: 'q', retrieval, engine, config, onToken: (t, ch) => (streamed[ch] += t) });
     expect(r.reasoning).toBe('The user asks about the iGRC.');
     expect(r.answer).toBe(`## Answer\nSee Table 2 [${A}].`);

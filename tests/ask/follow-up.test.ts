@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { standaloneFollowUp } from '../../src/core/ask/follow-up';
 import { runTurn } from '../../src/core/ask/turn';
 import { createFakeRuntime } from '../ui/fake-runtime';
+import type { StreamingChatRequest } from '../../src/core/llm/engine';
+import { delta, engineDouble } from '../answer/helpers';
 
 const FIRST = 'What training does OSO #09 require for the remote crew?';
 
@@ -35,6 +37,30 @@ describe('a follow-up as a standalone query', () => {
       { retrieval: runtime, model: null },
     );
     expect(f.retrievalQuery).toMatch(/^for 1 m\? \(igrc 3 drone 30 500 people km2\)$/);
+    expect(runtime.queries.at(-1)).toBe(f.retrievalQuery);
+  });
+});
+
+describe('a follow-up with a model loaded', () => {
+  it('is rewritten by the model as a standalone question (schema output) before retrieval, with the earlier question given for its topic', async () => {
+    const runtime = createFakeRuntime();
+    const requests: StreamingChatRequest[] = [];
+    const engine = engineDouble({
+      streams: [
+        [delta(JSON.stringify({ rewritten: 'What training does OSO #09 require for night operations?', hypothetical_answer: '', sub_questions: [] }), 'stop')],
+        [delta(JSON.stringify({ claims: [], notInPassages: 'not given' }), 'stop')],
+      ],
+    });
+    const spy = { ...engine, chat: { completions: { create: (r: StreamingChatRequest) => (requests.push(r), engine.chat.completions.create(r)) } } };
+    const f = await runTurn(
+      { question: 'and at night?', previous: [{ question: FIRST, path: 'rules' }], index: { manifestSha: '' }, settings: { routerModel: false } },
+      { retrieval: runtime, model: { engine: spy, contextWindow: 4096, modelId: 'double' } },
+    );
+    const assist = requests[0]!;
+    expect(assist.response_format?.schema).toContain('rewritten');
+    expect(assist.messages.at(-1)!.content).toContain(FIRST);
+    expect(assist.messages.at(-1)!.content).toContain("The user's message: and at night?");
+    expect(f.retrievalQuery).toBe('What training does OSO #09 require for night operations?');
     expect(runtime.queries.at(-1)).toBe(f.retrievalQuery);
   });
 });

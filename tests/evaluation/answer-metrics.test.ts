@@ -63,7 +63,8 @@ describe('summariseAnswers', () => {
     ];
     const s = summariseAnswers(outcomes, 'tiny');
     expect(s.n).toBe(5);
-    expect(s.citationPrecision).toBe(0.5); // 1 of the 2 ids cited on answerable questions
+    expect(s.detail.goldCitationShare).toBe(0.5); // 1 of the 2 ids cited on answerable questions is the gold passage
+    expect(s.citationPrecision).toBeNull(); // no claim judged against its citations in these outcomes
     expect(s.refusalCorrect).toBe(0.6667); // 2 of 3 unanswerable refused
     expect(s.flaggedSentenceRate).toBe(0.6667); // 2 unsupported of 3 sentences
     expect(s.answerConsistency).toBe(0.6667); // supported, or found in another chunk: 2 of 3 claims
@@ -71,9 +72,42 @@ describe('summariseAnswers', () => {
     expect(s.detail).toMatchObject({ answerable: 2, unanswerable: 3, modelCalls: 4, answersWithoutCitation: 1, citationRate: 0.5, falseRefusals: 0 });
   });
 
+  it('citation coverage, recall and precision ALCE’s way, and answer correctness over the answerable questions', () => {
+    const outcomes: AnswerOutcome[] = [
+      {
+        ...base,
+        claims: [
+          { citations: 2, supported: true, precise: 1 }, // joint support not needed: one citation alone supports it
+          { citations: 1, supported: false, precise: 0 },
+          { citations: 0, supported: false, precise: 0 }, // uncited: counts against coverage and recall
+        ],
+        outsideCitations: 1, // a citation of a passage outside the context is imprecise
+        correct: true,
+      },
+      { ...base, claims: [{ citations: 1, supported: true, precise: 1 }], correct: false },
+      { ...base, modelCalled: false, refused: true, correct: false },
+      { ...base, answerable: false, modelCalled: true, refused: true, claims: [] },
+    ];
+    const s = summariseAnswers(outcomes, 'tiny');
+    expect(s.citationCoverage).toBe(0.75); // 3 of 4 claims cite
+    expect(s.citationRecall).toBe(0.5); // 2 of 4 claims supported by their citations
+    expect(s.citationPrecision).toBe(0.4); // 2 precise of 4 context citations + 1 outside
+    expect(s.answerCorrect).toBe(0.3333); // 1 of 3 answerable questions
+    expect(s.refusalCorrect).toBe(1); // the structured refusal counts
+    expect(s.detail).toMatchObject({ judgedClaims: 4, claimsCited: 3, claimsSupportedByCitations: 2, citations: 5, preciseCitations: 2 });
+  });
+
   it('null where a figure has no cases', () => {
     const s = summariseAnswers([], 'tiny');
-    expect([s.citationPrecision, s.refusalCorrect, s.flaggedSentenceRate, s.answerConsistency]).toEqual([null, null, null, null]);
+    expect([s.citationPrecision, s.citationRecall, s.citationCoverage, s.answerCorrect, s.refusalCorrect, s.flaggedSentenceRate, s.answerConsistency]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });
 

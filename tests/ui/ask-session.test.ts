@@ -253,12 +253,14 @@ describe('Ask session: generated answers', () => {
     const opts = answerOptionsFromUrl('?generation=smoke');
     expect(opts).toMatchObject({ answerConfig: SMOKE_ANSWER_CONFIG, assist: false, routerModel: false });
     expect(answerOptionsFromUrl('?assist=off')).toMatchObject({ answerConfig: DEFAULT_ANSWER_CONFIG, assist: false, routerModel: true });
-    const chat = chatStandIn({ streams: [[delta('Pilots', 'length')]] });
+    const chat = chatStandIn({}, ['{"claims": [{"text": "Pilots']);
     const app = Object.assign(appStandIn({ chat }), opts);
     const turn = await new AskSession(app).ask('ground risk population');
-    expect(chat.structuredCalls).toHaveLength(0);
-    expect(chat.double.requests).toHaveLength(1);
-    expect(chat.double.requests[0]!.max_tokens).toBe(SMOKE_ANSWER_CONFIG.generation.max_tokens);
+    // the one model call is the structured answer itself
+    expect(chat.double.requests).toHaveLength(0);
+    expect(chat.structuredCalls).toHaveLength(1);
+    expect(chat.structuredCalls[0]!.params.max_tokens).toBe(SMOKE_ANSWER_CONFIG.generation.max_tokens);
+    expect(chat.structuredCalls[0]!.schema).toMatchObject({ properties: { claims: { maxItems: 1 } } });
     expect(turn.mode).toBe('generative');
   });
 

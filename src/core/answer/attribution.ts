@@ -10,8 +10,8 @@
  *
  * Pure: the grounding report in, the answer text and an updated report out.
  */
-import { citedIds, numberCitations } from './citations.js';
-import type { GroundingReport, SentenceGrounding } from './grounding.js';
+import { citedIds, claimLine, numberCitations } from './citations.js';
+import { classify, type AnswerClaim, type GroundingReport, type SentenceGrounding } from './grounding.js';
 
 export interface AttributedCitation {
   /** The chunk whose passage supports the sentence. */
@@ -20,6 +20,8 @@ export interface AttributedCitation {
   sentence: string;
   /** Set by `applyAttribution`: the model itself cites this chunk in another sentence. */
   modelAlsoCites?: boolean;
+  /** A re-attributed claim (structured answers): the chunks the model cited, which do not support it. */
+  replaced?: string[];
 }
 
 export interface AttributionResult {
@@ -90,4 +92,60 @@ export function applyAttribution<R extends Attributable>(result: R, report: Grou
   const a = attributeAnswer(result, report);
   if (!a.attributed.length) return { result, report };
   return { result: { ...result, answer: a.answer, citations: a.citations, display: numberCitations(a.answer), attributed: a.attributed }, report: a.report };
+}
+
+/**
+ * Re-attribution of structured claims (structured.ts), one report sentence per claim: a claim its
+ * cited passages do not support but another context passage does gets that passage instead, and
+ * a supported claim left without a valid source (its numbers were outside the context) gets its
+ * supporting passage; both are listed in `attributed`, re-attributions with the chunks they
+ * replace. A claim nothing supports keeps its sources and stays flagged. `incomplete`: the last
+ * claim of a stopped answer is left as written, as for free text.
+ */
+export function reattributeClaims(
+  claims: readonly AnswerClaim[],
+  report: GroundingReport,
+  opts: { incomplete?: boolean } = {},
+): { claims: AnswerClaim[]; attributed: AttributedCitation[]; report: GroundingReport } {
+  if (report.sentences.length !== claims.length) return { claims: [...claims], attributed: [], report };
+  const attributed: AttributedCitation[] = [];
+  const out: AnswerClaim[] = [];
+  const last = claims.length - 1;
+  const sentences = report.sentences.map((s, i) => {
+    const claim = claims[i]!;
+    const cut = opts.incomplete === true && i === last;
+    if (!cut && s.kind === 'claim' && s.supported === false && s.alternativeChunk) {
+      const to = s.alternativeChunk;
+      const text = claimLine(claim.text, [to]);
+      attributed.push({ id: to, sentence: s.text, replaced: [...claim.sources] });
+      out.push({ text: claim.text, sources: [to] });
+      const from = claim.sources.length ? `the cited [${claim.sources.join(', ')}] does not support it` : 'its sources were not in the context';
+      return {
+        ...s,
+        text,
+        citations: [to],
+        supported: true,
+        bestChunk: to,
+        fromCitation: false,
+        alternativeChunk: null,
+        reason: `re-attributed: ${from}; [${to}] does`,
+      };
+    }
+    if (!cut && attributable(s)) {
+      attributed.push({ id: s.bestChunk, sentence: s.text });
+      out.push({ text: claim.text, sources: [s.bestChunk] });
+      return { ...s, text: claimLine(claim.text, [s.bestChunk]), citations: [s.bestChunk] };
+    }
+    out.push({ text: claim.text, sources: [...claim.sources] });
+    return s;
+  });
+  const own = new Set(claims.flatMap((c) => c.sources));
+  const checked = sentences.filter((s) => s.kind === 'claim');
+  const totals = { ...report.totals, supported: checked.filter((s) => s.supported).length, unsupported: checked.filter((s) => s.supported === false).length };
+  const verdict = classify(totals, opts.incomplete === true);
+  return {
+    claims: out,
+    attributed: attributed.map((a) => ({ ...a, modelAlsoCites: own.has(a.id) })),
+    report: { ...report, sentences, totals, verdict: verdict.verdict, verdictReason: verdict.reason },
+  };
 }

@@ -92,6 +92,12 @@ export function numberCitations(text: string): NumberedCitations {
   return { text: out, order, numberOf };
 }
 
+/** A claim as one line of text with its `[chunk-id]` marker, e.g. "… is required [a/b, c/d]" (no marker without sources). */
+export function claimLine(text: string, sources: readonly string[]): string {
+  const body = text.trim().replace(/\s+/g, ' ');
+  return sources.length ? `${body} [${sources.join(', ')}]` : body;
+}
+
 /**
  * Chunk ids present as `[chunk-id]` markers in a context block assembled by
  * `assembleContext` (each block starts with "[id] title — docId, [edition, ]page N").

@@ -24,11 +24,15 @@
  *   sees the passages as [1], [2]…, and its numbers are turned back into chunk
  *   ids as the answer streams (citations.ts), so the result carries `[chunk-id]`;
  * - with the grounding check: supported claims the model left uncited get the
- *   supporting chunk's marker, listed in `attributed` (attribution.ts).
+ *   supporting chunk's marker, listed in `attributed` (attribution.ts);
+ * - structured answers (config.answerForm 'structured', structured.ts): the reply is a JSON
+ *   object of claims under a schema the engine enforces; claims are passed on as they complete,
+ *   a stopped or invalid reply keeps its complete claims and reports the rest, and a source
+ *   number outside the context is dropped and reported like an invented id.
  */
 import { buildRequest, type ChatCompletionChunkLike, type ChatEngine, type StreamingChatRequest } from '../llm/engine.js';
 import type { RetrievalResult } from '../retrieval/types.js';
-import { applyAttribution, type AttributedCitation } from './attribution.js';
+import { applyAttribution, reattributeClaims, type AttributedCitation } from './attribution.js';
 import {
   citedIds,
   contextChunkIds,
@@ -43,8 +47,9 @@ import {
 import { type AnswerConfig, DEFAULT_ANSWER_CONFIG } from './config.js';
 import { type GenerationParams } from '../llm/engine.js';
 import { type AnswerError, ContextTooLongError, type EngineErrorContext, mapEngineError } from '../llm/errors.js';
-import { checkGrounding, type GroundingChunk, type GroundingInput, type GroundingReport } from './grounding.js';
-import { buildChatMessages, type ConversationTurn } from './messages.js';
+import { checkGrounding, type AnswerClaim, type GroundingChunk, type GroundingInput, type GroundingReport } from './grounding.js';
+import { buildChatMessages, isStructured, type ConversationTurn } from './messages.js';
+import { answerSchema, ClaimStream, draftClaim, NOT_IN_PASSAGES_LABEL, renderClaims, resolveClaims } from './structured.js';
 import { type ChatMessage } from '../llm/engine.js';
 import { hasNoContext } from './no-context.js';
 import { NO_ANSWER_TEXT } from './prompts.js';
@@ -54,7 +59,12 @@ import { findApprovalWording } from './wording.js';
 // ---------------------------------------------------------------------------
 // inputs and outputs
 
-export type StreamChannel = 'answer' | 'reasoning';
+/**
+ * 'answer': text to append; 'reasoning': the reasoning trace; 'draft' (structured answers): the whole
+ * text of the claim being written, read from the partial JSON — it replaces the previous draft, is ''
+ * once the claim completes (it then arrives on 'answer'), and is never checked or kept.
+ */
+export type StreamChannel = 'answer' | 'reasoning' | 'draft';
 
 export interface AnswerQuestionInput {
   question: string;
@@ -110,6 +120,26 @@ export interface AnswerResult {
   attempts: number;
   finishReason: string | null;
   usage: ChatCompletionChunkLike['usage'] | null;
+  /** Structured answers only (null for free-form and no-context answers). */
+  structured: StructuredAnswer | null;
+}
+
+/** What a structured reply held, kept for the audit record. */
+export interface StructuredAnswer {
+  /** The model's JSON as written (numbers, not ids). */
+  raw: string;
+  /** The claims shown: complete claims with chunk ids (after re-attribution once the check ran). */
+  claims: AnswerClaim[];
+  /** The claims as the model cited them (ids resolved from its numbers, before any re-attribution). */
+  modelClaims: AnswerClaim[];
+  /** What the model said the passages do not cover ('' when it said nothing, null when the field never completed). */
+  notInPassages: string | null;
+  /** No claim: the model declined (with `notInPassages`) or was stopped before its first claim. */
+  refused: boolean;
+  /** Why the JSON was not a complete object (stopped, cut off, invalid), null when it was. */
+  problem: string | null;
+  /** Claims dropped because they did not have the schema's shape. */
+  malformedClaims: number;
 }
 
 // ---------------------------------------------------------------------------
@@ -223,7 +253,8 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   const params = { ...config.generation };
   const context = config.contextMaxChars !== null ? input.retrieval.context.slice(0, config.contextMaxChars) : input.retrieval.context;
   // numbered markers: the model sees [1], [2]…; its numbers become chunk ids again as they stream
-  const numbered = config.citationMarkers === 'number' ? numberContextMarkers(context) : null;
+  const structured = isStructured(config);
+  const numbered = config.citationMarkers === 'number' || structured ? numberContextMarkers(context) : null;
   const promptContext = numbered ? numbered.context : context;
   // the passages in the context (numbering them already listed them)
   const contextIds = (numbered ? numbered.ids : contextChunkIds(context)).filter((id) => input.retrieval.evidence.some((e) => e.id === id));
@@ -237,6 +268,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     params,
     contextIds,
     usage: null,
+    structured: null,
   };
 
   // the no-context rule: the engine is never called
@@ -260,7 +292,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   let messages: ChatMessage[] = [];
   let outcome: StreamOutcome;
   for (;;) {
-    messages = buildChatMessages({ question: input.question, history, context: promptContext, config });
+    messages = buildChatMessages({ question: input.question, history, context: promptContext, config, passages: contextIds.length });
     if (input.signal?.aborted) {
       outcome = { raw: '', reasoningField: '', stopped: true, finishReason: 'abort', model: null, usage: null };
       break;
@@ -268,6 +300,28 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     attempts++;
     const partial = { raw: '' };
     try {
+      if (structured) {
+        // claims are shown as they complete, each as one line with its markers
+        const claimStream = new ClaimStream();
+        let so = '';
+        let draft = '';
+        const onToken: AnswerQuestionInput['onToken'] = input.onToken
+          ? (delta, channel) => {
+              if (channel !== 'answer') return input.onToken!(delta, channel);
+              so += delta;
+              const before = claimStream.claims.length;
+              const fresh = claimStream.push(delta).slice(0, Math.max(0, config.structured.maxClaims - before));
+              const done = resolveClaims(fresh, numbered!.ids, config.structured.maxSourcesPerClaim).claims;
+              if (done.length) emitResolved(input.onToken!, `${renderClaims(done, null)}\n`);
+              // the claim being written, for a progress line (partial-json reads the unfinished object)
+              const next = draftClaim(so, claimStream.claims.length);
+              if (next !== draft) input.onToken!((draft = next), 'draft');
+            }
+          : undefined;
+        const schema = answerSchema(contextIds.length, config.structured);
+        outcome = await streamOnce(input.engine, buildRequest(messages, params, schema), input.signal, onToken, partial);
+        break;
+      }
       const markers = numbered ? new NumberMarkerStream(numbered.ids) : null;
       const onToken: AnswerQuestionInput['onToken'] =
         markers && input.onToken
@@ -289,6 +343,8 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
       await sleep(config.retry.delayMs, input.signal);
     }
   }
+
+  if (structured) return structuredResult(input, config, base, { outcome, messages, attempts, ids: numbered!.ids });
 
   const split = splitReasoning(numbered ? resolveNumberMarkers(outcome.raw, numbered.ids) : outcome.raw);
   const reasoning = [outcome.reasoningField.trim(), split.reasoning].filter(Boolean).join('\n\n');
@@ -328,4 +384,89 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   if (!grounding || !config.attribution) return result;
   const attributed = applyAttribution(result, grounding);
   return { ...attributed.result, grounding: attributed.report };
+}
+
+/** The result of a structured reply: its complete claims, checked and re-attributed when a grounding embedder is given. */
+async function structuredResult(
+  input: AnswerQuestionInput,
+  config: AnswerConfig,
+  base: Pick<
+    AnswerResult,
+    'reasoning' | 'removedCitations' | 'attributed' | 'grounding' | 'groundingError' | 'wordingWarnings' | 'params' | 'contextIds' | 'usage'
+  >,
+  run: { outcome: StreamOutcome; messages: ChatMessage[]; attempts: number; ids: readonly string[] },
+): Promise<AnswerResult> {
+  const { outcome } = run;
+  const split = splitReasoning(outcome.raw);
+  const parsed = new ClaimStream();
+  parsed.push(split.answer);
+  // WebLLM's grammar (xgrammar in web-llm 0.2.79) ignores maxItems and maxLength: the claim limit is kept here
+  const max = config.structured.maxClaims;
+  const over = parsed.claims.length > max ? `the model wrote ${parsed.claims.length} claims; the first ${max} are kept (the limit)` : null;
+  const resolved = resolveClaims(parsed.claims.slice(0, max), run.ids, config.structured.maxSourcesPerClaim);
+  const status: AnswerStatus = outcome.stopped ? 'stopped' : outcome.finishReason === 'length' ? 'truncated' : 'complete';
+  const claims = resolved.claims;
+  const notIn = parsed.notInPassages;
+  const refused = claims.length === 0;
+  const answer =
+    refused && status === 'complete' && !notIn ? `${NOT_IN_PASSAGES_LABEL}: the model stated no claim from these passages.` : renderClaims(claims, notIn);
+  const structured: StructuredAnswer = {
+    raw: outcome.raw,
+    claims,
+    modelClaims: claims,
+    notInPassages: notIn,
+    refused,
+    problem: [parsed.problem, over].filter(Boolean).join('; ') || null,
+    malformedClaims: parsed.malformedClaims,
+  };
+  const result: AnswerResult = {
+    ...base,
+    status,
+    stopped: status === 'stopped',
+    answer,
+    reasoning: [outcome.reasoningField.trim(), split.reasoning].filter(Boolean).join('\n\n'),
+    citations: citedIds(answer),
+    display: numberCitations(answer),
+    removedCitations: resolved.removed,
+    wordingWarnings: findApprovalWording(answer),
+    messages: run.messages,
+    modelId: outcome.model ?? input.modelId ?? null,
+    attempts: run.attempts,
+    finishReason: outcome.finishReason,
+    usage: outcome.usage ?? null,
+    structured,
+  };
+  if (!input.grounding || !claims.length) return result;
+  const contextIds = result.contextIds;
+  try {
+    const chunks = input.grounding.chunks.filter((c) => contextIds.includes(c.id));
+    const report = await checkGrounding({
+      answer: claims,
+      chunks,
+      embedder: input.grounding.embedder,
+      config: config.grounding,
+      incomplete: status !== 'complete',
+    });
+    return config.attribution ? applyClaimAttribution(result, report) : { ...result, grounding: report };
+  } catch (e) {
+    return { ...result, groundingError: (e as Error)?.message ?? String(e) };
+  }
+}
+
+/** A structured result after the check: re-attributed claims, the answer text and numbering that follow them, the updated report. */
+export function applyClaimAttribution(result: AnswerResult, report: GroundingReport): AnswerResult {
+  const s = result.structured;
+  if (!s) return { ...result, grounding: report };
+  const r = reattributeClaims(s.claims, report, { incomplete: result.status !== 'complete' });
+  if (!r.attributed.length) return { ...result, grounding: report };
+  const answer = renderClaims(r.claims, s.notInPassages);
+  return {
+    ...result,
+    answer,
+    citations: citedIds(answer),
+    display: numberCitations(answer),
+    attributed: r.attributed,
+    grounding: r.report,
+    structured: { ...s, claims: r.claims },
+  };
 }

@@ -24,6 +24,10 @@
  *        stopwords removed) found in the chunk's title + text ≥ `overlap`;
  *    (c) numbers: every number in the claim occurs in the chunk (thousands
  *        separators and leading zeros normalised), when `requireNumbers`.
+ *    A claim citing several chunks is supported when their union is: the best window
+ *    of any of them, the content tokens and the numbers of all of them together
+ *    (ALCE's citation recall, Gao et al. 2023). Each citation is also judged alone
+ *    and as needed for that joint support (ALCE's citation precision).
  * 5. Verdict: Unsupported when any claim is unsupported; otherwise Incomplete
  *    when the answer reports missing information, asks a clarification
  *    question, has no claims, or was stopped/truncated; otherwise Grounded.
@@ -34,7 +38,7 @@
 import type { Embedder } from '../embedding/embedder.js';
 import { splitSentenceSpans } from '../text/sentences.js';
 import { contentTokens } from '../text/tokenize.js';
-import { parseCitations, stripCitations } from './citations.js';
+import { claimLine, parseCitations, stripCitations } from './citations.js';
 import { type AnswerConfig, DEFAULT_ANSWER_CONFIG } from './config.js';
 import { NO_ANSWER_TEXT, SECTION_LABELS, type SectionLabel } from './prompts.js';
 
@@ -48,6 +52,28 @@ export interface GroundingChunk {
 }
 
 export type SentenceKind = 'claim' | 'question' | 'gap' | 'minor';
+
+/**
+ * A claim of a structured answer with the chunks it cites: the checker's unit instead of a
+ * sentence of free text (one claim may hold several sentences; it is never split).
+ */
+export interface AnswerClaim {
+  text: string;
+  /** Chunk ids the claim cites (context ids; others are reported as not in the context). */
+  sources: readonly string[];
+}
+
+/** What the checker reads: a free-form answer with `[chunk-id]` markers, or structured claims. */
+export type GroundingSubject = string | readonly AnswerClaim[];
+
+/** One citation of a claim, judged ALCE's way. */
+export interface CitationSupport {
+  id: string;
+  /** The cited chunk supports the claim on its own. */
+  alone: boolean;
+  /** The claim's cited chunks together support it and do not without this one. */
+  needed: boolean;
+}
 
 export interface SentenceGrounding {
   /** The sentence as written in the answer (markers kept). */
@@ -72,6 +98,8 @@ export interface SentenceGrounding {
   alternativeChunk: string | null;
   /** Why, in words. */
   reason: string;
+  /** Claims citing chunks of the context: each citation judged alone and as needed for joint support. */
+  citationSupport?: CitationSupport[];
 }
 
 export type GroundingVerdict = 'Grounded' | 'Unsupported' | 'Incomplete';
@@ -95,7 +123,7 @@ export interface GroundingReport {
 }
 
 export interface GroundingInput {
-  answer: string;
+  answer: GroundingSubject;
   /** The chunks that were in the context. */
   chunks: readonly GroundingChunk[];
   embedder: Pick<Embedder, 'embed'> & Partial<Pick<Embedder, 'modelId'>>;
@@ -285,6 +313,35 @@ function measure(claim: string, claimVec: Float32Array, numbers: string[], p: Pr
   return { chunk: p.chunk.id, similarity, overlap, missingNumbers, pass };
 }
 
+/** One measure over several chunks together: the best window of any, their tokens and numbers pooled. */
+function measureUnion(claim: string, claimVec: Float32Array, numbers: string[], ps: readonly PreparedChunk[], cfg: GroundingThresholds): Measure {
+  if (ps.length === 1) return measure(claim, claimVec, numbers, ps[0]!, cfg);
+  const pooled: PreparedChunk = {
+    chunk: { id: ps.map((p) => p.chunk.id).join(' + '), text: '' },
+    tokens: new Set(ps.flatMap((p) => [...p.tokens])),
+    numbers: new Set(ps.flatMap((p) => [...p.numbers])),
+    windows: ps.flatMap((p) => p.windows),
+  };
+  return measure(claim, claimVec, numbers, pooled, cfg);
+}
+
+/** Each cited chunk judged alone and as needed for the joint support of all of them (ALCE citation precision). */
+function citationSupportOf(
+  claim: string,
+  claimVec: Float32Array,
+  numbers: string[],
+  cited: readonly PreparedChunk[],
+  jointPass: boolean,
+  cfg: GroundingThresholds,
+): CitationSupport[] {
+  return cited.map((p) => {
+    const alone = measure(claim, claimVec, numbers, p, cfg).pass;
+    const others = cited.filter((q) => q !== p);
+    const needed = jointPass && (others.length === 0 || !measureUnion(claim, claimVec, numbers, others, cfg).pass);
+    return { id: p.chunk.id, alone, needed };
+  });
+}
+
 /** Best of several measures: passing first, then fewer missing numbers, then similarity + overlap; ties keep the earlier chunk. */
 function best(ms: Measure[]): Measure | null {
   let top: Measure | null = null;
@@ -311,7 +368,8 @@ function failReason(m: Measure, cfg: GroundingThresholds): string {
 /** Check every claim of an answer against the context chunks. */
 export async function checkGrounding(input: GroundingInput): Promise<GroundingReport> {
   const cfg = input.config ?? DEFAULT_ANSWER_CONFIG.grounding;
-  const raw = answerSentences(input.answer);
+  const raw: RawSentence[] =
+    typeof input.answer === 'string' ? answerSentences(input.answer) : input.answer.map((c) => ({ text: claimLine(c.text, c.sources), section: null }));
   const kinds = raw.map((s) => kindOf(s, cfg.minClaimTokens));
   const claimIdx = kinds.flatMap((k, i) => (k === 'claim' ? [i] : []));
   const claimTexts = claimIdx.map((i) => stripCitations(raw[i]!.text));
@@ -368,16 +426,24 @@ export async function checkGrounding(input: GroundingInput): Promise<GroundingRe
     const candidates = knownCited.length ? all.filter((m) => knownCited.includes(m.chunk)) : all;
     const top = best(candidates);
     if (!top) return { ...base, supported: false, reason: 'no context chunks to check against' };
-    const alt = !top.pass && knownCited.length && anyBest?.pass ? anyBest.chunk : null;
-    const reason = top.pass
+    // several cited chunks may support a claim together (one gives the subject, another the number)
+    const citedPrepared = knownCited.map((id) => preparedById.get(id)!);
+    const joint = knownCited.length > 1 && !top.pass ? measureUnion(text, vec, numbers, citedPrepared, cfg) : null;
+    const pass = top.pass || joint?.pass === true;
+    const citationSupport = knownCited.length ? citationSupportOf(text, vec, numbers, citedPrepared, pass, cfg) : undefined;
+    const alt = !pass && knownCited.length && anyBest?.pass ? anyBest.chunk : null;
+    const reason = pass
       ? knownCited.length
-        ? `supported by cited [${top.chunk}]`
+        ? top.pass
+          ? `supported by cited [${top.chunk}]`
+          : `supported by the cited chunks together [${knownCited.join(', ')}]`
         : `supported by [${top.chunk}], which it does not cite`
-      : `${knownCited.length ? 'not supported by the cited chunk(s)' : 'no context chunk supports it'}: ${failReason(top, cfg)}` +
+      : `${knownCited.length ? 'not supported by the cited chunk(s)' : 'no context chunk supports it'}: ${failReason(joint ?? top, cfg)}` +
         (alt ? `; [${alt}] would support it` : '');
     return {
       ...base,
-      supported: top.pass,
+      ...(citationSupport ? { citationSupport } : {}),
+      supported: pass,
       bestChunk: top.chunk,
       similarity: round4(top.similarity),
       overlap: round4(top.overlap),

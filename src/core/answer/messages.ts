@@ -20,7 +20,15 @@ import type { ChatMessage } from '../llm/engine.js';
 import type { AnswerConfig } from './config.js';
 import { DEFAULT_ANSWER_CONFIG } from './config.js';
 import { stripCitations } from './citations.js';
-import { contextMessage, DEVELOPER_HEADING, developerPrompt, NO_CONTEXT_MARKER, systemPrompt } from './prompts.js';
+import {
+  contextMessage,
+  DEVELOPER_HEADING,
+  developerPrompt,
+  NO_CONTEXT_MARKER,
+  structuredContextMessage,
+  structuredSystemPrompt,
+  systemPrompt,
+} from './prompts.js';
 
 /** One previous exchange of the conversation. */
 export interface ConversationTurn {
@@ -33,6 +41,8 @@ export interface BuildMessagesInput {
   question: string;
   /** Previous turns, oldest first. */
   history?: readonly ConversationTurn[];
+  /** Passages in the context (structured answers name the range of source numbers). */
+  passages?: number;
   /** The context block as the model sees it: `RetrievalResult.context`, numbered by `numberContextMarkers` when `citationMarkers` is 'number'. */
   context: string;
   config?: AnswerConfig;
@@ -74,10 +84,19 @@ export function instructionMessages(config: AnswerConfig = DEFAULT_ANSWER_CONFIG
   return [{ role: 'system', content: `${systemPrompt(markers)}\n\n# ${DEVELOPER_HEADING}\n\n${developerPrompt(markers)}` }];
 }
 
+/** True when an answer is asked for as structured claims. */
+export const isStructured = (config: AnswerConfig): boolean => config.answerForm === 'structured';
+
+/** The system line of structured answers with the 'minimal' instructions (diagnostic smoke profile only). */
+export const MINIMAL_STRUCTURED_PROMPT = 'Answer from the context as JSON claims, each with the numbers of the passages that state it.';
+
 /** The full message list for one answer. */
 export function buildChatMessages(input: BuildMessagesInput): ChatMessage[] {
   const config = input.config ?? DEFAULT_ANSWER_CONFIG;
-  const messages = instructionMessages(config);
+  const structured = isStructured(config);
+  const system =
+    config.instructions === 'minimal' ? MINIMAL_STRUCTURED_PROMPT : structuredSystemPrompt(Math.max(1, input.passages ?? 1), config.structured.minClaims === 0);
+  const messages = structured ? [{ role: 'system' as const, content: system }] : instructionMessages(config);
   for (const turn of trimHistory(input.history ?? [], config.history)) {
     // a previous answer's markers point into an earlier context: with numbered markers they would read as this context's numbers
     const answer = config.citationMarkers === 'number' ? stripCitations(turn.answer) : turn.answer;
@@ -85,6 +104,10 @@ export function buildChatMessages(input: BuildMessagesInput): ChatMessage[] {
   }
   if (config.instructions === 'minimal') {
     messages.push({ role: 'user', content: `${input.question}\n\nContext:\n${input.context.trim() || NO_CONTEXT_MARKER}` });
+    return messages;
+  }
+  if (structured) {
+    messages.push({ role: 'user', content: structuredContextMessage(input.context, input.question) });
     return messages;
   }
   messages.push(

@@ -185,3 +185,33 @@ Answer the question above using only the context section.
 - Be brief: about 150 words in all.
 - If the context does not answer the question, say so under "Answer" and list what is missing.`;
 }
+
+/**
+ * The system prompt of structured answers (structured.ts): the SKYSAFE scope and safety rules
+ * above, with the output rules replaced by the JSON form the schema enforces. Shorter than the
+ * free-form prompt: the schema carries the format, so the prompt only says what goes in it.
+ * `mayDecline` (the schema allows an empty claim list) adds the refusal rule; docs/answers.md has the
+ * variants measured.
+ */
+export function structuredSystemPrompt(passages: number, mayDecline = false): string {
+  return `You are an assistant for UAV safety assessment, certification, and regulatory compliance under the EU drone rules (Regulation (EU) 2019/947, its AMC and GM, and EASA SORA 2.5).
+
+Use only the numbered passages of the context. Do not use prior knowledge, do not guess values, classifications or requirements, and never say that an operation is approved, compliant, certified, validated or permitted: the decision belongs to the competent authority.
+
+Reply with one JSON object:
+- "claims": 1 to 6 statements that answer the question from the passages, in the order a reader needs them. Each claim is one or two sentences that state what a passage's text says, with numbers, units, captions and identifiers exactly as printed. "sources": the numbers of the passages (1 to ${passages}) that state that claim.
+- "notInPassages": the information the question asks for that no passage gives, in a few words; "" when the passages give it all.${mayDecline ? '\nIf no passage says anything about the question, give an empty claim list.' : ''}`;
+}
+
+/** The user message of structured answers: the numbered passages, then the question again (small models attend most to the end). */
+export function structuredContextMessage(context: string, question: string): string {
+  const body = context.trim() ? context.trim() : NO_CONTEXT_MARKER;
+  return `Context section:
+
+<context>
+${body}
+</context>
+
+Question: ${question.trim()}
+Answer with the JSON object.`;
+}

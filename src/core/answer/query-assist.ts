@@ -45,10 +45,24 @@ export interface QueryAssistance {
   raw: string;
 }
 
-export function buildQueryAssistMessages(question: string): ChatMessage[] {
+/**
+ * The follow-up rule added to the prompt when the question continues a conversation: "rewritten"
+ * becomes the standalone question retrieval searches (the follow-up's own words first, the
+ * earlier question only for the topic the follow-up leaves out).
+ */
+export const FOLLOW_UP_RULE = `The user's message may continue an earlier question of the conversation, given before it. Then "rewritten" is a standalone question: the message's own request, with the topic it refers to taken from the earlier question; never the earlier question's request.`;
+
+export function buildQueryAssistMessages(question: string, previous: readonly string[] = []): ChatMessage[] {
+  if (!previous.length) {
+    return [
+      { role: 'system', content: QUERY_ASSIST_SYSTEM_PROMPT },
+      { role: 'user', content: question },
+    ];
+  }
+  const earlier = previous.map((q, i) => `${i + 1}. ${q}`).join('\n');
   return [
-    { role: 'system', content: QUERY_ASSIST_SYSTEM_PROMPT },
-    { role: 'user', content: question },
+    { role: 'system', content: `${QUERY_ASSIST_SYSTEM_PROMPT}\n${FOLLOW_UP_RULE}` },
+    { role: 'user', content: `Earlier questions of the conversation, oldest first:\n${earlier}\n\nThe user's message: ${question}` },
   ];
 }
 
@@ -73,9 +87,11 @@ export async function assistQuery(
   engine: ChatEngine,
   config: AnswerConfig = DEFAULT_ANSWER_CONFIG,
   signal?: AbortSignal,
+  /** Earlier questions of the conversation (a follow-up is rewritten as a standalone question); oldest first. */
+  previous: readonly string[] = [],
 ): Promise<QueryAssistance> {
   const r = await completeText(engine, {
-    messages: buildQueryAssistMessages(question),
+    messages: buildQueryAssistMessages(question, previous),
     temperature: 0,
     top_p: config.generation.top_p,
     max_tokens: 320,

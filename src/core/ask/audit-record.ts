@@ -132,8 +132,25 @@ export interface AuditRecord {
   citedSources: string[];
   /** Of the cited sources, the passages of the user's own documents (not regulation); absent in older records and when none. */
   userDocumentSources?: string[];
-  /** Of the cited sources, those the grounding check added to sentences the model left uncited (attribution.ts); absent in older records and when none. */
-  attributedSources?: { id: string; sentence: string }[];
+  /**
+   * Of the cited sources, those the grounding check added to sentences the model left uncited, or put in place of a
+   * structured claim's sources that do not support it (`replaced`: the chunks the model cited) (attribution.ts); absent in
+   * older records and when none.
+   */
+  attributedSources?: { id: string; sentence: string; replaced?: string[] }[];
+  /**
+   * A structured answer (answer/structured.ts): the model's JSON as written, its claims as it cited them and as
+   * verified (re-attributions applied), what it said the passages do not cover, and why the JSON was incomplete;
+   * absent for free-form answers and in older records.
+   */
+  structuredAnswer?: {
+    raw: string;
+    modelClaims: { text: string; sources: string[] }[];
+    claims: { text: string; sources: string[]; supported: boolean | null; reason: string }[];
+    notInPassages: string | null;
+    refused: boolean;
+    problem: string | null;
+  };
   /** The grounding check's report (AnswerResult.grounding); null when not run (evidence-only, failure). */
   grounding: GroundingReport | null;
   /** The model's reasoning trace (audit only, never evidence); null or '' when none. */

@@ -1,7 +1,7 @@
 /**
  * The audit record of one Ask turn, from what the turn produced. Pure.
  */
-import type { AnswerResult } from '../answer/generation.js';
+import type { AnswerResult, StructuredAnswer } from '../answer/generation.js';
 import type { EvidenceOnlyAnswer } from '../answer/evidence-only.js';
 import type { GroundingReport } from '../answer/grounding.js';
 import { NO_ANSWER_TEXT } from '../answer/prompts.js';
@@ -13,7 +13,7 @@ import { jurisdictionName } from '../route/jurisdictions.js';
 import { isEasaJurisdiction } from '../retrieval/filters.js';
 import type { Evidence, Filters, RetrievalResult, StageTrace } from '../retrieval/types.js';
 import { alternativesFrom, type QueryAssistance } from '../answer/query-assist.js';
-import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecordInput, AuditRoute } from './audit-record.js';
+import type { AnswerMode, AuditCalculator, AuditEvidence, AuditModels, AuditRecord, AuditRecordInput, AuditRoute } from './audit-record.js';
 import type { CalcOutcome } from '../sora/message-calc.js';
 import type { CondensedContext } from '../agents/condense.js';
 import { USER_DOCUMENT_ID_PREFIX } from '../userdocs/validate.js';
@@ -102,6 +102,24 @@ export function auditModels(
   };
 }
 
+/** A structured answer for the audit record: each verified claim with the check's verdict (one report sentence per claim). */
+function auditStructured(s: StructuredAnswer, report: GroundingReport | null): NonNullable<AuditRecord['structuredAnswer']> {
+  const sentences = report && report.sentences.length === s.claims.length ? report.sentences : null;
+  return {
+    raw: s.raw,
+    modelClaims: s.modelClaims.map((c) => ({ text: c.text, sources: [...c.sources] })),
+    claims: s.claims.map((c, i) => ({
+      text: c.text,
+      sources: [...c.sources],
+      supported: sentences?.[i]?.supported ?? null,
+      reason: sentences?.[i]?.reason ?? 'not checked',
+    })),
+    notInPassages: s.notInPassages,
+    refused: s.refused,
+    problem: s.problem,
+  };
+}
+
 export function buildAuditRecord(input: AuditInput): AuditRecordInput {
   const r = input.retrieval;
   const none = hasNoContext(r);
@@ -122,7 +140,14 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
     answer: answerText,
     citedSources: cited,
     ...(cited.some(isUserDocumentChunkId) ? { userDocumentSources: cited.filter(isUserDocumentChunkId) } : {}),
-    ...(generative && input.answer!.attributed.length ? { attributedSources: input.answer!.attributed.map(({ id, sentence }) => ({ id, sentence })) } : {}),
+    ...(generative && input.answer!.attributed.length
+      ? {
+          attributedSources: input.answer!.attributed.map(({ id, sentence, replaced }) => ({ id, sentence, ...(replaced ? { replaced: [...replaced] } : {}) })),
+        }
+      : {}),
+    ...(generative && input.answer!.structured
+      ? { structuredAnswer: auditStructured(input.answer!.structured, input.grounding ?? input.answer!.grounding) }
+      : {}),
     grounding: generative ? (input.grounding ?? input.answer!.grounding ?? null) : null,
     reasoning: generative ? input.answer!.reasoning || null : null,
     mode: input.mode,

@@ -13,7 +13,7 @@ import { condenseConsulted, type CondensedContext } from '../agents/condense.js'
 import { contextCharsFor, DEFAULT_ANSWER_CONFIG, type AnswerConfig } from '../answer/config.js';
 import { AnswerError, mapEngineError, type EngineErrorContext } from '../llm/errors.js';
 import type { EvidenceOnlyAnswer } from '../answer/evidence-only.js';
-import { answerQuestion, type AnswerResult } from '../answer/generation.js';
+import { answerQuestion, applyClaimAttribution, type AnswerResult } from '../answer/generation.js';
 import { type ChatEngine } from '../llm/engine.js';
 import type { GroundingReport } from '../answer/grounding.js';
 import type { ConversationTurn } from '../answer/messages.js';
@@ -127,6 +127,8 @@ export type TurnEvent =
   | { type: 'evidence'; evidence: EvidenceOnlyAnswer }
   | { type: 'condensed'; documents: CondensedContext[]; ask: AskResult }
   | { type: 'token'; delta: string }
+  /** Structured answers: the claim being written (replaces the previous draft; '' once it completed). */
+  | { type: 'draft'; text: string }
   | { type: 'retry'; notice: string }
   | { type: 'answer'; answer: AnswerResult }
   | { type: 'grounding'; report: GroundingReport; answer: AnswerResult }
@@ -269,8 +271,17 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
   let alternatives: { text: string; label: string }[] = [];
   if (engine && settings.assist !== false) {
     try {
-      out.assistance = await assistQuery(out.retrievalQuery, engine, config, signal);
+      // a follow-up is rewritten by the model as a standalone question (its own words, the earlier question's topic)
+      const followUp = routed.prefilter.cues.followUpOf !== undefined && previous.length > 0;
+      const earlier = followUp ? previous.slice(-2).map((p) => p.question) : [];
+      out.assistance = await assistQuery(followUp ? question : out.retrievalQuery, engine, config, signal, earlier);
       alternatives = alternativesFrom(out.assistance);
+      if (followUp && out.assistance.parsed && out.assistance.rewritten) {
+        // the rule's standalone query stays an alternative; the model's standalone question is searched first
+        alternatives = [{ text: out.retrievalQuery, label: 'follow-up rule' }, ...alternatives.filter((a) => a.label !== 'model rewrite')];
+        out.retrievalQuery = out.assistance.rewritten;
+        emit({ type: 'route', route: out.route, retrievalQuery: out.retrievalQuery });
+      }
       emit({ type: 'assistance', assistance: out.assistance });
     } catch (e) {
       // the search goes on with the question alone; the view says why the model did not help
@@ -365,6 +376,7 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
       config,
       onToken: (delta, channel) => {
         if (channel === 'answer') emit({ type: 'token', delta });
+        else if (channel === 'draft') emit({ type: 'draft', text: delta });
       },
       onRetry: ({ error }) => emit({ type: 'retry', notice: `${error.summary} Retrying once…` }),
       errorContext: ports.errorContext ?? (() => ({ online: true, modelCached: true })),
@@ -379,8 +391,12 @@ export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: Turn
   if (result.answer && result.status !== 'no-context') {
     phase('checking');
     try {
-      const report = await ports.retrieval.checkGrounding(result.answer, result.contextIds);
-      if (config.attribution) {
+      // structured answers are checked claim by claim; a claim its sources do not support is re-attributed when another passage does
+      const report = await ports.retrieval.checkGrounding(result.structured ? result.structured.claims : result.answer, result.contextIds);
+      if (config.attribution && result.structured) {
+        out.answer = applyClaimAttribution(result, report);
+        out.grounding = out.answer.grounding ?? report;
+      } else if (config.attribution) {
         const attributed = applyAttribution(result, report);
         out.answer = attributed.result;
         out.grounding = attributed.report;

@@ -6,7 +6,7 @@ import type { Chunk } from '../model/chunk.js';
 import type { RetrievalConfig, RetrievalConfigOverrides } from '../retrieval/config.js';
 import type { Filters, RetrievalResult } from '../retrieval/types.js';
 import type { EvidenceOnlyAnswer } from '../answer/evidence-only.js';
-import type { GroundingReport } from '../answer/grounding.js';
+import type { GroundingReport, GroundingSubject } from '../answer/grounding.js';
 
 /** The documents do not hold the rule the question is about: where it likely lives, said before the closest passages. */
 export interface ScopeVerdict {
@@ -70,5 +70,6 @@ export interface RetrieveRequest {
 export interface AskRetrieval {
   retrieve(query: string, request?: RetrieveRequest): Promise<AskResult>;
   evidenceOnly(question: string, result: AskResult): Promise<EvidenceOnlyAnswer>;
-  checkGrounding(answer: string, contextChunkIds: string[]): Promise<GroundingReport>;
+  /** Free text with `[chunk-id]` markers, or structured claims with their sources. */
+  checkGrounding(answer: GroundingSubject, contextChunkIds: string[]): Promise<GroundingReport>;
 }

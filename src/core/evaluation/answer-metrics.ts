@@ -2,13 +2,19 @@
  * Answer-quality measures on real model output (`npm run eval:answers`), over
  * questions in the format of ../shared/eval/retrieval-dev.jsonl:
  *
- * - citation precision: of the chunk ids an answer cites (answerable questions),
- *   the share whose chunk holds the question's supporting quote (EASA corpus:
- *   `evidence[].quote`, whitespace collapsed) or is one of its gold chunks
- *   (curated corpus: `gold_chunk_index`) — `isHit` of the retrieval evaluation;
- *   Cited ids include those the grounding check attributed to uncited supported
- *   sentences (attribution.ts), as the user sees them; `detail` reports the model's
- *   own ids and the attributed ones separately;
+ * - citation coverage, recall and precision, ALCE's way (Gao et al. 2023), over the claims of
+ *   generated answers (structured claims, or the sentences the grounding check treats as claims)
+ *   and the citations the model wrote (before any attribution or re-attribution by the check):
+ *   coverage = the share of claims with at least one citation; recall = the share of claims the
+ *   union of their cited passages supports (an uncited claim counts as unsupported); precision =
+ *   the share of citations that support their claim alone or are needed for the joint support
+ *   (a citation of a passage outside the context counts as imprecise). The judge is the grounding
+ *   check's support decision (docs/answers.md gives its agreement with hand labels);
+ * - answer correctness: of the answerable questions, the share whose answer has a claim the
+ *   question's gold passage supports (the same judge, the gold passage as the only candidate);
+ * - gold citation share (detail; the measure this file called "citation precision" before): of
+ *   the ids cited for answerable questions, the share that are the question's gold passage (`isHit`);
+ *   it mixes retrieval with citation and is kept only to compare with earlier figures;
  * - citation rate: of the generated answers to answerable questions that do not
  *   refuse, the share that cite at least one context chunk;
  * - refusal correctness: of the unanswerable questions, the share answered with a
@@ -90,11 +96,50 @@ export interface AnswerOutcome {
   context?: { id: string; relevant: boolean }[];
   grounding: Pick<GroundingReport, 'totals' | 'sentences'> | null;
   usage: { promptTokens: number; completionTokens: number; prefillSeconds: number; decodeSeconds: number } | null;
+  /** The claims as the model cited them, judged (`judgeClaims` of the grounding report before attribution); absent in older records. */
+  claims?: ClaimJudgement[];
+  /** Citations the model wrote to passages outside the context (dropped before the check). */
+  outsideCitations?: number;
+  /** True when the model declined (a structured answer without claims); absent: read from the text (`isRefusal`). */
+  refused?: boolean;
+  /** Answerable questions: a claim is supported by a gold passage; null when not judged. */
+  correct?: boolean | null;
+}
+
+/** One claim of an answer, judged against the passages the model cited for it. */
+export interface ClaimJudgement {
+  /** Context passages it cites. */
+  citations: number;
+  /** The union of its cited passages supports it. */
+  supported: boolean;
+  /** Citations that support it alone or are needed for the joint support. */
+  precise: number;
+}
+
+/** The claims of a grounding report (taken before attribution), judged ALCE's way. */
+export function judgeClaims(report: Pick<GroundingReport, 'sentences'>): ClaimJudgement[] {
+  return report.sentences
+    .filter((s) => s.kind === 'claim')
+    .map((s) => {
+      const support = s.citationSupport ?? [];
+      return {
+        citations: support.length,
+        supported: s.supported === true && s.fromCitation && support.length > 0,
+        precise: support.filter((c) => c.alone || c.needed).length,
+      };
+    });
 }
 
 export interface AnswerEvalSummary {
   n: number;
+  /** Claims with at least one citation, over all claims. */
+  citationCoverage: number | null;
+  /** Claims supported by the union of their cited passages, over all claims. */
+  citationRecall: number | null;
+  /** Citations that support their claim alone or are needed for joint support, over all citations. */
   citationPrecision: number | null;
+  /** Answerable questions whose answer has a claim a gold passage supports, over the answerable questions judged. */
+  answerCorrect: number | null;
   refusalCorrect: number | null;
   flaggedSentenceRate: number | null;
   answerConsistency: number | null;
@@ -107,12 +152,24 @@ export interface AnswerEvalSummary {
     answerable: number;
     unanswerable: number;
     modelCalls: number;
+    /** Claims the grounding check found (answer consistency's denominator). */
+    claims: number;
+    /** The counts behind the ALCE measures: claims judged against their citations, … */
+    judgedClaims: number;
+    claimsCited: number;
+    claimsSupportedByCitations: number;
+    citations: number;
+    preciseCitations: number;
+    answerableJudged: number;
+    answersCorrect: number;
+    /** Share of cited ids (as shown, attribution included) that are the question's gold passage: the earlier "citation precision". */
+    goldCitationShare: number | null;
     citedIds: number;
     citedIdsHit: number;
-    /** Citation precision over answers whose context held a gold chunk. */
-    citationPrecisionGoldInContext: number | null;
-    /** Citation precision of the ids the model wrote itself (attributed ones left out), and their counts. */
-    modelCitationPrecision: number | null;
+    /** Gold citation share over answers whose context held a gold chunk. */
+    goldCitationShareGoldInContext: number | null;
+    /** Gold citation share of the ids the model wrote itself (attributed ones left out), and their counts. */
+    modelGoldCitationShare: number | null;
     modelCitedIds: number;
     /** Ids added by the grounding check's attribution, and how many of them hold the supporting quote. */
     attributedIds: number;
@@ -127,7 +184,6 @@ export interface AnswerEvalSummary {
     refusals: number;
     sentences: number;
     flaggedSentences: number;
-    claims: number;
     claimsFoundInContext: number;
   };
 }
@@ -178,9 +234,30 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
   let completionTokens = 0;
   let prefillSeconds = 0;
   let decodeSeconds = 0;
+  let judgedClaims = 0;
+  let claimsCited = 0;
+  let claimsSupported = 0;
+  let citations = 0;
+  let precise = 0;
+  let answerableJudged = 0;
+  let answersCorrect = 0;
   const unanswerable = outcomes.filter((o) => !o.answerable).length;
   for (const o of outcomes) {
-    const refused = !o.modelCalled || isRefusal(o.answer);
+    const refused = !o.modelCalled || (o.refused ?? isRefusal(o.answer));
+    if (o.modelCalled && o.claims) {
+      for (const c of o.claims) {
+        judgedClaims++;
+        if (c.citations > 0) claimsCited++;
+        if (c.supported) claimsSupported++;
+        citations += c.citations;
+        precise += c.precise;
+      }
+      citations += o.outsideCitations ?? 0;
+    }
+    if (o.answerable && o.correct !== undefined && o.correct !== null) {
+      answerableJudged++;
+      if (o.correct) answersCorrect++;
+    }
     if (refused) refusals++;
     if (!o.answerable && refused) refusedUnanswerable++;
     if (o.answerable && refused) falseRefusals++;
@@ -238,7 +315,10 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
   const perSecond = (t: number, s: number): number | null => (s > 0 ? Math.round((t / s) * 100) / 100 : null);
   return {
     n: outcomes.length,
-    citationPrecision: ratio(citedIdsHit, citedIds),
+    citationCoverage: ratio(claimsCited, judgedClaims),
+    citationRecall: ratio(claimsSupported, judgedClaims),
+    citationPrecision: ratio(precise, citations),
+    answerCorrect: ratio(answersCorrect, answerableJudged),
     refusalCorrect: ratio(refusedUnanswerable, unanswerable),
     flaggedSentenceRate: ratio(flagged, sentences),
     answerConsistency: ratio(found, claims),
@@ -254,11 +334,20 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
       answerable: outcomes.length - unanswerable,
       unanswerable,
       modelCalls: outcomes.filter((o) => o.modelCalled).length,
+      claims,
+      judgedClaims,
+      claimsCited,
+      claimsSupportedByCitations: claimsSupported,
+      citations,
+      preciseCitations: precise,
+      answerableJudged,
+      answersCorrect,
+      goldCitationShare: ratio(citedIdsHit, citedIds),
       citedIds,
       citedIdsHit,
-      citationPrecisionGoldInContext: ratio(citedGoldHit, citedGold),
+      goldCitationShareGoldInContext: ratio(citedGoldHit, citedGold),
       citationRate: ratio(citing, citable),
-      modelCitationPrecision: ratio(modelCitedHit, modelCited),
+      modelGoldCitationShare: ratio(modelCitedHit, modelCited),
       modelCitedIds: modelCited,
       attributedIds,
       attributedIdsHit: attributedHit,
@@ -268,7 +357,6 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
       refusals,
       sentences,
       flaggedSentences: flagged,
-      claims,
       claimsFoundInContext: found,
     },
   };

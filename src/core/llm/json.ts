@@ -63,15 +63,16 @@ export function extractFirstJsonObject(
 /**
  * The JSON object of a reply: the first balanced object that parses (`complete: true`), or else the
  * object the reply starts and never closes, read up to its last complete value (`complete: false`:
- * strings cut off mid-way are left out). Null when the reply holds no usable object.
+ * strings cut off mid-way are left out unless `partialStrings`). Null when the reply holds no usable object.
  */
-export function parseReplyJson(raw: string): { value: Record<string, unknown>; complete: boolean } | null {
+export function parseReplyJson(raw: string, opts: { partialStrings?: boolean } = {}): { value: Record<string, unknown>; complete: boolean } | null {
   const first = extractFirstJsonObject(raw);
   if (!first.found) return null;
   if (first.parsed) return isObject(first.value) ? { value: first.value, complete: true } : null;
   const text = stripWrappers(raw);
   try {
-    const value: unknown = parsePartial(text.slice(text.indexOf('{')), Allow.OBJ | Allow.ARR);
+    // a string cut off mid-way is left out, unless the caller shows unfinished text as such (a progress line)
+    const value: unknown = parsePartial(text.slice(text.indexOf('{')), Allow.OBJ | Allow.ARR | (opts.partialStrings ? Allow.STR : 0));
     return isObject(value) ? { value, complete: false } : null;
   } catch {
     return null;

@@ -67,6 +67,8 @@ export class Turn {
   condensed: CondensedContext[] | null = $state.raw(null);
   /** The answer text streamed so far (answer channel only; reasoning is never shown). */
   stream = $state('');
+  /** Structured answers: the claim being written (shown as progress, never as part of the answer). */
+  draft = $state('');
   answer: AnswerResult | null = $state.raw(null);
   grounding: GroundingReport | null = $state.raw(null);
   groundingError: string | null = $state(null);
@@ -419,12 +421,16 @@ function applyEvent(turn: Turn, e: TurnEvent): void {
     case 'token':
       turn.stream += e.delta;
       break;
+    case 'draft':
+      turn.draft = e.text;
+      break;
     case 'retry':
       turn.stream = '';
       turn.retryNotice = e.notice;
       break;
     case 'answer':
       turn.answer = e.answer;
+      turn.draft = '';
       turn.retryNotice = null;
       break;
     case 'grounding':

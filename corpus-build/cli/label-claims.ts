@@ -1,0 +1,175 @@
+/**
+ * `npm run label:claims -- <sheet|merge|agreement> …`: hand labels of (claim, passage) pairs from
+ * real answers, and the agreement of the support judge (the grounding check's decision) with them.
+ *
+ *   sheet      --replies a.jsonl,b.jsonl --out <sheet.jsonl>
+ *              every claim of the kept replies (eval:answers --out files) paired with each passage it
+ *              cites, and with the judge's best uncited context passage when its cited ones fail; the
+ *              sheet holds the texts for reading (keep it out of the repository: passages are corpus text)
+ *   merge      --sheet <sheet.jsonl> --labels <labels.jsonl> [--out corpus-build/calibration/claim-labels.jsonl]
+ *              labels ({"pair", "label": "supported" | "partly" | "not"}) joined with the judge's measures;
+ *              the committed file records claims by SHA-256 prefix only
+ *   agreement  [--labels corpus-build/calibration/claim-labels.jsonl] [--json]
+ *              precision and recall of the judge's "supported" against the labels at the configured
+ *              thresholds (strict: "partly" counts as not supported; lenient: as supported), and what
+ *              calibrate() would pick on them
+ *
+ * docs/labelling-guide.md says how pairs are labelled.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
+import { stripCitations } from '../../src/core/answer/citations.js';
+import { calibrate, checkGrounding, measureSupport, type AnswerClaim } from '../../src/core/answer/grounding.js';
+import { judgeAgreement, type ClaimLabel } from '../../src/core/evaluation/judge-agreement.js';
+import type { Chunk } from '../../src/core/model/chunk.js';
+import { CLAIM_LABELS, type AnswerRecord } from '../node/answer-eval.js';
+
+const DEFAULT_LABELS = CLAIM_LABELS;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    replies: { type: 'string' },
+    sheet: { type: 'string' },
+    labels: { type: 'string' },
+    out: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+const cwd = process.env.INIT_CWD ?? process.cwd();
+const fail = (msg: string): never => {
+  console.error(`label:claims: ${msg}`);
+  process.exit(2);
+};
+const readJsonl = <T>(path: string): T[] => {
+  if (!existsSync(path)) fail(`${path}: no such file.`);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as T;
+      } catch {
+        return fail(`${path}, line ${i + 1}: not valid JSON.`);
+      }
+    });
+};
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
+
+interface SheetRow {
+  pair: string;
+  model: string;
+  question: string;
+  claim: string;
+  passage: string;
+  /** cited by the model, or the judge's best uncited passage */
+  role: 'cited' | 'alternative';
+  passageTitle: string;
+  passageText: string;
+  similarity: number;
+  overlap: number;
+  missingNumbers: string[];
+  judge: boolean;
+}
+
+const command = positionals[0];
+if (values.help || !command) {
+  console.log(
+    'Usage: npm run label:claims -- sheet --replies a.jsonl,b.jsonl --out sheet.jsonl\n       npm run label:claims -- merge --sheet sheet.jsonl --labels labels.jsonl [--out file]\n       npm run label:claims -- agreement [--labels file] [--json]',
+  );
+  process.exit(command ? 0 : 2);
+}
+
+if (command === 'sheet') {
+  if (!values.replies || !values.out) fail('sheet needs --replies and --out.');
+  const { nodeEngine } = await import('../node/engine.js');
+  const loaded = await nodeEngine({});
+  const chunkOf = (id: string): Chunk | undefined => loaded.index.chunks[loaded.index.rowOf.get(id) ?? -1];
+  const cfg = DEFAULT_ANSWER_CONFIG.grounding;
+  const rows: SheetRow[] = [];
+  for (const file of (values.replies as string).split(',')) {
+    for (const r of readJsonl<AnswerRecord & { model?: string }>(resolve(cwd, file))) {
+      if (!r.modelCalled) continue;
+      const model = file.includes('15') ? 'qwen2.5-coder-1.5b' : 'qwen2.5-coder-0.5b';
+      const context = r.contextIds.map(chunkOf).filter((c): c is Chunk => !!c);
+      const subject: AnswerClaim[] | string = r.structured ? r.structured.modelClaims : r.answer;
+      const report = await checkGrounding({ answer: subject, chunks: context, embedder: loaded.baseEmbedder, config: cfg });
+      for (const s of report.sentences) {
+        if (s.kind !== 'claim') continue;
+        const claim = stripCitations(s.text);
+        const targets: { id: string; role: SheetRow['role'] }[] = s.citations.filter((id) => chunkOf(id)).map((id) => ({ id, role: 'cited' as const }));
+        const alt = s.supported ? null : (s.alternativeChunk ?? (s.citations.length ? null : s.bestChunk));
+        if (alt && !targets.some((t) => t.id === alt)) targets.push({ id: alt, role: 'alternative' });
+        for (const t of targets) {
+          const chunk = chunkOf(t.id)!;
+          const m = await measureSupport(claim, chunk, loaded.baseEmbedder, cfg);
+          rows.push({
+            pair: sha(`${model}|${r.id}|${claim}|${t.id}`),
+            model,
+            question: r.id,
+            claim,
+            passage: t.id,
+            role: t.role,
+            passageTitle: chunk.title,
+            passageText: chunk.text,
+            similarity: Math.round(m.similarity * 1e4) / 1e4,
+            overlap: Math.round(m.overlap * 1e4) / 1e4,
+            missingNumbers: m.missingNumbers,
+            judge: m.similarity >= cfg.similarity && m.overlap >= cfg.overlap && m.missingNumbers.length === 0,
+          });
+        }
+      }
+    }
+  }
+  const unique = [...new Map(rows.map((r) => [r.pair, r])).values()];
+  writeFileSync(resolve(cwd, values.out as string), unique.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  console.log(
+    `${unique.length} pairs (${unique.filter((r) => r.role === 'cited').length} cited, ${unique.filter((r) => r.judge).length} judged supported) → ${values.out}`,
+  );
+} else if (command === 'merge') {
+  if (!values.sheet || !values.labels) fail('merge needs --sheet and --labels.');
+  const sheet = new Map(readJsonl<SheetRow>(resolve(cwd, values.sheet as string)).map((r) => [r.pair, r]));
+  const out: ClaimLabel[] = [];
+  for (const l of readJsonl<{ pair: string; label: string; note?: string }>(resolve(cwd, values.labels as string))) {
+    const r = sheet.get(l.pair);
+    if (!r) fail(`label for pair ${l.pair}: not in the sheet.`);
+    if (l.label !== 'supported' && l.label !== 'partly' && l.label !== 'not') fail(`pair ${l.pair}: label must be supported, partly or not, not "${l.label}".`);
+    out.push({
+      pair: r!.pair,
+      model: r!.model,
+      question: r!.question,
+      claimSha: sha(r!.claim),
+      words: r!.claim.split(/\s+/).length,
+      passage: r!.passage,
+      role: r!.role,
+      label: l.label as ClaimLabel['label'],
+      similarity: r!.similarity,
+      overlap: r!.overlap,
+      missingNumbers: r!.missingNumbers.length,
+      ...(l.note ? { note: l.note } : {}),
+    });
+  }
+  const target = resolve(cwd, values.out ?? DEFAULT_LABELS);
+  writeFileSync(target, out.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  console.log(`${out.length} labelled pairs → ${target}`);
+} else if (command === 'agreement') {
+  const labels = readJsonl<ClaimLabel>(resolve(cwd, values.labels ?? DEFAULT_LABELS));
+  const a = judgeAgreement(labels, DEFAULT_ANSWER_CONFIG.grounding);
+  const picked = calibrate(
+    labels.map((l) => ({ similarity: l.similarity, overlap: l.overlap, numbersOk: l.missingNumbers === 0, supported: l.label === 'supported' })),
+  );
+  if (values.json) console.log(JSON.stringify({ ...a, calibrateWouldPick: { similarity: picked.similarity, overlap: picked.overlap } }));
+  else {
+    const f = (x: number | null): string => (x === null ? 'n/a' : x.toFixed(3));
+    console.log(
+      `${a.pairs} labelled pairs (${a.byLabel.supported} supported, ${a.byLabel.partly} partly, ${a.byLabel.not} not), thresholds ${a.thresholds.similarity} / ${a.thresholds.overlap}`,
+    );
+    console.log(`strict  (partly = not):       precision ${f(a.strict.precision)}, recall ${f(a.strict.recall)} of "supported"`);
+    console.log(`lenient (partly = supported): precision ${f(a.lenient.precision)}, recall ${f(a.lenient.recall)}`);
+    console.log(`calibrate() on the strict labels would pick similarity ${picked.similarity} / overlap ${picked.overlap} (not applied)`);
+  }
+} else fail(`unknown command "${command}" (sheet, merge or agreement).`);
