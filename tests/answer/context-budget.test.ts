@@ -45,7 +45,7 @@ describe('smoke profile', () => {
     const engine = engineDouble({ streams: [[delta('{"claims": [{"text": "Remote pilots shall complete online training.", "sources": [1]}', 'length')]] });
     const r = await answerQuestion({ question: 'Training?', retrieval, engine, config: SMOKE_ANSWER_CONFIG });
     const req = engine.requests[0]!;
-    expect(req.max_tokens).toBe(12);
+    expect(req.max_tokens).toBe(20);
     expect(req.temperature).toBe(0);
     expect(req.messages).toHaveLength(2);
     expect(req.messages[0]).toEqual({ role: 'system', content: MINIMAL_STRUCTURED_PROMPT });

@@ -275,3 +275,24 @@ describe('limits the browser grammar does not enforce', () => {
     expect(r.structured!.problem).toBe('the model wrote 4 claims; the first 2 are kept (the limit)');
   });
 });
+
+describe('citations shown are the ones that support', () => {
+  it('a supported claim keeps the passage that states it; the others it cited are taken off and listed (the model’s citations stay in modelClaims)', async () => {
+    const engine = engineDouble({
+      streams: [
+        pieces(
+          JSON.stringify({ claims: [{ text: 'Operations in atypical or segregated airspace are assigned ARC-a.', sources: [1, 2, 3] }], notInPassages: '' }),
+        ),
+      ],
+    });
+    const r = await answerQuestion({ question: 'ARC?', retrieval: retrievalOf(CHUNKS), engine, config: CONFIG });
+    const report = await checkGrounding({ answer: r.structured!.claims, chunks: CHUNKS, embedder: bagOfWordsEmbedder(), config: GROUNDING });
+    expect(report.sentences[0]!.supported).toBe(true);
+    expect(judgeClaims(report)).toEqual([{ citations: 3, supported: true, precise: 1 }]);
+    const shown = applyClaimAttribution(r, report);
+    expect(shown.structured!.claims[0]!.sources).toEqual([ARC.id]);
+    expect(shown.structured!.pruned).toEqual([{ sentence: expect.stringContaining('ARC-a'), ids: [IGRC.id, HEIGHT.id] }]);
+    expect(shown.structured!.modelClaims[0]!.sources).toEqual([IGRC.id, ARC.id, HEIGHT.id]);
+    expect(shown.citations).toEqual([ARC.id]);
+  });
+});

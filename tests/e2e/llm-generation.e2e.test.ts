@@ -4,7 +4,7 @@
  * `npm run models:prepare` served from the app's own origin at /llm/. Settings lists it
  * with its size, the app downloads it verified into WebLLM's cache and loads it in the LLM
  * worker (web-llm 0.2.79); the Ask view streams a few tokens of a real structured answer (smoke
- * profile: short prompt, one claim under the answer schema, at most 12 tokens — SwiftShader decodes at
+ * profile: short prompt, one claim under the answer schema, at most 20 tokens — SwiftShader decodes at
  * seconds per token): the tokens form the text of a claim, shown as the claim being written, and the
  * Stop button stops it. Every request stays on the app's origin.
  *
@@ -114,6 +114,8 @@ describe.skipIf(absent !== null)('real generation with the self-hosted 0.5B mode
         const a = [...document.querySelectorAll('[data-testid="turn"]')].pop()?.querySelector('[data-testid="answer"]');
         if (!a) return false;
         if (a.querySelector('[data-testid="turn-error"]')) return true; // fail below with its message
+        // an answer that ended before a claim's text was shown: fail below, saying what the turn shows
+        if (a.getAttribute('data-phase') === 'done' || a.getAttribute('data-phase') === 'stopped') return true;
         if (a.getAttribute('data-phase') !== 'generating') return false;
         // structured answers: the claim being written, read from the partial JSON the schema constrains
         const draft = a.querySelector('[data-testid="claim-draft"]');
@@ -140,6 +142,8 @@ describe.skipIf(absent !== null)('real generation with the self-hosted 0.5B mode
         : '';
     const draft = await draftText();
     const streamed = draft || (await sectionsText());
+    if (!draft)
+      throw new Error(`no claim text was shown while generating; the turn shows: ${JSON.stringify(((await answer.textContent()) ?? '').slice(0, 600))}`);
     await page.getByTestId('ask-stop').click();
     await turn.getByTestId('stopped-notice').waitFor({ timeout: 120_000 });
     // a few streamed tokens formed the text of a claim under the answer schema (WebLLM's constrained decoding)

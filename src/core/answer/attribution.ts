@@ -94,21 +94,30 @@ export function applyAttribution<R extends Attributable>(result: R, report: Grou
   return { result: { ...result, answer: a.answer, citations: a.citations, display: numberCitations(a.answer), attributed: a.attributed }, report: a.report };
 }
 
+/** Citations of a supported claim that support it neither alone nor as needed for the joint support: not shown. */
+export interface PrunedCitations {
+  /** The claim as the checker saw it (before its citations were pruned). */
+  sentence: string;
+  ids: string[];
+}
+
 /**
  * Re-attribution of structured claims (structured.ts), one report sentence per claim: a claim its
  * cited passages do not support but another context passage does gets that passage instead, and
  * a supported claim left without a valid source (its numbers were outside the context) gets its
  * supporting passage; both are listed in `attributed`, re-attributions with the chunks they
- * replace. A claim nothing supports keeps its sources and stays flagged. `incomplete`: the last
+ * replace; a supported claim keeps only the citations that support it (alone or as needed together),
+ * the others listed in `pruned`. A claim nothing supports keeps its sources and stays flagged. `incomplete`: the last
  * claim of a stopped answer is left as written, as for free text.
  */
 export function reattributeClaims(
   claims: readonly AnswerClaim[],
   report: GroundingReport,
   opts: { incomplete?: boolean } = {},
-): { claims: AnswerClaim[]; attributed: AttributedCitation[]; report: GroundingReport } {
-  if (report.sentences.length !== claims.length) return { claims: [...claims], attributed: [], report };
+): { claims: AnswerClaim[]; attributed: AttributedCitation[]; pruned: PrunedCitations[]; report: GroundingReport } {
+  if (report.sentences.length !== claims.length) return { claims: [...claims], attributed: [], pruned: [], report };
   const attributed: AttributedCitation[] = [];
+  const pruned: PrunedCitations[] = [];
   const out: AnswerClaim[] = [];
   const last = claims.length - 1;
   const sentences = report.sentences.map((s, i) => {
@@ -131,6 +140,14 @@ export function reattributeClaims(
         reason: `re-attributed: ${from}; [${to}] does`,
       };
     }
+    // a supported claim keeps the citations that support it alone or are needed for the joint support
+    const support = s.citationSupport ?? [];
+    const keep = support.filter((c) => c.alone || c.needed).map((c) => c.id);
+    if (!cut && s.kind === 'claim' && s.supported === true && keep.length && keep.length < claim.sources.length) {
+      pruned.push({ sentence: s.text, ids: claim.sources.filter((id) => !keep.includes(id)) });
+      out.push({ text: claim.text, sources: keep });
+      return { ...s, text: claimLine(claim.text, keep), citations: keep, citationSupport: support.filter((c) => keep.includes(c.id)) };
+    }
     if (!cut && attributable(s)) {
       attributed.push({ id: s.bestChunk, sentence: s.text });
       out.push({ text: claim.text, sources: [s.bestChunk] });
@@ -145,6 +162,7 @@ export function reattributeClaims(
   const verdict = classify(totals, opts.incomplete === true);
   return {
     claims: out,
+    pruned,
     attributed: attributed.map((a) => ({ ...a, modelAlsoCites: own.has(a.id) })),
     report: { ...report, sentences, totals, verdict: verdict.verdict, verdictReason: verdict.reason },
   };

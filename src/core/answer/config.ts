@@ -162,15 +162,16 @@ export type AnswerConfigOverrides = DeepPartial<AnswerConfig>;
 /**
  * The diagnostic smoke profile (`?generation=smoke`): minimal instructions, the first
  * 240 characters of the context (the first passage's marker and the start of its
- * text), a structured answer of one claim and at most 12 tokens, greedy. It exercises the whole path — the worker, the
+ * text), a structured answer of one claim and at most 20 tokens, greedy. It exercises the whole path — the worker, the
  * model, streaming, stop, citations filtered to the context — with a prompt of about a
  * hundred tokens, which SwiftShader (≈ 12 s per decoded token) can run in a test.
  */
 export const SMOKE_ANSWER_CONFIG: AnswerConfig = {
   ...DEFAULT_ANSWER_CONFIG,
-  // the structured form as the app answers, cut to one short claim: 12 tokens reach the claim's text
-  // (`{"claims": [{"text": "` takes about 8), so the streamed tokens form a partial claim under the schema
-  generation: { ...DEFAULT_ANSWER_CONFIG.generation, max_tokens: 12, temperature: 0, top_p: 1 },
+  // the structured form as the app answers, cut to one short claim: 20 tokens reach the claim's text
+  // (`{"claims": [{"text": "` takes 8 compact, about 12 with the newlines and indentation WebLLM's
+  // grammar lets the model write), so the streamed tokens form a partial claim under the schema
+  generation: { ...DEFAULT_ANSWER_CONFIG.generation, max_tokens: 20, temperature: 0, top_p: 1 },
   structured: { ...DEFAULT_ANSWER_CONFIG.structured, maxClaims: 1, maxClaimChars: 120 },
   instructions: 'minimal',
   contextMaxChars: 240,

@@ -32,7 +32,7 @@
  */
 import { buildRequest, type ChatCompletionChunkLike, type ChatEngine, type StreamingChatRequest } from '../llm/engine.js';
 import type { RetrievalResult } from '../retrieval/types.js';
-import { applyAttribution, reattributeClaims, type AttributedCitation } from './attribution.js';
+import { applyAttribution, reattributeClaims, type AttributedCitation, type PrunedCitations } from './attribution.js';
 import {
   citedIds,
   contextChunkIds,
@@ -140,6 +140,8 @@ export interface StructuredAnswer {
   problem: string | null;
   /** Claims dropped because they did not have the schema's shape. */
   malformedClaims: number;
+  /** Citations the check took off supported claims because they support them neither alone nor together (not shown). */
+  pruned: PrunedCitations[];
 }
 
 // ---------------------------------------------------------------------------
@@ -418,6 +420,7 @@ async function structuredResult(
     refused,
     problem: [parsed.problem, over].filter(Boolean).join('; ') || null,
     malformedClaims: parsed.malformedClaims,
+    pruned: [],
   };
   const result: AnswerResult = {
     ...base,
@@ -458,7 +461,7 @@ export function applyClaimAttribution(result: AnswerResult, report: GroundingRep
   const s = result.structured;
   if (!s) return { ...result, grounding: report };
   const r = reattributeClaims(s.claims, report, { incomplete: result.status !== 'complete' });
-  if (!r.attributed.length) return { ...result, grounding: report };
+  if (!r.attributed.length && !r.pruned.length) return { ...result, grounding: report };
   const answer = renderClaims(r.claims, s.notInPassages);
   return {
     ...result,
@@ -467,6 +470,6 @@ export function applyClaimAttribution(result: AnswerResult, report: GroundingRep
     display: numberCitations(answer),
     attributed: r.attributed,
     grounding: r.report,
-    structured: { ...s, claims: r.claims },
+    structured: { ...s, claims: r.claims, pruned: r.pruned },
   };
 }

@@ -199,8 +199,8 @@ export function structuredSystemPrompt(passages: number, mayDecline = false): st
 Use only the numbered passages of the context. Do not use prior knowledge, do not guess values, classifications or requirements, and never say that an operation is approved, compliant, certified, validated or permitted: the decision belongs to the competent authority.
 
 Reply with one JSON object:
-- "claims": 1 to 6 statements that answer the question from the passages, in the order a reader needs them. Each claim is one or two sentences that state what a passage's text says, with numbers, units, captions and identifiers exactly as printed. "sources": the numbers of the passages (1 to ${passages}) that state that claim.
-- "notInPassages": the information the question asks for that no passage gives, in a few words; "" when the passages give it all.${mayDecline ? '\nIf no passage says anything about the question, give an empty claim list.' : ''}`;
+- "claims": 1 to 6 statements that answer the question from the passages, in the order a reader needs them. Each claim is one or two sentences that state what a passage's text says, with numbers, units, captions and identifiers exactly as printed; never repeat the question. "sources": the number of the passage that states the claim (a number from 1 to ${passages}); a second or third number only when the claim needs those passages too.
+- "notInPassages": "" when the passages answer the question; otherwise the part of the question no passage answers, in a few words.${mayDecline ? '\nIf no passage says anything about the question, give an empty claim list.' : ''}`;
 }
 
 /** The user message of structured answers: the numbered passages, then the question again (small models attend most to the end). */

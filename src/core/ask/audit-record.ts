@@ -150,6 +150,8 @@ export interface AuditRecord {
     notInPassages: string | null;
     refused: boolean;
     problem: string | null;
+    /** Citations the check took off supported claims (they support them neither alone nor together); absent in older records. */
+    pruned?: { sentence: string; ids: string[] }[];
   };
   /** The grounding check's report (AnswerResult.grounding); null when not run (evidence-only, failure). */
   grounding: GroundingReport | null;

@@ -117,6 +117,7 @@ function auditStructured(s: StructuredAnswer, report: GroundingReport | null): N
     notInPassages: s.notInPassages,
     refused: s.refused,
     problem: s.problem,
+    ...(s.pruned.length ? { pruned: s.pruned.map((p) => ({ sentence: p.sentence, ids: [...p.ids] })) } : {}),
   };
 }
 
