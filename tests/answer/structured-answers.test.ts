@@ -109,7 +109,7 @@ describe('claims while the JSON streams', () => {
       { text: 'Two.', sources: [] },
     ]);
     expect(r.removed.map((x) => x.id)).toEqual(['context/9']);
-    expect(renderClaims(r.claims, 'the mass')).toBe(`One. [${IGRC.id}, ${ARC.id}]\nTwo.\n\nNot in the passages: the mass`);
+    expect(renderClaims(r.claims, 'the mass')).toBe(`- One. [${IGRC.id}, ${ARC.id}]\n- Two.\n\nMissing information: the mass`);
   });
 });
 
@@ -138,7 +138,7 @@ describe('answerQuestion with structured answers', () => {
     expect(schema.properties.claims.items.properties.sources.items.enum).toEqual([1, 2, 3]);
     // the model sees numbered passages, not chunk ids
     expect(req.messages.at(-1)!.content).toContain('[1] Determination of the intrinsic ground risk class');
-    expect(streamed.join('')).toBe(`${r.structured!.claims.map((c) => `${c.text} [${c.sources.join(', ')}]`).join('\n')}\n`);
+    expect(streamed.join('')).toBe(`${r.structured!.claims.map((c) => `- ${c.text} [${c.sources.join(', ')}]`).join('\n')}\n`);
     expect(r.structured!.claims.map((c) => c.sources)).toEqual([[IGRC.id], [ARC.id]]);
     expect(r.removedCitations.map((x) => x.id)).toEqual(['context/7']);
     expect(r.citations).toEqual([IGRC.id, ARC.id]);
@@ -150,7 +150,7 @@ describe('answerQuestion with structured answers', () => {
     const engine = engineDouble({ streams: [pieces(JSON.stringify({ claims: [], notInPassages: 'The passages do not give the maximum take-off mass.' }))] });
     const r = await answerQuestion({ question: 'Maximum mass?', retrieval: retrievalOf(CHUNKS), engine, config: CONFIG });
     expect(r.structured!.refused).toBe(true);
-    expect(r.answer).toBe('Not in the passages: The passages do not give the maximum take-off mass.');
+    expect(r.answer).toBe('Missing information: The passages do not give the maximum take-off mass.');
     expect(r.citations).toEqual([]);
   });
 
@@ -254,7 +254,7 @@ describe('the claim being written', () => {
     });
     expect(drafts.some((d) => d.startsWith('Operations in') && d.length < 40)).toBe(true);
     expect(drafts.at(-1)).toBe('');
-    expect(answer).toEqual([`Operations in atypical or segregated airspace are assigned ARC-a. [${ARC.id}]\n`]);
+    expect(answer).toEqual([`- Operations in atypical or segregated airspace are assigned ARC-a. [${ARC.id}]\n`]);
   });
 });
 

@@ -16,6 +16,7 @@ import type { AnswerClaim } from './grounding.js';
 import type { StructuredLimits } from './config.js';
 import type { RemovedCitation } from './citations.js';
 import { claimLine, outOfContextId } from './citations.js';
+import type { SectionLabel } from './prompts.js';
 
 /** A claim as the model wrote it: passage numbers, not ids. */
 export interface ModelClaim {
@@ -150,12 +151,12 @@ export function resolveClaims(claims: readonly ModelClaim[], ids: readonly strin
   return { claims: out, removed };
 }
 
-/** Heading of the model's own statement of what the passages do not cover. */
-export const NOT_IN_PASSAGES_LABEL = 'Not in the passages';
+/** Heading of the model's own statement of what the passages do not cover: the answer's "Missing information" section. */
+export const NOT_IN_PASSAGES_LABEL: SectionLabel = 'Missing information';
 
-/** The answer text: one claim per line with its `[chunk-id]` marker, then what the passages do not cover. */
+/** The answer text: one claim per list item with its `[chunk-id]` marker, then what the passages do not cover. */
 export function renderClaims(claims: readonly AnswerClaim[], notInPassages: string | null): string {
-  const lines = claims.map((c) => claimLine(c.text, c.sources));
+  const lines = claims.map((c) => `- ${claimLine(c.text, c.sources)}`);
   const gap = notInPassages?.trim();
   if (gap) lines.push(`${lines.length ? '\n' : ''}${NOT_IN_PASSAGES_LABEL}: ${gap}`);
   return lines.join('\n');
