@@ -4,7 +4,8 @@
  *
  *   sheet      --replies a.jsonl,b.jsonl --out <sheet.jsonl>
  *              every claim of the kept replies (eval:answers --out files) paired with each passage it
- *              cites, and with the judge's best uncited context passage when its cited ones fail; the
+ *              cites, and with the judge's best other context passage when its cited ones fail (an
+ *              uncited claim: with the judge's best passage); the
  *              sheet holds the texts for reading (keep it out of the repository: passages are corpus text)
  *   merge      --sheet <sheet.jsonl> --labels <labels.jsonl> [--out corpus-build/calibration/claim-labels.jsonl]
  *              labels ({"pair", "label": "supported" | "partly" | "not"}) joined with the judge's measures;
@@ -102,7 +103,8 @@ if (command === 'sheet') {
         if (s.kind !== 'claim') continue;
         const claim = stripCitations(s.text);
         const targets: { id: string; role: SheetRow['role'] }[] = s.citations.filter((id) => chunkOf(id)).map((id) => ({ id, role: 'cited' as const }));
-        const alt = s.supported ? null : (s.alternativeChunk ?? (s.citations.length ? null : s.bestChunk));
+        // an uncited claim (free-form answers) is paired with the passage the judge found best for it
+        const alt = s.citations.length ? (s.supported ? null : s.alternativeChunk) : s.bestChunk;
         if (alt && !targets.some((t) => t.id === alt)) targets.push({ id: alt, role: 'alternative' });
         for (const t of targets) {
           const chunk = chunkOf(t.id)!;
