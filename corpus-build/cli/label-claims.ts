@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { stripCitations } from '../../src/core/answer/citations.js';
 import { calibrate, checkGrounding, measureSupport, type AnswerClaim } from '../../src/core/answer/grounding.js';
-import { judgeAgreement, type ClaimLabel } from '../../src/core/evaluation/judge-agreement.js';
+import { judgeAgreement, judgeSays, type ClaimLabel } from '../../src/core/evaluation/judge-agreement.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import { CLAIM_LABELS, type AnswerRecord } from '../node/answer-eval.js';
 
@@ -121,7 +121,7 @@ if (command === 'sheet') {
             similarity: Math.round(m.similarity * 1e4) / 1e4,
             overlap: Math.round(m.overlap * 1e4) / 1e4,
             missingNumbers: m.missingNumbers,
-            judge: m.similarity >= cfg.similarity && m.overlap >= cfg.overlap && m.missingNumbers.length === 0,
+            judge: judgeSays({ ...m, missingNumbers: m.missingNumbers.length }, cfg),
           });
         }
       }

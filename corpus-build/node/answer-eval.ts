@@ -11,15 +11,15 @@ import type { AnswerConfig } from '../../src/core/answer/config.js';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import type { AnswerResult } from '../../src/core/answer/generation.js';
 import type { ChatEngine } from '../../src/core/llm/engine.js';
-import { attributeAnswer, reattributeClaims } from '../../src/core/answer/attribution.js';
+import { attributeAnswer } from '../../src/core/answer/attribution.js';
 import { checkGrounding, type AnswerClaim, type GroundingReport } from '../../src/core/answer/grounding.js';
 import type { QueryAssistance } from '../../src/core/answer/query-assist.js';
 import { runTurn, type AnswerContextSource, type TurnEvent } from '../../src/core/ask/turn.js';
 import type { AskRetrieval } from '../../src/core/ask/types.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
 import { isRefusal, judgeClaims, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
-import { citedIds, stripCitations } from '../../src/core/answer/citations.js';
-import { renderClaims } from '../../src/core/answer/structured.js';
+import { stripCitations } from '../../src/core/answer/citations.js';
+import { attributeClaims } from '../../src/core/answer/structured.js';
 import { isHit, type RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
@@ -187,10 +187,7 @@ export async function outcomeOf(
   let answer = record.answer;
   let citations = record.citations;
   if (checked && config.attribution && s) {
-    const r = reattributeClaims(s.modelClaims, checked, { incomplete });
-    report = r.report;
-    answer = renderClaims(r.claims, s.notInPassages);
-    citations = citedIds(answer);
+    ({ report, answer, citations } = attributeClaims(s.modelClaims, s.notInPassages, checked, { incomplete }));
   } else if (checked && config.attribution) {
     const a = attributeAnswer({ answer: record.answer, status: record.status, citations: record.citations }, checked);
     report = a.report;

@@ -32,7 +32,7 @@
  */
 import { buildRequest, type ChatCompletionChunkLike, type ChatEngine, type StreamingChatRequest } from '../llm/engine.js';
 import type { RetrievalResult } from '../retrieval/types.js';
-import { applyAttribution, reattributeClaims, type AttributedCitation, type PrunedCitations } from './attribution.js';
+import { applyAttribution, type AttributedCitation, type PrunedCitations } from './attribution.js';
 import {
   citedIds,
   contextChunkIds,
@@ -49,7 +49,7 @@ import { type GenerationParams } from '../llm/engine.js';
 import { type AnswerError, ContextTooLongError, type EngineErrorContext, mapEngineError } from '../llm/errors.js';
 import { checkGrounding, type AnswerClaim, type GroundingChunk, type GroundingInput, type GroundingReport } from './grounding.js';
 import { buildChatMessages, isStructured, type ConversationTurn } from './messages.js';
-import { answerSchema, ClaimStream, draftClaim, NOT_IN_PASSAGES_LABEL, renderClaims, resolveClaims } from './structured.js';
+import { answerSchema, attributeClaims, ClaimStream, draftClaim, NOT_IN_PASSAGES_LABEL, renderClaims, resolveClaims } from './structured.js';
 import { type ChatMessage } from '../llm/engine.js';
 import { hasNoContext } from './no-context.js';
 import { NO_ANSWER_TEXT } from './prompts.js';
@@ -460,14 +460,13 @@ async function structuredResult(
 export function applyClaimAttribution(result: AnswerResult, report: GroundingReport): AnswerResult {
   const s = result.structured;
   if (!s) return { ...result, grounding: report };
-  const r = reattributeClaims(s.claims, report, { incomplete: result.status !== 'complete' });
+  const r = attributeClaims(s.claims, s.notInPassages, report, { incomplete: result.status !== 'complete' });
   if (!r.attributed.length && !r.pruned.length) return { ...result, grounding: report };
-  const answer = renderClaims(r.claims, s.notInPassages);
   return {
     ...result,
-    answer,
-    citations: citedIds(answer),
-    display: numberCitations(answer),
+    answer: r.answer,
+    citations: r.citations,
+    display: numberCitations(r.answer),
     attributed: r.attributed,
     grounding: r.report,
     structured: { ...s, claims: r.claims, pruned: r.pruned },
