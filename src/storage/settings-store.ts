@@ -32,6 +32,11 @@ export interface Settings {
    * dev questions the agents' contexts gave the 0.5B model less consistent answers (docs/answers.md).
    */
   answerFromDocuments: boolean;
+  /**
+   * "Don't ask again" on the Ask view's offer of the downloadable retrieval model
+   * (src/ui/ask/RetrievalModelOffer.svelte); Settings → Retrieval model still offers it.
+   */
+  retrievalOfferDismissed: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -42,6 +47,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   modelBaseUrl: null,
   retrievalModel: null,
   answerFromDocuments: false,
+  retrievalOfferDismissed: false,
 });
 
 export interface SettingsLoad {
@@ -95,7 +101,7 @@ export function validateSettings(raw: unknown): { settings: Settings; problems: 
     else if (typeof v === 'string' && isOfferableModelId(v)) settings.modelId = v;
     else reset('modelId', `"${String(v)}" is not one of the offered models`);
   }
-  for (const key of ['evidenceOnly', 'keepQuestionsOutOfLog', 'answerFromDocuments'] as const) {
+  for (const key of ['evidenceOnly', 'keepQuestionsOutOfLog', 'answerFromDocuments', 'retrievalOfferDismissed'] as const) {
     if (key in r) {
       const v = r[key];
       if (typeof v === 'boolean') settings[key] = v;

@@ -55,7 +55,8 @@ async function threadsInSettings(page: Page): Promise<{ threads: number; isolate
   const out = {
     threads: Number(await el.getAttribute('data-threads')),
     isolated: await el.getAttribute('data-isolated'),
-    text: ((await el.textContent()) ?? '').trim(),
+    // the thread count and why, under Settings → Device → Technical details (the visible line is plain words)
+    text: ((await page.getByTestId('settings-threads-detail').textContent()) ?? '').trim(),
   };
   await page.evaluate(() => (location.hash = '#/ask'));
   return out;

@@ -77,7 +77,8 @@ describe('a second retrieval model (production build)', () => {
     await expect(page.getByTestId('retrieval-model-active').textContent()).resolves.toMatch(/MiniLM-L6 \(base\)/);
     // ?device=wasm: the downloaded model stays on the CPU, and Settings says so with the reason
     expect(await page.getByTestId('retrieval-model-device').getAttribute('data-device')).toBe('wasm');
-    await expect(page.getByTestId('retrieval-model-device').textContent()).resolves.toMatch(/CPU \(WASM\): forced by \?device=wasm/);
+    await expect(page.getByTestId('retrieval-model-device').textContent()).resolves.toMatch(/this device's processor/);
+    await expect(page.getByTestId('retrieval-model-device').getAttribute('title')).resolves.toMatch(/WASM: forced by \?device=wasm/);
     expect(server.served.get(`/static-index/vectors/${MINILM_ID.replace('/', '--')}/vectors.f32`)).toBeGreaterThan(0);
 
     // asked with it: passages with citations
@@ -103,5 +104,76 @@ describe('a second retrieval model (production build)', () => {
     await verified(page);
     await using(page, builtIn);
     await context.close();
+  }, 600_000);
+
+  it('is offered in Ask after the first answer: downloaded in the background, then not offered again; "Not now" lasts the session, "Don\'t ask again" is kept', async () => {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error('[page error]', e.message));
+    await page.goto(`${server.url}?device=wasm#/ask`);
+    await verified(page);
+    const builtIn = (await page.getByTestId('retrieval-model-status').getAttribute('data-model'))!;
+    // not on an empty page
+    await expect(page.getByTestId('retrieval-offer').count()).resolves.toBe(0);
+
+    await ask(page, 'What is an airspace observer?');
+    const offer = page.getByTestId('retrieval-offer');
+    await offer.waitFor({ timeout: 60_000 });
+    await expect(offer.getByTestId('retrieval-offer-size').textContent()).resolves.toMatch(/MB/);
+    await expect(offer.getByTestId('retrieval-offer-licence').textContent()).resolves.toMatch(/Apache-2\.0 \(https?:\/\//);
+    await expect(offer.textContent()).resolves.toMatch(/stays on this device for offline use, and nothing is\s+sent anywhere/);
+    await expect(offer.textContent()).resolves.not.toMatch(/WASM|ONNX|WebGPU/);
+    for (const id of ['retrieval-offer-download', 'retrieval-offer-not-now', 'retrieval-offer-never']) {
+      expect((await offer.getByTestId(id).boundingBox())!.height, id).toBeGreaterThanOrEqual(44);
+    }
+    await offer.getByTestId('retrieval-offer-download').click();
+    // (progress shows while it downloads; it may be too quick here to catch)
+    await using(page, MINILM_ID);
+    const ready = offer.getByTestId('retrieval-offer-ready');
+    await ready.waitFor({ timeout: 240_000 });
+    await expect(ready.textContent()).resolves.toMatch(/Now searching with MiniLM-L6 \(base\)\. Settings → Retrieval model switches back\./);
+    await offer.getByTestId('retrieval-offer-close').click();
+    await expect(offer.count()).resolves.toBe(0);
+
+    // the choice is kept: after a reload the model is restored and nothing is offered
+    await page.reload();
+    await verified(page);
+    await using(page, MINILM_ID);
+    await ask(page, 'What is an airspace observer?');
+    await expect(page.getByTestId('retrieval-offer').count()).resolves.toBe(0);
+    await context.close();
+
+    // "Not now" hides it for the session; "Don't ask again" for good
+    const second = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+    const p2 = await second.newPage();
+    p2.on('pageerror', (e) => console.error('[page error]', e.message));
+    await p2.goto(`${server.url}?device=wasm#/ask`);
+    await verified(p2);
+    await ask(p2, 'What is an airspace observer?');
+    await p2.getByTestId('retrieval-offer-not-now').click();
+    await expect(p2.getByTestId('retrieval-offer').count()).resolves.toBe(0);
+    await p2.evaluate(() => (location.hash = '#/settings'));
+    await p2.locator(`[data-testid="retrieval-model-offer"][data-model="${MINILM_ID}"]`).waitFor({ timeout: 60_000 });
+    await p2.evaluate(() => (location.hash = '#/ask'));
+    await ask(p2, 'What is an airspace observer?');
+    await expect(p2.getByTestId('retrieval-offer').count()).resolves.toBe(0);
+
+    await p2.reload();
+    await verified(p2);
+    await ask(p2, 'What is an airspace observer?');
+    await p2.getByTestId('retrieval-offer').waitFor({ timeout: 60_000 });
+    await p2.getByTestId('retrieval-offer-never').click();
+    await expect(p2.getByTestId('retrieval-offer').count()).resolves.toBe(0);
+
+    await p2.reload();
+    await verified(p2);
+    // the models on offer are known (Settings lists the second one) before the Ask view is checked
+    await p2.evaluate(() => (location.hash = '#/settings'));
+    await p2.locator(`[data-testid="retrieval-model-offer"][data-model="${MINILM_ID}"]`).waitFor({ timeout: 60_000 });
+    await p2.evaluate(() => (location.hash = '#/ask'));
+    await ask(p2, 'What is an airspace observer?');
+    await expect(p2.getByTestId('retrieval-offer').count()).resolves.toBe(0);
+    await expect(p2.getByTestId('retrieval-model-status').getAttribute('data-model')).resolves.toBe(builtIn);
+    await second.close();
   }, 600_000);
 });

@@ -88,7 +88,8 @@ describe('the inspector on a tablet (production build)', () => {
       .filter({ hasText: /verified/i })
       .waitFor({ timeout: 240_000 });
     await expect(page.getByTestId('device-webgpu').textContent()).resolves.toMatch(/^Yes/);
-    await expect(page.getByTestId('settings-search-device').textContent()).resolves.toMatch(/software fallback.*\?device=webgpu forces it/s);
+    await expect(page.getByTestId('settings-search-device').textContent()).resolves.toMatch(/Search runs on this device's processor/);
+    await expect(page.getByTestId('settings-search-device-detail').textContent()).resolves.toMatch(/software fallback.*\?device=webgpu forces it/s);
     await context.close();
 
     const forced = await browser.newContext({ viewport: LANDSCAPE });

@@ -80,6 +80,32 @@ describe('settings store', () => {
     expect(r.problems.join('\n')).toMatch(/modelBaseUrl/);
   });
 
+  it('stores "Don\'t ask again" for the retrieval model offer (off by default, also for settings stored before the field existed)', async () => {
+    expect(DEFAULT_SETTINGS.retrievalOfferDismissed).toBe(false);
+    const dbName = freshName();
+    await storeRaw(dbName, { schemaVersion: 1, evidenceOnly: true });
+    const old = await createSettingsStore({ dbName }).load();
+    expect(old.problems).toEqual([]);
+    expect(old.settings.retrievalOfferDismissed).toBe(false);
+    const s = createSettingsStore({ dbName });
+    expect((await s.update({ retrievalOfferDismissed: true })).retrievalOfferDismissed).toBe(true);
+    s.close();
+    const again = await createSettingsStore({ dbName }).load();
+    expect(again.settings).toMatchObject({ retrievalOfferDismissed: true, evidenceOnly: true });
+    expect(again.problems).toEqual([]);
+  });
+
+  it('falls back to not dismissed when the stored retrievalOfferDismissed is malformed, and says so', async () => {
+    const dbName = freshName();
+    await storeRaw(dbName, { schemaVersion: 1, keepQuestionsOutOfLog: true, retrievalOfferDismissed: 'yes' });
+    const r = await createSettingsStore({ dbName }).load();
+    expect(r.settings).toEqual({ ...DEFAULT_SETTINGS, keepQuestionsOutOfLog: true });
+    expect(r.problems).toEqual(['retrievalOfferDismissed: expected true or false, got "yes"; using the default']);
+    await expect(createSettingsStore({ dbName }).update({ retrievalOfferDismissed: 1 as unknown as boolean })).rejects.toThrow(
+      /retrievalOfferDismissed: expected true or false/,
+    );
+  });
+
   it('falls back entirely when the stored value is not an object', async () => {
     for (const junk of ['a string', 7, null, [1, 2]]) {
       const dbName = freshName();

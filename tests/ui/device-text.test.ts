@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adapterLine, downloadNeedsConfirmation, memoryLine, softwareAdapterNote } from '../../src/ui/settings/device-text.js';
+import { adapterLine, downloadNeedsConfirmation, memoryLine, searchDeviceLine, softwareAdapterNote } from '../../src/ui/settings/device-text.js';
 
 describe("Settings' device words", () => {
   it('says the memory once, as the rounded lower bound the browser reports (no contradictory "16 GB, capped at 8")', () => {
@@ -38,5 +38,12 @@ describe("Settings' device words", () => {
     expect(sw).toBe('google · swiftshader — software (no graphics processor behind it): too slow for a language model');
     expect(adapterLine({ ...base, vendor: '', architecture: '', isFallbackAdapter: false }, 4)).toMatch(/^adapter not named by the browser — hardware/);
     expect(sw).not.toMatch(/maxBufferSize|\d{6,}/);
+  });
+
+  it('says where search runs in one plain sentence, without WASM, WebGPU or address switches', () => {
+    expect(searchDeviceLine('wasm', 2)).toBe("Search runs on this device's processor, using 2 threads.");
+    expect(searchDeviceLine('wasm', 1)).toBe("Search runs on this device's processor, using one thread.");
+    expect(searchDeviceLine('webgpu', 4)).toBe('Search runs on the graphics processor.');
+    for (const line of [searchDeviceLine('wasm', 1), searchDeviceLine('webgpu', 1)]) expect(line).not.toMatch(/WASM|WebGPU|\?device|\?threads/);
   });
 });

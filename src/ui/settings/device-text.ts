@@ -51,3 +51,13 @@ export function adapterLine(a: AdapterLineFacts, deviceMemoryGB: number | null):
   const gb = memoryBudgetMB(a, deviceMemoryGB) / 1024;
   return `${name} — hardware: fits language models up to about ${gb < 10 ? gb.toFixed(1) : Math.round(gb)} GB of GPU memory`;
 }
+
+/**
+ * Where search runs, in one plain sentence for Settings ("Search runs on this device's processor,
+ * using 2 threads."). WebGPU/WASM, the `?device=`/`?threads=` switches and why it is single-threaded
+ * stay under "Technical details".
+ */
+export function searchDeviceLine(device: 'webgpu' | 'wasm', threads: number): string {
+  if (device === 'webgpu') return 'Search runs on the graphics processor.';
+  return `Search runs on this device's processor, using ${threads > 1 ? `${threads} threads` : 'one thread'}.`;
+}
