@@ -86,10 +86,18 @@ export async function buildVectorSet(opts: VectorSetBuildOptions): Promise<{ dir
     timings.push({ stage: `embed ${name} (${list.length})`, ms: performance.now() - t0 });
   }
   const spec = embedderSpec(embedder.modelId);
+  // the model folder: <folder>/onnx/<file>.onnx beside <folder>/tokenizer.json
+  const tokenizerFile = join(opts.modelFile, '..', '..', 'tokenizer.json');
   const manifest: VectorSetManifest = {
     formatVersion: VECTOR_SET_FORMAT_VERSION,
     builtAt: new Date().toISOString(),
-    model: { id: embedder.modelId, dtype: opts.modelDtype, sha256: sha256(new Uint8Array(await readFile(opts.modelFile))), output: spec.output },
+    model: {
+      id: embedder.modelId,
+      dtype: opts.modelDtype,
+      sha256: sha256(new Uint8Array(await readFile(opts.modelFile))),
+      ...(existsSync(tokenizerFile) ? { tokenizerSha256: sha256(new Uint8Array(await readFile(tokenizerFile))) } : {}),
+      output: spec.output,
+    },
     dimension: dim,
     boundTo: Object.fromEntries(BOUND_ARTIFACTS.map((n) => [n, index.manifest.artifacts[n]!.sha256])),
     artifacts: Object.fromEntries(Object.entries(files).map(([n, b]) => [n, { sha256: sha256(b), bytes: b.byteLength }])),

@@ -235,6 +235,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       const models = createRetrievalModels({
         fetch: cachingFetch(fetchImpl),
         indexUrl: absoluteUrl(opts.indexBaseUrl, base),
+        modelsUrl: absoluteUrl(opts.modelBaseUrl, base),
         staticIndex,
         // WebGPU only on a real (non-fallback) adapter with the WebGPU build loaded, else WASM, whose 8-bit
         // MatMulNBits weights are what was validated (docs/retrieval.md); a failed WebGPU load falls back to WASM

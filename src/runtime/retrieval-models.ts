@@ -8,7 +8,20 @@ import type { DocumentAgents } from '../core/agents/agents.js';
 import type { Embedder } from '../core/embedding/embedder.js';
 import { embedderSpec } from '../core/embedding/models.js';
 import type { LoadedIndex } from '../core/index/load.js';
-import { applyVectorSet, parseVectorSets, VECTOR_SET_ARTIFACTS, VECTOR_SET_MANIFEST, VECTOR_SETS_FILE, type VectorSetEntry } from '../core/index/vector-set.js';
+import {
+  applyVectorSet,
+  MODEL_FOLDER_MANIFEST,
+  modelFilesBytes,
+  modelFolderMismatch,
+  parseModelFolderManifest,
+  parseVectorSetManifest,
+  parseVectorSets,
+  VECTOR_SET_ARTIFACTS,
+  VECTOR_SET_MANIFEST,
+  VECTOR_SETS_FILE,
+  type ModelFolderManifest,
+  type VectorSetEntry,
+} from '../core/index/vector-set.js';
 import type { DenseBackend } from '../core/retrieval/dense.js';
 import type { RetrievalEngine } from '../core/retrieval/engine.js';
 import { RuntimeError } from './errors.js';
@@ -25,6 +38,11 @@ export interface RetrievalModelsDeps {
   fetch: typeof fetch;
   /** The static index's base URL (absolute). */
   indexUrl: string;
+  /**
+   * The models folder's URL (absolute). Its `<id>/manifest.json` (when the folder has one) gives
+   * the download size shown before consent and the hashes a vector set must match.
+   */
+  modelsUrl?: string;
   /** The static index as loaded: the base of a vector set's view. */
   staticIndex: LoadedIndex;
   /**
@@ -80,6 +98,22 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
     return sets;
   }
 
+  /** The model folder's manifest.json, or null when the deployment has none (or it cannot be read now). */
+  const folderManifests = new Map<string, ModelFolderManifest | null>();
+  async function folderManifest(id: string): Promise<ModelFolderManifest | null> {
+    if (!deps.modelsUrl) return null;
+    if (folderManifests.has(id)) return folderManifests.get(id)!;
+    let m: ModelFolderManifest | null = null;
+    try {
+      const res = await deps.fetch(absoluteUrl(`${id}/${MODEL_FOLDER_MANIFEST}`, deps.modelsUrl));
+      if (res.ok) m = parseModelFolderManifest(await res.text());
+    } catch {
+      return null; // offline and not cached: checked again at the next try
+    }
+    folderManifests.set(id, m);
+    return m;
+  }
+
   async function switchTo(id: string, onProgress?: (p: DownloadProgress) => void): Promise<RetrievalModelStatus> {
     // the vector set covers the static index; the user's documents stay with the built-in model (their vectors are its)
     const t = performance.now();
@@ -90,6 +124,13 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
       );
     const setUrl = absoluteUrl(`${entry.dir}/`, deps.indexUrl);
     const setJson = new TextDecoder().decode(await fetchBytes(absoluteUrl(VECTOR_SET_MANIFEST, setUrl), deps.fetch));
+    // before any large download: the set must have been made with the model this site serves
+    const folder = await folderManifest(id);
+    const onnxFile = embedderSpec(id).files.find((f) => f.endsWith('.onnx'));
+    if (folder && onnxFile) {
+      const mismatch = modelFolderMismatch(parseVectorSetManifest(setJson, id), folder, onnxFile);
+      if (mismatch) throw new Error(mismatch);
+    }
     const files: Record<string, Uint8Array> = {};
     let loaded = 0;
     for (const name of VECTOR_SET_ARTIFACTS) {
@@ -134,10 +175,15 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
       const current = active?.status.id ?? own.id;
       return [
         { id: own.id, label: own.label, builtIn: true, active: current === own.id, downloadBytes: 0, licence: own.licence },
-        ...(await listSets()).map((v) => {
-          const spec = embedderSpec(v.id);
-          return { id: v.id, label: spec.label, builtIn: false, active: current === v.id, downloadBytes: spec.downloadBytes + v.bytes, licence: spec.licence };
-        }),
+        ...(await Promise.all(
+          (await listSets()).map(async (v) => {
+            const spec = embedderSpec(v.id);
+            // the size of the build this site serves (a trimmed or 4-bit build differs from the spec's figure)
+            const folder = await folderManifest(v.id);
+            const modelBytes = (folder && modelFilesBytes(folder, spec.files)) ?? spec.downloadBytes;
+            return { id: v.id, label: spec.label, builtIn: false, active: current === v.id, downloadBytes: modelBytes + v.bytes, licence: spec.licence };
+          }),
+        )),
       ];
     },
     async use(id, onProgress) {

@@ -243,6 +243,54 @@ describe('switching the retrieval model in the runtime', () => {
     expect((await bare.retrievalModels()).map((m) => m.id)).toEqual(['fake/bag-of-words']);
   });
 
+  /** A model folder manifest (tools/models/prepare_embedder.py) for OTHER, served at models/<id>/manifest.json. */
+  function serveFolderManifest(out: string, onnxSha: string) {
+    const dir = path.join(out, 'models', OTHER);
+    mkdirSync(dir, { recursive: true });
+    const files = {
+      'config.json': { bytes: 1_000, sha256: 'a'.repeat(64) },
+      'tokenizer.json': { bytes: 6_000_000, sha256: 'b'.repeat(64) },
+      'tokenizer_config.json': { bytes: 8_000, sha256: 'c'.repeat(64) },
+      'onnx/model_quantized.onnx': { bytes: 141_000_000, sha256: onnxSha },
+    };
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ model: OTHER, files }));
+    return 1_000 + 6_000_000 + 8_000 + 141_000_000;
+  }
+  const setManifestOf = (out: string) => JSON.parse(readFileSync(path.join(out, vectorSetDir(OTHER), 'vectorset.json'), 'utf8'));
+
+  it("shows the download size of the build this site serves, from its model folder's manifest", async () => {
+    const { out } = await withVectorSet();
+    const modelBytes = serveFolderManifest(out, setManifestOf(out).model.sha256);
+    const rt = runtimeOver(out);
+    await rt.init({ denseBackend: 'exact' });
+    const setBytes = parseVectorSets(readFileSync(path.join(out, VECTOR_SETS_FILE), 'utf8'))[0]!.bytes;
+    expect((await rt.retrievalModels()).find((m) => m.id === OTHER)!.downloadBytes).toBe(modelBytes + setBytes);
+    await expect(rt.useRetrievalModel(OTHER)).resolves.toMatchObject({ id: OTHER, state: 'on' });
+  });
+
+  it('refuses a vector set made with another build of the model before downloading it, naming the file, its SHA-256 and the command', async () => {
+    const { out } = await withVectorSet();
+    serveFolderManifest(out, 'f'.repeat(64));
+    const loaded: string[] = [];
+    const rt = runtimeOver(out, [], {
+      createEmbedder: async (_device, _opts, id) => {
+        loaded.push(id);
+        return id === OTHER ? otherEmbedder() : fakeEmbedder();
+      },
+    });
+    await rt.init({ denseBackend: 'exact' });
+    const err = await rt.useRetrievalModel(OTHER).catch((e) => e);
+    expect(err.name).toBe('RetrievalModelError');
+    expect(err.message).toMatch(
+      new RegExp(
+        `onnx/model_quantized\\.onnx SHA-256 ${setManifestOf(out).model.sha256.slice(0, 16)}.*ffffffffffffffff.*npm run index:vectors -- --model test/other-embedder.*Retrieval keeps using`,
+      ),
+    );
+    expect(loaded).not.toContain(OTHER);
+    expect((await rt.retrievalModels()).find((m) => m.builtIn)!.active).toBe(true);
+    expect((await rt.retrieve('flying at night')).retrieval.evidence.length).toBeGreaterThan(0);
+  });
+
   it('keeps the built-in model when a set file is corrupt (a failed download)', async () => {
     const { out } = await withVectorSet();
     writeFileSync(path.join(out, vectorSetDir(OTHER), 'window-vectors.i8'), 'truncated');

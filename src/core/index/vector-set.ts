@@ -29,7 +29,11 @@ export const BOUND_ARTIFACTS = [ARTIFACTS.chunks, ARTIFACTS.windows, ARTIFACTS.q
 export interface VectorSetManifest {
   formatVersion: number;
   builtAt: string;
-  model: { id: string; dtype: string; sha256: string; output: 'mean' | 'sentence_embedding' };
+  /**
+   * The model the vectors were made with: SHA-256 of its ONNX file and (sets built since the
+   * vocabulary was trimmed) of its tokenizer.json, whose token ids the ONNX file's rows follow.
+   */
+  model: { id: string; dtype: string; sha256: string; tokenizerSha256?: string; output: 'mean' | 'sentence_embedding' };
   dimension: number;
   /** SHA-256 of each bound index artifact at build time. */
   boundTo: Record<string, string>;
@@ -86,6 +90,56 @@ export function parseVectorSetManifest(json: string, expectedModel: string): Vec
     if (!m.artifacts[name]) throw new IndexIntegrityError(`The vector set of ${expectedModel} does not list ${name}. ${rebuild(expectedModel)}`);
   }
   return m;
+}
+
+/** A model folder's manifest.json (tools/models/prepare_embedder.py): every file's size and SHA-256. */
+export interface ModelFolderManifest {
+  model: string;
+  files: Record<string, { bytes: number; sha256: string }>;
+}
+
+export const MODEL_FOLDER_MANIFEST = 'manifest.json';
+
+/** Parse a model folder's manifest.json; null when it is not one (the check is then skipped, not failed). */
+export function parseModelFolderManifest(json: string): ModelFolderManifest | null {
+  try {
+    const m = JSON.parse(json) as ModelFolderManifest;
+    return m && typeof m.files === 'object' && m.files !== null ? m : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why a vector set does not fit the model folder the site serves (null: it fits, or the set or
+ * folder records no hash to compare). A trimmed vocabulary renumbers the tokens, so a set made
+ * with another build of the model would be searched with vectors from a different space.
+ */
+export function modelFolderMismatch(set: Pick<VectorSetManifest, 'model'>, folder: ModelFolderManifest, onnxFile: string): string | null {
+  const want: [string, string | undefined][] = [
+    [onnxFile, set.model.sha256],
+    ['tokenizer.json', set.model.tokenizerSha256],
+  ];
+  for (const [file, expected] of want) {
+    const got = folder.files[file]?.sha256;
+    if (!expected || !got || got === expected) continue;
+    return (
+      `its vector set was made with ${file} SHA-256 ${expected.slice(0, 16)}…, but this site's models/${set.model.id}/${file} has ${got.slice(0, 16)}…: ` +
+      `rebuild the vector set for the model served (\`npm run index:vectors -- --model ${set.model.id}\`) or serve the model it was made with`
+    );
+  }
+  return null;
+}
+
+/** Bytes of the listed files according to a model folder's manifest, or null when one is not listed. */
+export function modelFilesBytes(folder: ModelFolderManifest, files: readonly string[]): number | null {
+  let total = 0;
+  for (const f of files) {
+    const b = folder.files[f]?.bytes;
+    if (typeof b !== 'number') return null;
+    total += b;
+  }
+  return total;
 }
 
 function floats(bytes: Uint8Array, name: string, rows: number, dim: number, model: string): Float32Array {
