@@ -36,7 +36,7 @@ const MINILM_LICENCE = {
 
 /**
  * EmbeddingGemma-300m: the strongest embedder measured here (docs/retrieval.md), fetched
- * later because it is 13× the first load's model. Its prompts are those of its
+ * later because it is 6× the first load's model (4-bit weights, vocabulary trimmed: docs/models.md). Its prompts are those of its
  * sentence-transformers configuration; inputs are cut at 512 tokens (93 % of the passages fit;
  * the passage windows cover the rest).
  */
@@ -67,8 +67,10 @@ export const EMBEDDER_SPECS: Record<string, EmbedderSpec> = {
     output: 'sentence_embedding',
     prompts: { query: 'task: search result | query: ', document: 'title: none | text: ' },
     maxTokens: 512,
-    // onnx/model_quantized.onnx 326,592,215 B + tokenizer.json 33,385,008 + tokenizer_config.json 1,155,346 + config.json 1,488
-    downloadBytes: 361_134_057,
+    // the default build of `npm run models:prepare -- --embedder` (4-bit weights, 89,548-token vocabulary):
+    // onnx/model_quantized.onnx 141,357,532 B + tokenizer.json 6,062,311 + tokenizer_config.json 7,791 + config.json 1,486.
+    // The app shows the size from the served folder's manifest.json when it has one (retrieval-models.ts).
+    downloadBytes: 147_429_120,
     licence: {
       name: 'Gemma Terms of Use',
       url: 'https://ai.google.dev/gemma/terms',
