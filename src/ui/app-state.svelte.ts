@@ -214,8 +214,13 @@ export class AppState {
       const model = await this.runtime.useRetrievalModel(id, (p) => (this.retrievalSwitch.progress = p));
       this.status = { ...this.status, retrievalModel: model };
       this.retrievalSwitch = { phase: 'idle', targetId: null, progress: null, error: null };
-      if (options.remember !== false && this.settings.retrievalModel !== (model.state === 'on' ? model.id : null)) {
-        await this.updateSettings({ retrievalModel: model.state === 'on' ? model.id : null }).catch(() => undefined);
+      if (options.remember !== false) {
+        const patch: Partial<Settings> = {};
+        const chosen = model.state === 'on' ? model.id : null;
+        if (this.settings.retrievalModel !== chosen) patch.retrievalModel = chosen;
+        // the model was taken once: switching back later is a choice, not a reason to offer it again
+        if (chosen !== null && !this.settings.retrievalOfferDismissed) patch.retrievalOfferDismissed = true;
+        if (Object.keys(patch).length) await this.updateSettings(patch).catch(() => undefined);
       }
       this.announce(`Retrieval now uses ${model.label}.`);
       await this.refreshRetrievalModels();

@@ -53,6 +53,16 @@ describe('switching the retrieval model from the app state', () => {
     expect(again.state.settings.retrievalModel).toBeNull();
   });
 
+  it('does not offer the model again in the Ask view once it was taken, even after switching back', async () => {
+    const { state } = app(fresh());
+    await state.loadSettings();
+    await state.initIndex();
+    expect(state.settings.retrievalOfferDismissed).toBe(false);
+    expect(await state.switchRetrievalModel('test/large-model')).toBe(true);
+    expect(await state.switchRetrievalModel(null)).toBe(true);
+    expect(state.settings).toMatchObject({ retrievalModel: null, retrievalOfferDismissed: true });
+  });
+
   it('keeps the previous model and shows the reason when the switch fails', async () => {
     const { state, runtime } = app(fresh());
     await state.loadSettings();
