@@ -79,11 +79,16 @@ await page.evaluate(async () => void (await navigator.serviceWorker.ready));
 await page.goto(`${server.url}${q}#/settings`);
 await verified(page);
 const before = servedBytes();
+const countsBefore = new Map([...server.served].map(([k, v]) => [k, v / (server.sizes.get(k) || 1)]));
 const t0 = Date.now();
 await page.locator(`[data-testid="retrieval-model-offer"][data-model="${model}"] [data-testid="retrieval-model-switch"]`).click();
 await using(page);
 const switchMs = Date.now() - t0;
 const downloaded = servedBytes() - before;
+// files fetched more than once during the download (each repeat is bytes the user pays for again)
+const fetchedAgain = [...server.served]
+  .map(([path, bytes]) => ({ path, times: Math.round(bytes / (server.sizes.get(path) || 1) - (countsBefore.get(path) ?? 0)) }))
+  .filter((r) => r.times > 1);
 
 await page.reload();
 await page.goto(`${server.url}${q}#/ask`);
@@ -116,6 +121,7 @@ const result = {
   model,
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
   downloadedMB: Math.round(downloaded / 1e4) / 100,
+  fetchedAgain,
   downloadAndLoadMs: switchMs,
   reloadUntilInUseMs: restoreMs,
   offlineReloadUntilInUseMs: offlineRestore,

@@ -194,10 +194,11 @@ export function gateForEmbedder(modelId: string): RetrievalConfig['gate'] {
 /**
  * Choices that differ with another embedder, each kept because group-wise 5-fold
  * cross-validation picked it on every fold (`npm run eval -- --questions … --cv 5 --embedder <id>`,
- * docs/retrieval.md): with EmbeddingGemma, RRF k = 10 (CV MRR 0.569 → 0.626, Hit@5 0.667 → 0.741).
+ * docs/retrieval.md): with EmbeddingGemma, RRF k = 10 (8-bit build: CV MRR 0.569 → 0.626, Hit@5
+ * 0.667 → 0.741) and post-scoring (4-bit trimmed build: CV MRR 0.624 → 0.651, Hit@5 0.769 → 0.778).
  */
 const EMBEDDER_CHOICES: Record<string, DeepPartial<RetrievalConfig>> = {
-  'google/embeddinggemma-300m': { rrf: { k: 10 } },
+  'google/embeddinggemma-300m': { rrf: { k: 10 }, postScore: { enabled: true } },
 };
 
 /** The configuration overrides of retrieval with another embedder's vector set: its calibrated gate and its cross-validated choices. */
