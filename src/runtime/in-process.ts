@@ -25,6 +25,7 @@ import { withUserRows } from '../core/userdocs/user-index.js';
 import { createUserDocsStore, type UserDocsStore } from '../storage/user-docs-store.js';
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import { env as transformersEnv } from '@huggingface/transformers';
+import { watchDownloads, type FetchHolder, type WatchDownloads } from './download-progress.js';
 import { chooseDevice, probeAdapter, retrievalModelDevice, type AdapterProbe, type EmbeddingDevice } from './device-choice.js';
 import { RuntimeError } from './errors.js';
 import { absoluteUrl, fetchBytes, IndexFetchError } from './fetch-bytes.js';
@@ -87,6 +88,10 @@ interface Loaded {
   scope: Scope | null;
 }
 
+/** Model downloads' progress, read through transformers.js's fetch (wrapped once, on first use). */
+let downloads: WatchDownloads | null = null;
+const modelDownloads = (): WatchDownloads => (downloads ??= watchDownloads(transformersEnv as unknown as FetchHolder));
+
 export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime {
   const fetchImpl = deps.fetchImpl ?? globalThis.fetch.bind(globalThis);
   const base = deps.baseUrl ?? globalThis.location?.href ?? 'http://localhost/';
@@ -117,17 +122,23 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     opts: RuntimeOptions,
     modelId: string,
     onProgress?: (p: DownloadProgress) => void,
-  ): Promise<Embedder> =>
-    createTransformersEmbedder({
-      modelId,
-      dtype: 'q8',
-      // a path, not a full URL: transformers.js only looks up local files (e.g. tokenizer.json) by path
-      localModelPath: new URL(opts.modelBaseUrl, base).pathname,
-      device,
-      batchSize: 8,
-      ...(onProgress ? { onProgress } : {}),
-      ortWasmPaths: ortWasmPaths(device, opts.ortBaseUrl, base),
-    });
+  ): Promise<Embedder> => {
+    // a path, not a full URL: transformers.js only looks up local files (e.g. tokenizer.json) by path
+    const localModelPath = new URL(opts.modelBaseUrl, base).pathname;
+    const stop = onProgress ? modelDownloads()(`${localModelPath}${modelId}/`, onProgress) : () => undefined;
+    try {
+      return await createTransformersEmbedder({
+        modelId,
+        dtype: 'q8',
+        localModelPath,
+        device,
+        batchSize: 8,
+        ortWasmPaths: ortWasmPaths(device, opts.ortBaseUrl, base),
+      });
+    } finally {
+      stop();
+    }
+  };
 
   // the cross-encoder runs on WASM (transformers.js issue 1181: identical scores on WebGPU for this model type)
   const defaultReranker = (opts: RuntimeOptions): Promise<Reranker> =>

@@ -139,7 +139,9 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
       onProgress?.({ file: `static-index/${entry.dir}/${name}`, loaded, total: entry.bytes });
     }
     const view = await applyVectorSet(deps.staticIndex, setJson, files, id);
-    const { embedder: emb, device, deviceReason } = await deps.loadEmbedder(id, onProgress);
+    // a gzip-encoded body has no usable length: the folder's manifest gives each file's size
+    const withTotal = onProgress && ((p: DownloadProgress) => onProgress({ ...p, total: p.total || folder?.files[p.file]?.bytes || 0 }));
+    const { embedder: emb, device, deviceReason } = await deps.loadEmbedder(id, withTotal);
     if (emb.dimension !== view.manifest.dimension) {
       throw new Error(
         `the model gives ${emb.dimension}-dimensional vectors but its vector set holds ${view.manifest.dimension}; rebuild it with \`npm run index:vectors -- --model ${id}\``,

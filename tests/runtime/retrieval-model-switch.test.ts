@@ -261,11 +261,21 @@ describe('switching the retrieval model in the runtime', () => {
   it("shows the download size of the build this site serves, from its model folder's manifest", async () => {
     const { out } = await withVectorSet();
     const modelBytes = serveFolderManifest(out, setManifestOf(out).model.sha256);
-    const rt = runtimeOver(out);
+    const rt = runtimeOver(out, [], {
+      // a gzip-encoded download: no length from the response (src/runtime/download-progress.ts)
+      createEmbedder: async (_device, _opts, id, onProgress) => {
+        if (id !== OTHER) return fakeEmbedder();
+        onProgress?.({ file: 'onnx/model_quantized.onnx', loaded: 5, total: 0 });
+        return otherEmbedder();
+      },
+    });
     await rt.init({ denseBackend: 'exact' });
     const setBytes = parseVectorSets(readFileSync(path.join(out, VECTOR_SETS_FILE), 'utf8'))[0]!.bytes;
     expect((await rt.retrievalModels()).find((m) => m.id === OTHER)!.downloadBytes).toBe(modelBytes + setBytes);
-    await expect(rt.useRetrievalModel(OTHER)).resolves.toMatchObject({ id: OTHER, state: 'on' });
+    const progress: DownloadProgress[] = [];
+    await expect(rt.useRetrievalModel(OTHER, (p) => progress.push(p))).resolves.toMatchObject({ id: OTHER, state: 'on' });
+    // the file's size from the folder's manifest
+    expect(progress.find((p) => p.file === 'onnx/model_quantized.onnx')).toEqual({ file: 'onnx/model_quantized.onnx', loaded: 5, total: 141_000_000 });
   });
 
   it('refuses a vector set made with another build of the model before downloading it, naming the file, its SHA-256 and the command', async () => {

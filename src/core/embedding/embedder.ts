@@ -41,8 +41,6 @@ export interface EmbeddingModelConfig {
    * origin). Without it transformers.js would fetch them from a CDN.
    */
   ortWasmPaths?: { mjs: string; wasm: string };
-  /** Download progress of the model's files (browser: a model fetched on the user's request). */
-  onProgress?: (p: { file: string; loaded: number; total: number }) => void;
 }
 
 export const MINILM_ID = 'sentence-transformers/all-MiniLM-L6-v2';

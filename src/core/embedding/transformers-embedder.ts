@@ -5,7 +5,7 @@
  * origin in the browser, public/models in Node). Remote model hubs are disabled.
  */
 import { SkyCiteError } from '../errors.js';
-import { env, mean_pooling, pipeline, type FeatureExtractionPipeline, type Tensor } from '@huggingface/transformers';
+import { AutoModel, AutoTokenizer, env, mean_pooling, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import type { Embedder, EmbeddingModelConfig, EmbedRole } from './embedder.js';
 import { embedderSpec } from './models.js';
 
@@ -57,20 +57,16 @@ export async function createTransformersEmbedder(config: EmbeddingModelConfig): 
     (env as { useWasmCache?: boolean }).useWasmCache = false;
   }
   const spec = embedderSpec(config.modelId);
-  let extractor: FeatureExtractionPipeline;
+  let extractor: { model: PreTrainedModel; tokenizer: PreTrainedTokenizer; dispose: () => Promise<void> };
   try {
-    const onProgress = config.onProgress;
-    extractor = (await pipeline('feature-extraction', config.modelId, {
-      dtype: config.dtype,
-      device: config.device,
-      ...(onProgress
-        ? {
-            progress_callback: (p: { status: string; file?: string; loaded?: number; total?: number }) => {
-              if (p.status === 'progress' && p.file) onProgress({ file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0 });
-            },
-          }
-        : {}),
-    })) as FeatureExtractionPipeline;
+    // Tokenizer and model directly, without a progress callback: with one, transformers.js first
+    // GETs every file in full to learn its size, downloading it twice (the browser runtime counts
+    // progress from the response bodies instead: src/runtime/download-progress.ts).
+    const [tokenizer, model] = await Promise.all([
+      AutoTokenizer.from_pretrained(config.modelId),
+      AutoModel.from_pretrained(config.modelId, { dtype: config.dtype, device: config.device }),
+    ]);
+    extractor = { model, tokenizer, dispose: async () => void (await model.dispose()) };
   } catch (e) {
     throw new ModelLoadError(
       `Could not load the embedding model "${config.modelId}" (${config.dtype}) from ${config.localModelPath}: ` +
