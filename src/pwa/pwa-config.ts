@@ -111,13 +111,18 @@ export const WEBLLM_JS_URL = /\/assets\/webllm-[^/?#]+\.js$/;
 export const WEBLLM_JS_CACHE = 'webllm/js';
 
 /**
- * Same-origin requests for a vector set of an optional retrieval model (static-index/vectors/…, not
- * precached) and for their list (precached when the build has it; this route covers an index
- * extended after the build).
+ * Same-origin requests for a vector set of an optional retrieval model (static-index/vectors/…) and
+ * for their list (static-index/vector-sets.json): network first, never precached — the list may be
+ * extended after a build, and a precached copy (checked against its build-time SHA-256) would then
+ * fail the service worker's install. Offline starts read the copy this route and the runtime's
+ * vector-set cache keep from the last online visit.
  */
 export const VECTOR_SET_URL = /\/static-index\/(?:vectors\/[^?#]+|vector-sets\.json)$/;
 /** Its cache, shared with the runtime's own caching of the same files (src/runtime/vector-set-cache.ts). */
 export { VECTOR_SET_CACHE };
+
+/** The vector-set list (VECTOR_SET_URL), kept out of the precache. */
+export const VECTOR_SETS_GLOB = 'static-index/vector-sets.json';
 
 /** Glob patterns (relative to the build output) that Workbox precaches. */
 export function precacheGlobPatterns(options: SkyCitePwaOptions = {}): string[] {
@@ -175,7 +180,7 @@ export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<Vite
     workbox: {
       globPatterns: precacheGlobPatterns(options),
       ...(options.importScripts?.length ? { importScripts: options.importScripts } : {}),
-      globIgnores: ['**/node_modules/**/*', 'sw.js', 'workbox-*.js', '**/*.map', WEBLLM_JS_GLOB],
+      globIgnores: ['**/node_modules/**/*', 'sw.js', 'workbox-*.js', '**/*.map', WEBLLM_JS_GLOB, VECTOR_SETS_GLOB],
       maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
       ...(options.integrityIO ? { manifestTransforms: [integrityTransform(options.integrityIO)] } : {}),
       navigateFallback: 'index.html',

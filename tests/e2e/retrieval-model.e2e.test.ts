@@ -25,6 +25,9 @@ let indexCopy: string;
 beforeAll(async () => {
   indexCopy = mkdtempSync(join(tmpdir(), 'skycite-e2e-vs-'));
   cpSync(DEFAULT_INDEX_DIR, indexCopy, { recursive: true });
+  // only the set this test builds (a working copy may hold EmbeddingGemma's, `npm run index:vectors`)
+  rmSync(join(indexCopy, 'vectors'), { recursive: true, force: true });
+  rmSync(join(indexCopy, 'vector-sets.json'), { force: true });
   const embedder = await nodeEmbedder('q8', MINILM_ID);
   await buildVectorSet({ index: await loadIndexFromDir(indexCopy), indexDir: indexCopy, embedder, modelFile: modelFile('q8', MINILM_ID), modelDtype: 'q8' });
   await embedder.dispose?.();
@@ -52,6 +55,22 @@ async function ask(page: Page, question: string) {
   await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 240_000 });
   return turn;
 }
+
+/** In the page: settings.retrievalOfferDismissed as stored (src/storage/settings-store.ts, db.ts). */
+const storedOfferDismissed = () =>
+  new Promise<boolean | null>((resolve) => {
+    const open = indexedDB.open('skycite-user');
+    open.onerror = () => resolve(null);
+    open.onsuccess = () => {
+      try {
+        const get = open.result.transaction('settings').objectStore('settings').get('user-settings');
+        get.onsuccess = () => resolve((get.result as { retrievalOfferDismissed?: boolean } | undefined)?.retrievalOfferDismissed ?? null);
+        get.onerror = () => resolve(null);
+      } catch {
+        resolve(null);
+      }
+    };
+  });
 
 describe('a second retrieval model (production build)', () => {
   it('is downloaded on consent, used, restored after a reload and offline, and can be switched back', async () => {
@@ -164,6 +183,8 @@ describe('a second retrieval model (production build)', () => {
     await p2.getByTestId('retrieval-offer').waitFor({ timeout: 60_000 });
     await p2.getByTestId('retrieval-offer-never').click();
     await expect(p2.getByTestId('retrieval-offer').count()).resolves.toBe(0);
+    // the choice is written to IndexedDB asynchronously: reload only once it is stored
+    await expect.poll(() => p2.evaluate(storedOfferDismissed), { timeout: 30_000 }).toBe(true);
 
     await p2.reload();
     await verified(p2);
