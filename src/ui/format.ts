@@ -21,6 +21,12 @@ export function formatBytes(bytes: number | null | undefined): string {
 }
 
 /** "570 ms", "4.1 s", "unknown". */
+/** Percent of the current file downloaded, or null when its size is not known (the offer and Settings' progress bars). */
+export function downloadPercent(progress: { loaded: number; total: number } | null): number | null {
+  if (!progress || !(progress.total > 0)) return null;
+  return Math.min(100, Math.round((progress.loaded / progress.total) * 100));
+}
+
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return 'unknown';
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;

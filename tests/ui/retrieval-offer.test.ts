@@ -3,7 +3,8 @@
  * when it shows, when it stays away, and how the card follows a download it started.
  */
 import { describe, expect, it } from 'vitest';
-import { downloadPercent, NEW_OFFER_SESSION, retrievalOfferState, turnShowedEvidence, type RetrievalOfferInput } from '../../src/ui/ask/retrieval-offer.js';
+import { NEW_OFFER_SESSION, retrievalOfferState, turnShowedEvidence, type RetrievalOfferInput } from '../../src/ui/ask/retrieval-offer.js';
+import { downloadPercent } from '../../src/ui/format.js';
 
 const BUILT_IN = {
   id: 'skycite/minilm-skycite',

@@ -210,7 +210,7 @@ def trim(st_dir: Path, quantized: Path, work: Path, words: int, index_dir: Path)
     config["vocab_size"] = len(order)
     (out_dir / "config.json").write_text(json.dumps(config, indent=2))
     shutil.copy2(st_dir / "special_tokens_map.json", out_dir / "special_tokens_map.json")
-    trim_vocab.trim_onnx(quantized, onnx_out, order, tok_json["model"]["vocab"].__len__())
+    trim_vocab.trim_onnx(quantized, onnx_out, order, len(tok_json["model"]["vocab"]))
     trimmed = PreTrainedTokenizerFast(tokenizer_file=str(out_dir / "tokenizer.json"))
     # exactness: the index's texts (with prompts) tokenize the same and, for a sample, embed the same
     sample = [PROMPTS["document"] + x for x in texts[:: max(1, len(texts) // 40)]][:40] + CHECK_TEXTS

@@ -82,9 +82,3 @@ export interface TurnLike {
 /** The turn is finished and showed evidence: passages, or an answer generated from them (not an error, not "no evidence"). */
 export const turnShowedEvidence = (t: TurnLike): boolean =>
   !t.busy && !t.error && !t.noEvidence && ((t.evidence?.passages.length ?? 0) > 0 || (t.answer !== null && t.answer !== undefined));
-
-/** Percent of the current file downloaded, or null when its size is not known. */
-export function downloadPercent(progress: { loaded: number; total: number } | null): number | null {
-  if (!progress || !(progress.total > 0)) return null;
-  return Math.min(100, Math.round((progress.loaded / progress.total) * 100));
-}
