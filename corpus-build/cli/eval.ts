@@ -22,7 +22,7 @@ import {
 import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents } from '../../src/core/agents/agents.js';
 import { crossValidateChoice, foldsOf, type ChoiceEstimate } from '../../src/core/evaluation/cross-validation.js';
 import { readRetrievalQuestions } from '../node/read-cases.js';
-import { retrieveLocal } from '../../src/core/ask/retrieve.js';
+import { decideCoverage, retrieveLocal } from '../../src/core/ask/retrieve.js';
 import { eraOf } from '../../src/core/retrieval/engine.js';
 import { nodeEngine, nodeScope } from '../node/engine.js';
 import { questionFilters } from '../node/question-filters.js';
@@ -232,11 +232,12 @@ async function run(config: RetrievalConfigOverrides, qs: RetrievalQuestion[], ag
       r = await retrieveDecomposed(engine, q.question, deterministicDecomposer, (row) => index.chunks[row]!, options);
     } else {
       // the retrieval the app's Ask turn runs (core/ask/retrieve.ts), on cached query vectors
-      const { retrieval, agentResult, scope } = await retrieveLocal(
-        { index, engine, agents: docAgents, queryEmbedder: cachedEmbedder, scope: scopeCheck },
+      const { retrieval, agentResult, queryVector } = await retrieveLocal(
+        { index, engine, agents: docAgents, queryEmbedder: cachedEmbedder },
         q.question,
         options,
       );
+      const scope = await decideCoverage(scopeCheck, q.question, retrieval, { vector: queryVector, embedder: cachedEmbedder });
       r = agentResult ?? retrieval;
       // "not in these documents" is a refusal, as the app says it (counted in the no-evidence rates)
       if (scope) r = { ...r, noEvidence: true };

@@ -3,7 +3,10 @@
  * (`--synthetic`: with the committed synthetic questions as an extra BM25 field and vectors).
  */
 import { parseArgs } from 'node:util';
+import { join, resolve } from 'node:path';
 import { buildIndex } from '../build/pipeline.js';
+import { checkBank, readBank } from '../bank/store.js';
+import type { Chunk } from '../../src/core/model/chunk.js';
 import { consoleProgress } from '../build/progress.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -46,6 +49,7 @@ try {
   const total = Object.values(report.artifacts).reduce((a, b) => a + b, 0);
   console.log(`static index: ${report.chunkCount} chunks, ${(total / 1e6).toFixed(2)} MB in ${report.outDir}`);
   console.log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  reportBank(join(report.outDir, 'chunks.json'));
   if (embedder) {
     embedder.save();
     const { hits, misses } = embedder.stats();
@@ -55,4 +59,19 @@ try {
 } catch (e) {
   console.error(`\nIndex build failed: ${(e as Error).message}\nThe previous static-index/ (if any) was left untouched.`);
   process.exit(1);
+}
+
+/** The question bank held against the chunks just built: moved spans are carried, lost questions named by id (never dropped silently). */
+function reportBank(chunksFile: string): void {
+  let bank;
+  try {
+    bank = readBank(resolve('corpus-build/data'));
+  } catch (e) {
+    console.log(`question bank: not checked (${(e as Error).message})`);
+    return;
+  }
+  const chunks = JSON.parse(readFileSync(chunksFile, 'utf8')) as Chunk[];
+  const r = checkBank(bank, chunks);
+  console.log(`question bank: ${bank.length} questions, ${r.current} current, ${r.moved.length} found again after the passages changed, ${r.lost.length} lost`);
+  for (const l of r.lost) console.log(`  lost ${l.id} (${l.chunk}): ${l.why} — rewrite it (docs/question-bank.md)`);
 }

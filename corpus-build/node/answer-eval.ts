@@ -11,7 +11,7 @@ import type { AnswerConfig } from '../../src/core/answer/config.js';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import type { AnswerResult } from '../../src/core/answer/generation.js';
 import type { ChatEngine } from '../../src/core/llm/engine.js';
-import { attributeAnswer } from '../../src/core/answer/attribution.js';
+import { attributeResult } from '../../src/core/answer/attribution.js';
 import { checkGrounding, type AnswerClaim, type GroundingReport } from '../../src/core/answer/grounding.js';
 import type { QueryAssistance } from '../../src/core/answer/query-assist.js';
 import { runTurn, type AnswerContextSource, type TurnEvent } from '../../src/core/ask/turn.js';
@@ -19,7 +19,6 @@ import type { AskRetrieval } from '../../src/core/ask/types.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
 import { isRefusal, judgeClaims, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
 import { stripCitations } from '../../src/core/answer/citations.js';
-import { attributeClaims } from '../../src/core/answer/structured.js';
 import { isHit, type RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
@@ -181,19 +180,23 @@ export async function outcomeOf(
     record.modelCalled && (s ? s.modelClaims.length > 0 : record.answer.trim())
       ? await checkGrounding({ answer: subject, chunks: contextChunks, embedder, config: config.grounding, incomplete })
       : null;
-  // as the app does (the turn's attribution): supported claims the model left uncited get the supporting chunk's marker,
-  // structured claims their sources do not support are re-attributed
-  let report = checked;
-  let answer = record.answer;
-  let citations = record.citations;
-  if (checked && config.attribution && s) {
-    ({ report, answer, citations } = attributeClaims(s.modelClaims, s.notInPassages, checked, { incomplete }));
-  } else if (checked && config.attribution) {
-    const a = attributeAnswer({ answer: record.answer, status: record.status, citations: record.citations }, checked);
-    report = a.report;
-    answer = a.answer;
-    citations = a.citations;
-  }
+  // the turn's one attribution (attribution.ts attributeResult), on the answer as the model wrote it
+  const a = checked
+    ? attributeResult(
+        {
+          answer: record.answer,
+          status: record.status,
+          citations: record.citations,
+          structured: s ? { claims: s.modelClaims, notInPassages: s.notInPassages } : null,
+        },
+        checked,
+        config.attribution,
+      )
+    : null;
+  const report = a?.report ?? checked;
+  const answer = a?.answer ?? record.answer;
+  const citations = a?.citations ?? record.citations;
+  if (a?.problem) console.warn(`${record.id}: ${a.problem}`);
   const refused = !record.modelCalled || (s ? s.refused : isRefusal(record.answer));
   // correctness: a claim the gold passage supports (the same judge, the gold passage the only candidate)
   const gold = q.answerable ? index.chunks.filter((c) => isHit(q, c)) : [];

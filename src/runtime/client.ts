@@ -56,6 +56,7 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
       });
     },
     retrieve: (q, o) => call('retrieve', q, o),
+    coverage: (q, r) => call('coverage', q, r),
     evidenceOnly: (q, r) => call('evidenceOnly', q, r),
     draftRequirements: (d, o) => call('draftRequirements', d, o),
     checkGrounding: (a, ids) => call('checkGrounding', a, ids),

@@ -323,6 +323,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
     },
 
     retrieve: (query, request) => foreground(() => local.retrieve(query, request)),
+    coverage: (query, result) => foreground(() => local.coverage(query, result)),
     evidenceOnly: (question, result) => foreground(() => local.evidenceOnly(question, result)),
     checkGrounding: (answer, ids) => foreground(() => local.checkGrounding(answer, ids)),
 

@@ -4,7 +4,7 @@
  * client, so views never know where retrieval runs.
  */
 import type { Chunk } from '../core/model/chunk.js';
-import type { AskResult, RetrieveRequest } from '../core/ask/types.js';
+import type { AskResult, AskRetrieval, RetrieveRequest } from '../core/ask/types.js';
 import type { RetrievalResult, Filters } from '../core/retrieval/types.js';
 import type { RetrievalConfig, RetrievalConfigOverrides } from '../core/retrieval/config.js';
 import type { EvidenceOnlyAnswer } from '../core/answer/evidence-only.js';
@@ -139,15 +139,11 @@ export interface KeywordHit {
 
 export type { AskResult, ConsultedDocuments } from '../core/ask/types.js';
 
-export interface SkyCiteRuntime {
+/** The runtime: the Ask turn's retrieval port (core/ask/types.ts AskRetrieval: retrieve, coverage, evidenceOnly, checkGrounding) and the app's other reads. */
+export interface SkyCiteRuntime extends AskRetrieval {
   init(options?: Partial<RuntimeOptions>): Promise<RuntimeStatus>;
-  /** The Ask turn's retrieval (core/ask/types.ts AskRetrieval): flat evidence and, unless `agents: false`, the documents consulted. */
-  retrieve(query: string, request?: RetrieveRequest): Promise<AskResult>;
-  evidenceOnly(question: string, result: AskResult): Promise<EvidenceOnlyAnswer>;
   /** Evidence-only candidate safety requirements for a hazard, function or operation (document agents + verbatim normative statements). */
   draftRequirements(description: string, options?: { filters?: Filters; perDocument?: number }): Promise<RequirementDraft>;
-  /** Free text with `[chunk-id]` markers, or structured claims with their sources. */
-  checkGrounding(answer: GroundingSubject, contextChunkIds: string[]): Promise<GroundingReport>;
   getChunk(id: string): Promise<Chunk | null>;
   outline(): Promise<DocumentOutline[]>;
   keywordSearch(text: string, limit?: number): Promise<KeywordHit[]>;

@@ -18,9 +18,15 @@ export interface StoredSession<T> {
   value: T;
 }
 
+/** A kind's schema check: a type guard, or a parse that says whether a refused value is of another version or damaged. */
+export type SessionCheck<T> = ((value: unknown) => value is T) | ((value: unknown) => { ok: true; value: T } | { ok: false; problem: 'version' | 'damaged' });
+
 export interface SessionStore {
-  /** The stored value, or null when none; `problem` says why a stored one was dropped. Never throws. */
-  load<T>(kind: SessionKind, check: (value: unknown) => value is T): Promise<{ value: T | null; problem: string | null }>;
+  /**
+   * The stored value, or null when none; `problem` says why a stored one was dropped. Never throws.
+   * `check` is the kind's schema check: a type guard, or a parser that tells another version from damage.
+   */
+  load<T>(kind: SessionKind, check: SessionCheck<T>): Promise<{ value: T | null; problem: string | null }>;
   /** Throws the storage layer's errors (quota, unavailable) with their messages. */
   save<T>(kind: SessionKind, value: T): Promise<void>;
   clear(kind: SessionKind): Promise<void>;
@@ -31,7 +37,7 @@ export function createSessionStore(options: { dbName?: string; open?: UserDbOpen
   const db = lazyDb(options.open ?? (() => openUserDb(options.dbName)));
   const now = options.now ?? (() => new Date());
   return {
-    async load<T>(kind: SessionKind, check: (value: unknown) => value is T) {
+    async load<T>(kind: SessionKind, check: SessionCheck<T>) {
       let raw: unknown;
       try {
         raw = await (await db.get()).get(SETTINGS_STORE, KEYS[kind]);
@@ -43,8 +49,13 @@ export function createSessionStore(options: { dbName?: string; open?: UserDbOpen
       if (!r || typeof r !== 'object' || r.format !== SESSION_FORMAT_VERSION) {
         return { value: null, problem: 'The conversation saved before the reload was written by another version of SkyCite and was not restored.' };
       }
-      if (!check(r.value)) return { value: null, problem: 'The conversation saved before the reload is damaged and was not restored.' };
-      return { value: r.value, problem: null };
+      const verdict = check(r.value);
+      if (verdict === true || (typeof verdict === 'object' && verdict.ok))
+        return { value: (verdict === true ? r.value : (verdict as { value: T }).value) as T, problem: null };
+      if (typeof verdict === 'object' && !verdict.ok && verdict.problem === 'version') {
+        return { value: null, problem: 'The conversation saved before the reload was written by another version of SkyCite and was not restored.' };
+      }
+      return { value: null, problem: 'The conversation saved before the reload is damaged and was not restored.' };
     },
     async save<T>(kind: SessionKind, value: T) {
       const record: StoredSession<T> = { format: SESSION_FORMAT_VERSION, savedAt: now().toISOString(), value };

@@ -10,6 +10,7 @@ import {
   type LabelledSupport,
 } from '../../src/core/answer/grounding.js';
 import { answerConfig, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
+import { attributeResult } from '../../src/core/answer/attribution';
 import { answerQuestion } from '../../src/core/answer/generation.js';
 import { bagOfWordsEmbedder, delta, engineDouble, makeChunk, retrievalOf } from './helpers.js';
 
@@ -169,7 +170,7 @@ describe('grounding on realistic regulatory sentences', () => {
     expect(r.verdict).toBe('Unsupported');
   });
 
-  it('runs inside answerQuestion on the chunks that were in the context', async () => {
+  it('checks a generated answer on the chunks that were in the context, then attributes it (the one path)', async () => {
     const engine = engineDouble({
       streams: [[delta(`## Answer\nOperations in atypical or segregated airspace are assigned ARC-a [${ARC.id}].\n## Missing information\nNone.`, 'stop')]],
     });
@@ -178,10 +179,12 @@ describe('grounding on realistic regulatory sentences', () => {
       retrieval: retrievalOf([ARC]),
       engine,
       config: answerConfig({ answerForm: 'free', retry: { delayMs: 0 } }), // the free-form path: the double writes prose
-      grounding: { embedder: bagOfWordsEmbedder(), chunks: CHUNKS },
     });
-    expect(r.grounding?.verdict).toBe('Grounded');
-    expect(r.grounding?.sentences[0]).toMatchObject({ supported: true, bestChunk: ARC.id });
+    expect(r.grounding).toBeNull(); // answerQuestion only generates
+    const report = await checkGrounding({ answer: r.answer, chunks: CHUNKS.filter((c) => r.contextIds.includes(c.id)), embedder: bagOfWordsEmbedder() });
+    const a = attributeResult(r, report);
+    expect(a.report.verdict).toBe('Grounded');
+    expect(a.report.sentences[0]).toMatchObject({ supported: true, bestChunk: ARC.id });
   });
 });
 

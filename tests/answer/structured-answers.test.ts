@@ -7,7 +7,8 @@
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { answerConfig } from '../../src/core/answer/config.js';
-import { answerQuestion, applyClaimAttribution } from '../../src/core/answer/generation.js';
+import { answerQuestion } from '../../src/core/answer/generation.js';
+import { attributeResult } from '../../src/core/answer/attribution.js';
 import { checkGrounding } from '../../src/core/answer/grounding.js';
 import { answerSchema, ClaimStream, draftClaim, renderClaims, resolveClaims } from '../../src/core/answer/structured.js';
 import { judgeClaims } from '../../src/core/evaluation/answer-metrics.js';
@@ -169,13 +170,20 @@ describe('answerQuestion with structured answers', () => {
       retrieval: retrievalOf(CHUNKS),
       engine,
       config: CONFIG,
-      grounding: { embedder: bagOfWordsEmbedder(), chunks: CHUNKS },
     });
     expect(r.status).toBe('truncated');
     expect(r.structured!.claims).toHaveLength(1);
     expect(r.structured!.problem).toMatch(/ended before/);
-    expect(r.grounding!.sentences).toHaveLength(1);
-    expect(r.grounding!.sentences[0]!.supported).toBe(true);
+    const report = await checkGrounding({
+      answer: r.structured!.claims,
+      chunks: CHUNKS.filter((c) => r.contextIds.includes(c.id)),
+      embedder: bagOfWordsEmbedder(),
+      config: GROUNDING,
+      incomplete: true,
+    });
+    const checked = attributeResult(r, report);
+    expect(checked.report.sentences).toHaveLength(1);
+    expect(checked.report.sentences[0]!.supported).toBe(true);
   });
 });
 
@@ -203,12 +211,12 @@ describe('verification claim by claim', () => {
     const r = await answerQuestion({ question: 'ARC?', retrieval: retrievalOf(CHUNKS), engine, config: CONFIG });
     const report = await checkGrounding({ answer: r.structured!.claims, chunks: CHUNKS, embedder: bagOfWordsEmbedder(), config: GROUNDING });
     expect(report.sentences[0]).toMatchObject({ supported: false, alternativeChunk: ARC.id });
-    const fixed = applyClaimAttribution(r, report);
-    expect(fixed.structured!.claims[0]!.sources).toEqual([ARC.id]);
-    expect(fixed.structured!.modelClaims[0]!.sources).toEqual([IGRC.id]); // what the model wrote is kept for the audit
+    const fixed = attributeResult(r, report);
+    expect(fixed.claims![0]!.sources).toEqual([ARC.id]);
+    expect(r.structured!.modelClaims[0]!.sources).toEqual([IGRC.id]); // what the model wrote is kept for the audit
     expect(fixed.attributed).toEqual([expect.objectContaining({ id: ARC.id, replaced: [IGRC.id] })]);
-    expect(fixed.grounding!.sentences[0]!.reason).toMatch(/^re-attributed/);
-    expect(fixed.grounding!.verdict).not.toBe('Unsupported');
+    expect(fixed.report.sentences[0]!.reason).toMatch(/^re-attributed/);
+    expect(fixed.report.verdict).not.toBe('Unsupported');
     expect(fixed.answer).toContain(`[${ARC.id}]`);
   });
 
@@ -289,10 +297,10 @@ describe('citations shown are the ones that support', () => {
     const report = await checkGrounding({ answer: r.structured!.claims, chunks: CHUNKS, embedder: bagOfWordsEmbedder(), config: GROUNDING });
     expect(report.sentences[0]!.supported).toBe(true);
     expect(judgeClaims(report)).toEqual([{ citations: 3, supported: true, precise: 1 }]);
-    const shown = applyClaimAttribution(r, report);
-    expect(shown.structured!.claims[0]!.sources).toEqual([ARC.id]);
-    expect(shown.structured!.pruned).toEqual([{ sentence: expect.stringContaining('ARC-a'), ids: [IGRC.id, HEIGHT.id] }]);
-    expect(shown.structured!.modelClaims[0]!.sources).toEqual([IGRC.id, ARC.id, HEIGHT.id]);
+    const shown = attributeResult(r, report);
+    expect(shown.claims![0]!.sources).toEqual([ARC.id]);
+    expect(shown.pruned).toEqual([{ sentence: expect.stringContaining('ARC-a'), ids: [IGRC.id, HEIGHT.id] }]);
+    expect(r.structured!.modelClaims[0]!.sources).toEqual([IGRC.id, ARC.id, HEIGHT.id]);
     expect(shown.citations).toEqual([ARC.id]);
   });
 });

@@ -117,12 +117,14 @@ describe('not in these documents', () => {
       instrument: 'UAS.OPEN',
       location: 'Regulation (EU) 2019/947, Part A of the Annex',
     };
+    const runtime = createFakeRuntime(CHUNKS, { scope });
     const { events, emit } = collect();
     const out = await runTurn(
       { question: QUESTION, settings: { assist: false, routerModel: false }, index: INDEX },
-      { retrieval: createFakeRuntime(), model: { engine }, scope: () => scope },
+      { retrieval: runtime, model: { engine } },
       emit,
     );
+    expect(runtime.coverageQueries).toEqual([QUESTION]); // the one door, asked once, with what was searched
     expect(out.scope).toEqual(scope);
     expect(events.findIndex((e) => e.type === 'scope')).toBeLessThan(events.findIndex((e) => e.type === 'evidence'));
     expect(out.evidence?.passages.length).toBeGreaterThan(0);
@@ -179,10 +181,10 @@ describe('one question, one path', () => {
     probe.calls = 0;
     const { turn, chat, engine, record } = await both();
     expect(probe.calls).toBe(2); // one turn each, through the one function
-    expect(record.evidenceIds).toEqual(turn.ask!.retrieval.evidence.map((e) => e.id));
-    expect(record.contextIds).toEqual(turn.answer!.contextIds);
+    expect(record.evidenceIds).toEqual(turn.state.ask!.retrieval.evidence.map((e) => e.id));
+    expect(record.contextIds).toEqual(turn.state.answer!.contextIds);
     expect(engine.requests.at(-1)!.messages).toEqual(chat.double.requests.at(-1)!.messages);
-    expect(record.answer).toBe(turn.answer!.answer);
+    expect(record.answer).toBe(turn.state.answer!.answer);
   });
 
   it('a change to a step of the turn changes what both the app and the evaluation do', async () => {

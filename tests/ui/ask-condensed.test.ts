@@ -37,12 +37,12 @@ describe('Ask session: answering from the consulted documents’ condensed conte
     const chat = chatStandIn({ streams: [[delta(`${NOTE.replace('.', '')} [1].`, 'stop')]] }, replies);
     const app = appStandIn({ chat, runtime: createFakeRuntime(CHUNKS, { documents: true }), settings: { answerFromDocuments: true } });
     const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(QUESTION);
-    expect(turn.phase).toBe('done');
+    expect(turn.state.phase).toBe('done');
     const condenseCalls = chat.structuredCalls.filter((c) => c.messages[0]!.content === CONDENSE_SYSTEM_PROMPT);
-    expect(condenseCalls.length).toBe(turn.ask!.documents!.consulted.filter((d) => d.kept).length);
+    expect(condenseCalls.length).toBe(turn.state.ask!.documents!.consulted.filter((d) => d.kept).length);
     expect(condenseCalls[0]!.messages[1]!.content).toContain(`Question: ${QUESTION}`);
     expect(condenseCalls[0]!.schema).toMatchObject({ properties: { notes: { type: 'array' } } });
-    const igrcDoc = turn.condensed!.find((c) => c.statements.some((s) => s.citations.includes(IGRC)))!;
+    const igrcDoc = turn.state.condensed!.find((c) => c.statements.some((s) => s.citations.includes(IGRC)))!;
     expect(igrcDoc.mode).toBe('model');
     expect(igrcDoc.dropped).toEqual([INVENTED]);
     // the answer's context is the notes, not the passages' full text; the model saw the note and not the invented one
@@ -51,8 +51,8 @@ describe('Ask session: answering from the consulted documents’ condensed conte
     expect(prompt).toContain(NOTE);
     expect(prompt).not.toContain(INVENTED);
     expect(prompt).not.toContain('The population density selects the row.');
-    expect(turn.ask!.retrieval.context).toContain(`[${IGRC}] ${NOTE}`);
-    expect(turn.answer!.citations).toEqual([IGRC]);
+    expect(turn.state.ask!.retrieval.context).toContain(`[${IGRC}] ${NOTE}`);
+    expect(turn.state.answer!.citations).toEqual([IGRC]);
     // the audit record keeps the context the answer was written from, and per document what was kept; dropped notes are counted, not stored
     await vi.waitFor(async () => expect((await app.audit.list({ limit: 5 })).records[0]?.context).toContain(NOTE));
     const [record] = (await app.audit.list({ limit: 5 })).records;
@@ -65,8 +65,8 @@ describe('Ask session: answering from the consulted documents’ condensed conte
     const chat = chatStandIn({ streams: [[delta(`${NOTE.replace('.', '')} [1].`, 'stop')]] }, replies);
     const app = appStandIn({ chat, runtime: createFakeRuntime(CHUNKS, { documents: true }) });
     const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(QUESTION);
-    expect(turn.phase).toBe('done');
-    expect(turn.condensed).toBeNull();
+    expect(turn.state.phase).toBe('done');
+    expect(turn.state.condensed).toBeNull();
     await vi.waitFor(async () => expect((await app.audit.list({ limit: 5 })).records).toHaveLength(1));
     expect((await app.audit.list({ limit: 5 })).records[0]!.answerContext).toBeUndefined();
     expect(chat.structuredCalls.some((c) => c.messages[0]!.content === CONDENSE_SYSTEM_PROMPT)).toBe(false);
@@ -88,9 +88,9 @@ describe('Ask session: answering from the consulted documents’ condensed conte
     const chat = chatStandIn({ streams: [[delta(`${NOTE.replace('.', '')} [1].`, 'stop')]] }, failing);
     const app = appStandIn({ chat, runtime: createFakeRuntime(CHUNKS, { documents: true }), settings: { answerFromDocuments: true } });
     const turn = await new AskSession(app).ask(QUESTION);
-    expect(turn.phase).toBe('done');
-    expect(turn.condensed!.every((c) => c.mode === 'extractive' && /the model failed/.test(c.reason))).toBe(true);
-    expect(turn.ask!.retrieval.context).toContain('The population density selects the row.');
-    expect(turn.answer!.status).toBe('complete');
+    expect(turn.state.phase).toBe('done');
+    expect(turn.state.condensed!.every((c) => c.mode === 'extractive' && /the model failed/.test(c.reason))).toBe(true);
+    expect(turn.state.ask!.retrieval.context).toContain('The population density selects the row.');
+    expect(turn.state.answer!.status).toBe('complete');
   });
 });

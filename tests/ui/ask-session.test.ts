@@ -37,13 +37,13 @@ describe('Ask session: evidence-only answers', () => {
     const app = appStandIn();
     const session = new AskSession(app);
     const turn = await session.ask(`  ${IGRC_QUESTION} `);
-    expect(turn.phase).toBe('done');
-    expect(turn.question).toBe(IGRC_QUESTION);
-    expect(turn.route?.path).toBe('rules');
-    expect(turn.calc).toBeNull(); // the calculator is not consulted for a text question
-    expect(turn.mode).toBe('evidence-only');
+    expect(turn.state.phase).toBe('done');
+    expect(turn.state.question).toBe(IGRC_QUESTION);
+    expect(turn.state.route?.path).toBe('rules');
+    expect(turn.state.calc).toBeNull(); // the calculator is not consulted for a text question
+    expect(turn.state.mode).toBe('evidence-only');
     expect(app.runtime.queries).toEqual([IGRC_QUESTION]);
-    expect(turn.evidence?.passages[0]?.id).toBe(IGRC);
+    expect(turn.state.evidence?.passages[0]?.id).toBe(IGRC);
 
     const [r] = await records(app.audit);
     expect(r).toMatchObject({
@@ -55,11 +55,11 @@ describe('Ask session: evidence-only answers', () => {
       calculator: null,
       indexManifestSha: app.manifestSha,
     });
-    expect(r!.retrievalConfig).toEqual(turn.ask!.config);
-    expect(r!.citedSources).toEqual(turn.evidence!.passages.map((p) => p.id));
-    expect(r!.evidence[0]).toMatchObject({ id: IGRC, parts: turn.ask!.retrieval.evidence[0]!.parts, stages: [{ stage: 'shared words', rank: 1 }] });
+    expect(r!.retrievalConfig).toEqual(turn.state.ask!.config);
+    expect(r!.citedSources).toEqual(turn.state.evidence!.passages.map((p) => p.id));
+    expect(r!.evidence[0]).toMatchObject({ id: IGRC, parts: turn.state.ask!.retrieval.evidence[0]!.parts, stages: [{ stage: 'shared words', rank: 1 }] });
     expect(r!.models).toEqual({ embedding: { id: MANIFEST.model.id, dtype: MANIFEST.model.dtype, sha256: MANIFEST.model.sha256 }, generation: null });
-    expect(turn.audited).toBe(true);
+    expect(turn.state.audited).toBe(true);
   });
 
   it('audits the retrieval configuration the runtime reports, not the defaults', async () => {
@@ -77,9 +77,9 @@ describe('Ask session: evidence-only answers', () => {
     const chat = chatStandIn();
     const app = appStandIn({ chat });
     const turn = await new AskSession(app).ask('What is a good recipe for banana bread?');
-    expect(turn.phase).toBe('done');
-    expect(turn.noEvidence).toBe(true);
-    expect(turn.noEvidenceWhy).toMatch(/No passage of the indexed documents is similar enough/);
+    expect(turn.state.phase).toBe('done');
+    expect(turn.state.noEvidence).not.toBeNull();
+    expect(turn.state.noEvidence?.why).toMatch(/No passage of the indexed documents is similar enough/);
     expect(chat.double.requests).toHaveLength(0);
     const [r] = await records(app.audit);
     expect(r).toMatchObject({ answer: NO_ANSWER_TEXT, citedSources: [], mode: 'generative', modelId: null });
@@ -108,13 +108,13 @@ describe('Ask session: calculator and follow-ups', () => {
     const session = new AskSession(app);
     const turn = await session.ask('What is the SAIL for a final GRC of 4 and ARC-c?');
     // the calculator runs on both table paths (which one is the router's call, tested in tests/assess)
-    expect(turn.route?.path).not.toBe('rules');
-    const sail = turn.calc!.items.find((i) => i.target === 'sail')!;
+    expect(turn.state.route?.path).not.toBe('rules');
+    const sail = turn.state.calc!.items.find((i) => i.target === 'sail')!;
     expect(sail.status).toBe('ok');
     expect(sail.value).toMatch(/\bIV\b/); // SORA 2.5 Table 7: final GRC 4 with ARC-c → SAIL IV
     expect(sail.trace.length).toBeGreaterThan(0);
     const [r] = await records(app.audit);
-    expect(r!.route?.path).toBe(turn.route?.path);
+    expect(r!.route?.path).toBe(turn.state.route?.path);
     expect(r!.calculator?.inputs).toMatchObject({ grc: 4, residualArc: 'c' });
     expect(r!.calculator?.readings.length).toBeGreaterThan(0);
     const item = r!.calculator!.items.find((i) => i.target === 'sail')!;
@@ -128,14 +128,14 @@ describe('Ask session: calculator and follow-ups', () => {
     const session = new AskSession(app);
     const first = await session.ask('What is the SAIL for a final GRC of 4 and ARC-c?');
     const follow = await session.ask('and for ARC-b?');
-    expect(first.route?.path).not.toBe('rules');
-    expect(follow.route?.path).toBe(first.route?.path); // a follow-up keeps the previous path
-    expect(follow.route?.reasoning).toMatch(/follow-up/);
-    expect(follow.retrievalQuery).toBe('for ARC-b? (sail final grc 4)');
-    expect(follow.calc!.params).toMatchObject({ grc: 4, residualArc: 'b' });
-    expect(follow.calc!.items.find((i) => i.target === 'sail')!.value).toMatch(/\bIII\b/); // GRC 4 with ARC-b → SAIL III
+    expect(first.state.route?.path).not.toBe('rules');
+    expect(follow.state.route?.path).toBe(first.state.route?.path); // a follow-up keeps the previous path
+    expect(follow.state.route?.reasoning).toMatch(/follow-up/);
+    expect(follow.state.retrievalQuery).toBe('for ARC-b? (sail final grc 4)');
+    expect(follow.state.calc!.params).toMatchObject({ grc: 4, residualArc: 'b' });
+    expect(follow.state.calc!.items.find((i) => i.target === 'sail')!.value).toMatch(/\bIII\b/); // GRC 4 with ARC-b → SAIL III
     const [, r] = await records(app.audit);
-    expect(r!.subQueries).toEqual([follow.retrievalQuery]);
+    expect(r!.subQueries).toEqual([follow.state.retrievalQuery]);
     expect(r!.calculator?.inputs).toMatchObject({ grc: 4, residualArc: 'b' });
   });
 
@@ -149,7 +149,7 @@ describe('Ask session: calculator and follow-ups', () => {
     session.clear();
     expect(session.turns).toHaveLength(0);
     const after = await session.ask('and for ARC-b?'); // no previous turn: not a follow-up any more
-    expect(after.calc?.params.grc).toBeUndefined();
+    expect(after.state.calc?.params.grc).toBeUndefined();
   });
 });
 
@@ -162,16 +162,16 @@ describe('Ask session: generated answers', () => {
     });
     const app = appStandIn({ chat });
     const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(IGRC_QUESTION);
-    expect(turn.phase).toBe('done');
-    expect(turn.mode).toBe('generative');
-    expect(turn.stream).toBe(ANSWER);
-    expect(turn.answer?.citations).toEqual([IGRC]);
-    expect(turn.grounding?.sentences.length).toBeGreaterThan(0);
+    expect(turn.state.phase).toBe('done');
+    expect(turn.state.mode).toBe('generative');
+    expect(turn.state.stream).toBe(ANSWER);
+    expect(turn.state.answer?.citations).toEqual([IGRC]);
+    expect(turn.state.grounding?.sentences.length).toBeGreaterThan(0);
     expect(chat.double.requests[0]!.messages.some((m) => m.content.includes(IGRC_QUESTION))).toBe(true);
     const [r] = await records(app.audit);
-    expect(r).toMatchObject({ mode: 'generative', answer: ANSWER, citedSources: [IGRC], modelId: turn.answer!.modelId });
-    expect(r!.grounding).toEqual(turn.grounding);
-    expect(r!.modelParams).toEqual(turn.answer!.params);
+    expect(r).toMatchObject({ mode: 'generative', answer: ANSWER, citedSources: [IGRC], modelId: turn.state.answer!.modelId });
+    expect(r!.grounding).toEqual(turn.state.grounding);
+    expect(r!.modelParams).toEqual(turn.state.answer!.params);
     expect(r!.models?.generation).toMatchObject({
       id: LOADED_MODEL,
       weightsUrl: expect.stringContaining(`mlc-ai/${LOADED_MODEL}`),
@@ -214,9 +214,11 @@ describe('Ask session: generated answers', () => {
     expect(sent).toContain('[1] Step #2');
     expect(sent).not.toContain(`[${IGRC}]`);
     // the model's [1] is the chunk id again; the uncited second sentence gets the passage the check found
-    expect(turn.answer!.answer).toBe(`The intrinsic ground risk class is determined with Table 1 [${IGRC}]. The population density selects the row [${IGRC}].`);
-    expect(turn.answer!.attributed).toEqual([{ id: IGRC, sentence: 'The population density selects the row.', modelAlsoCites: true }]);
-    expect(turn.grounding!.sentences.find((x) => x.text.startsWith('The population'))!.reason).toMatch(/which it does not cite/);
+    expect(turn.state.answer!.answer).toBe(
+      `The intrinsic ground risk class is determined with Table 1 [${IGRC}]. The population density selects the row [${IGRC}].`,
+    );
+    expect(turn.state.answer!.attributed).toEqual([{ id: IGRC, sentence: 'The population density selects the row.', modelAlsoCites: true }]);
+    expect(turn.state.grounding!.sentences.find((x) => x.text.startsWith('The population'))!.reason).toMatch(/which it does not cite/);
     const [r] = await records(app.audit);
     expect(r!.attributedSources).toEqual([{ id: IGRC, sentence: 'The population density selects the row.' }]);
     expect(r!.citedSources).toEqual([IGRC]);
@@ -244,7 +246,7 @@ describe('Ask session: generated answers', () => {
     const routerCalls = chat.structuredCalls.filter((c) => JSON.stringify(c.schema) === JSON.stringify(ROUTER_VERDICT_SCHEMA));
     expect(routerCalls).toHaveLength(1);
     expect(routerCalls[0]!.params).toMatchObject({ temperature: 0, max_tokens: 120 });
-    expect(turn.route?.reasoning).toBe('classifier: asks about the text');
+    expect(turn.state.route?.reasoning).toBe('classifier: asks about the text');
     const [r] = await records(app.audit);
     expect(r!.route?.reasoning).toBe('classifier: asks about the text');
   });
@@ -261,14 +263,14 @@ describe('Ask session: generated answers', () => {
     expect(chat.structuredCalls).toHaveLength(1);
     expect(chat.structuredCalls[0]!.params.max_tokens).toBe(SMOKE_ANSWER_CONFIG.generation.max_tokens);
     expect(chat.structuredCalls[0]!.schema).toMatchObject({ properties: { claims: { maxItems: 1 } } });
-    expect(turn.mode).toBe('generative');
+    expect(turn.state.mode).toBe('generative');
   });
 
   it('answers evidence-only when evidence-only mode is on, even with a model loaded', async () => {
     const chat = chatStandIn();
     const app = appStandIn({ chat, settings: { evidenceOnly: true } });
     const turn = await new AskSession(app).ask(IGRC_QUESTION);
-    expect(turn.mode).toBe('evidence-only');
+    expect(turn.state.mode).toBe('evidence-only');
     expect(chat.double.requests).toHaveLength(0);
     expect(chat.structuredCalls).toHaveLength(0);
   });
@@ -280,12 +282,12 @@ describe('Ask session: stop', () => {
     const app = appStandIn({ chat });
     const session = new AskSession({ ...app, answerConfig: FREE });
     const pending = session.ask(IGRC_QUESTION);
-    await until(() => session.turns[0]?.stream !== '' && session.turns[0]?.stream !== undefined);
+    await until(() => session.turns[0]?.state.stream !== '' && session.turns[0]?.state.stream !== undefined);
     expect(session.busy).toBe(true);
     session.stop();
     const turn = await pending;
-    expect(turn.phase).toBe('stopped');
-    expect(turn.answer?.stopped).toBe(true);
+    expect(turn.state.phase).toBe('stopped');
+    expect(turn.state.answer?.stopped).toBe(true);
     expect(chat.double.interrupts).toBe(1);
     expect(session.busy).toBe(false);
     const [r] = await records(app.audit);
@@ -304,13 +306,13 @@ describe('Ask session: stop', () => {
     const app = appStandIn({ runtime });
     const session = new AskSession(app);
     const pending = session.ask(IGRC_QUESTION);
-    await until(() => session.turns[0]?.phase === 'retrieving');
+    await until(() => session.turns[0]?.state.phase === 'retrieving');
     session.stop();
     release();
     const turn: Turn = await pending;
-    expect(turn.phase).toBe('stopped');
-    expect(turn.ask).toBeNull();
-    expect(turn.evidence).toBeNull();
+    expect(turn.state.phase).toBe('stopped');
+    expect(turn.state.ask).toBeNull();
+    expect(turn.state.evidence).toBeNull();
     expect(await app.audit.count()).toBe(0);
   });
 });
@@ -320,8 +322,8 @@ describe('Ask session: failures', () => {
     const app = appStandIn();
     app.runtime.failNext.retrieve = new Error('The retrieval worker failed: out of memory. Reload the app.');
     const turn = await new AskSession(app).ask(IGRC_QUESTION);
-    expect(turn.phase).toBe('error');
-    expect(turn.error).toEqual({
+    expect(turn.state.phase).toBe('error');
+    expect(turn.state.error).toEqual({
       summary: 'The retrieval worker failed: out of memory. Reload the app.',
       action: 'Try again; if it persists, reload the app.',
     });
@@ -332,9 +334,9 @@ describe('Ask session: failures', () => {
     const chat = chatStandIn({ createErrors: [new Error('GPUOutOfMemoryError: out of memory')] });
     const app = appStandIn({ chat });
     const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(IGRC_QUESTION);
-    expect(turn.phase).toBe('error');
-    expect(turn.error?.summary).toBe('The GPU ran out of memory or the WebGPU device was lost.');
-    expect(turn.error?.action).toMatch(/Choose a smaller model/);
+    expect(turn.state.phase).toBe('error');
+    expect(turn.state.error?.summary).toBe('The GPU ran out of memory or the WebGPU device was lost.');
+    expect(turn.state.error?.action).toMatch(/Choose a smaller model/);
   });
 
   it('keeps the answer when the source check fails, and says why', async () => {
@@ -342,21 +344,21 @@ describe('Ask session: failures', () => {
     const app = appStandIn({ chat });
     app.runtime.failNext.checkGrounding = new Error('embedding failed');
     const turn = await new AskSession({ ...app, answerConfig: FREE }).ask(IGRC_QUESTION);
-    expect(turn.phase).toBe('done');
-    expect(turn.answer?.answer).toBe(ANSWER_TEXT);
-    expect(turn.grounding).toBeNull();
-    expect(turn.groundingError).toBe('embedding failed');
-    expect(turn.audited).toBe(true);
+    expect(turn.state.phase).toBe('done');
+    expect(turn.state.answer?.answer).toBe(ANSWER_TEXT);
+    expect(turn.state.grounding).toBeNull();
+    expect(turn.state.groundingError).toBe('embedding failed');
+    expect(turn.state.audited).toBe(true);
   });
 
   it('keeps the answer when the audit log cannot be written, and says why', async () => {
     const app = appStandIn();
     const failing = { ...app.audit, add: async () => Promise.reject(new Error('The audit log is full: export and clear it.')) };
     const turn = await new AskSession({ ...app, audit: failing, chatEngine: () => null }).ask(IGRC_QUESTION);
-    expect(turn.phase).toBe('done');
-    expect(turn.evidence).not.toBeNull();
-    expect(turn.audited).toBe(false);
-    expect(turn.auditError).toBe('The audit log is full: export and clear it.');
+    expect(turn.state.phase).toBe('done');
+    expect(turn.state.evidence).not.toBeNull();
+    expect(turn.state.audited).toBe(false);
+    expect(turn.state.auditError).toBe('The audit log is full: export and clear it.');
   });
 });
 
@@ -370,13 +372,13 @@ describe('Ask session: questions sent before the index is ready, length limit, l
     const indexReady = new Promise<void>((r) => (ready = r));
     const done = session.ask(IGRC_QUESTION, { until: indexReady });
     await until(() => session.turns.length === 1);
-    expect(session.turns[0]!.phase).toBe('queued');
+    expect(session.turns[0]!.state.phase).toBe('queued');
     expect(session.busy).toBe(true);
     await new Promise((r) => setTimeout(r, 20));
     expect(app.runtime.queries).toEqual([]); // nothing is sent before the index is ready
     ready();
     const turn = await done;
-    expect(turn.phase).toBe('done');
+    expect(turn.state.phase).toBe('done');
     expect(app.runtime.queries).toEqual([IGRC_QUESTION]);
   });
 
@@ -386,12 +388,12 @@ describe('Ask session: questions sent before the index is ready, length limit, l
     const failed = await session.ask(IGRC_QUESTION, {
       until: Promise.reject(new Error('The regulation index could not be loaded (offline). Reload, then ask again.')),
     });
-    expect(failed.phase).toBe('error');
-    expect(failed.error?.summary).toMatch(/could not be loaded/);
+    expect(failed.state.phase).toBe('error');
+    expect(failed.state.error?.summary).toMatch(/could not be loaded/);
     const pending = session.ask(IGRC_QUESTION, { until: new Promise<void>(() => undefined) });
     await until(() => session.turns.length === 2);
     session.stop();
-    expect((await pending).phase).toBe('stopped');
+    expect((await pending).state.phase).toBe('stopped');
     expect(app.runtime.queries).toEqual([]);
   });
 

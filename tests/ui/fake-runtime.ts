@@ -14,6 +14,7 @@ import { assembleContext } from '../../src/core/retrieval/context';
 import type { Filters, RetrievalResult } from '../../src/core/retrieval/types';
 import { contentTokens } from '../../src/core/text/tokenize';
 import type { AskResult, RetrievalModelStatus, SkyCiteRuntime } from '../../src/runtime/types';
+import type { ScopeVerdict } from '../../src/core/ask/types';
 
 export function chunk(id: string, title: string, text: string, extra: Partial<Chunk> = {}): Chunk {
   return {
@@ -96,6 +97,8 @@ export interface FakeRuntime extends SkyCiteRuntime {
   queries: string[];
   /** The filters of every retrieval, in order. */
   filters: (Filters | undefined)[];
+  /** Every question the coverage door was asked, in order. */
+  coverageQueries: string[];
   /** Make the next calls of a method fail with this error (failure paths). */
   failNext: Partial<Record<'retrieve' | 'evidenceOnly' | 'checkGrounding' | 'useRetrievalModel', Error>>;
 }
@@ -105,8 +108,9 @@ export interface FakeRuntime extends SkyCiteRuntime {
  * is a chunk id's first two segments, kept when it owns a retrieved chunk, its refined context the
  * chunks' texts under a header.
  */
-export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents?: boolean } = {}): FakeRuntime {
+export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents?: boolean; scope?: ScopeVerdict } = {}): FakeRuntime {
   const queries: string[] = [];
+  const coverageQueries: string[] = [];
   const filterLog: (Filters | undefined)[] = [];
   const failNext: FakeRuntime['failNext'] = {};
   const fail = (method: keyof FakeRuntime['failNext']) => {
@@ -189,6 +193,7 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
   };
   return {
     queries,
+    coverageQueries,
     filters: filterLog,
     failNext,
     async init() {
@@ -211,6 +216,10 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
       filterLog.push(options?.filters);
       fail('retrieve');
       return retrieveSync(query, options);
+    },
+    async coverage(query) {
+      coverageQueries.push(query);
+      return options.scope ?? null;
     },
     async evidenceOnly(question, result) {
       fail('evidenceOnly');

@@ -94,7 +94,7 @@ describe('retrievalOfferState', () => {
 });
 
 describe('turnShowedEvidence', () => {
-  const done = { busy: false, error: null, noEvidence: false, evidence: null, answer: null };
+  const done = { phase: 'done' as const, error: null, noEvidence: null, evidence: null, answer: null };
 
   it('counts a finished turn with passages (evidence-only) or a generated answer', () => {
     expect(turnShowedEvidence({ ...done, evidence: { passages: [{}] } })).toBe(true);
@@ -102,9 +102,9 @@ describe('turnShowedEvidence', () => {
   });
 
   it('does not count a running turn, an error, "no evidence" or a turn without passages', () => {
-    expect(turnShowedEvidence({ ...done, busy: true, evidence: { passages: [{}] } })).toBe(false);
+    expect(turnShowedEvidence({ ...done, phase: 'generating', evidence: { passages: [{}] } })).toBe(false);
     expect(turnShowedEvidence({ ...done, error: { summary: 'x' }, evidence: { passages: [{}] } })).toBe(false);
-    expect(turnShowedEvidence({ ...done, noEvidence: true })).toBe(false);
+    expect(turnShowedEvidence({ ...done, noEvidence: { why: 'x', detail: '' } })).toBe(false);
     expect(turnShowedEvidence({ ...done, evidence: { passages: [] } })).toBe(false);
   });
 });

@@ -26,13 +26,13 @@ describe('the Ask conversation across a reload', () => {
 
     const after = new AskSession({ ...appStandIn(), sessionStore }); // a reload: a new session over the same database
     await after.restore();
-    expect(after.turns.map((t) => t.question)).toEqual([QUESTION, CALC]);
-    expect(after.turns[0]!.phase).toBe('done');
-    expect(after.turns[0]!.evidence?.passages[0]?.id).toBe(CHUNKS[0]!.id);
-    expect(after.turns[1]!.calc?.items.length).toBeGreaterThan(0);
+    expect(after.turns.map((t) => t.state.question)).toEqual([QUESTION, CALC]);
+    expect(after.turns[0]!.state.phase).toBe('done');
+    expect(after.turns[0]!.state.evidence?.passages[0]?.id).toBe(CHUNKS[0]!.id);
+    expect(after.turns[1]!.state.calc?.items.length).toBeGreaterThan(0);
     // the calculator remembers the last operation: a follow-up after the reload changes one input
     const follow = await after.ask('and for 1 m?');
-    expect(follow.calc?.items.map((i) => i.target)).toEqual(after.turns[1]!.calc?.items.map((i) => i.target));
+    expect(follow.state.calc?.items.map((i) => i.target)).toEqual(after.turns[1]!.state.calc?.items.map((i) => i.target));
   });
 
   it('"New conversation" clears the stored turns too', async () => {
@@ -48,11 +48,33 @@ describe('the Ask conversation across a reload', () => {
 
   it('drops a damaged stored conversation with a notice, and shows none of it', async () => {
     const sessionStore = freshStore();
-    await sessionStore.save('conversation', { turns: [{ question: 42 }], memory: { params: null, targets: [] } });
+    await sessionStore.save('conversation', { version: 2, turns: [{ question: 42 }], memory: { params: null, targets: [] } });
     const s = new AskSession({ ...appStandIn(), sessionStore });
     await s.restore();
     expect(s.turns).toEqual([]);
     expect(s.storageNotice).toMatch(/damaged and was not restored/);
+  });
+
+  it('says a conversation kept by an earlier version is not restored, rather than calling it damaged', async () => {
+    const sessionStore = freshStore();
+    await sessionStore.save('conversation', { turns: [], memory: { params: null, targets: [] } });
+    const s = new AskSession({ ...appStandIn(), sessionStore });
+    await s.restore();
+    expect(s.turns).toEqual([]);
+    expect(s.storageNotice).toMatch(/another version of SkyCite/);
+  });
+
+  it('refuses a stored turn whose answer lacks a field the view reads (the schema names every one)', async () => {
+    const sessionStore = freshStore();
+    const s = new AskSession({ ...appStandIn(), sessionStore });
+    await s.ask(QUESTION);
+    const saved = (await sessionStore.load('conversation', (v): v is { turns: { ask: { chunks: unknown[] } }[] } => true)).value!;
+    saved.turns[0]!.ask.chunks = [{ id: 'x' }]; // a chunk without its text
+    await sessionStore.save('conversation', saved);
+    const after = new AskSession({ ...appStandIn(), sessionStore });
+    await after.restore();
+    expect(after.turns).toEqual([]);
+    expect(after.storageNotice).toMatch(/damaged/);
   });
 
   it('says when the conversation cannot be kept (storage full), and the answer is still shown', async () => {
@@ -62,7 +84,7 @@ describe('the Ask conversation across a reload', () => {
     };
     const s = new AskSession({ ...appStandIn(), sessionStore: full });
     const t = await s.ask(QUESTION);
-    expect(t.phase).toBe('done');
+    expect(t.state.phase).toBe('done');
     expect(s.storageNotice).toMatch(/not kept for the next visit: .*full/);
   });
 });

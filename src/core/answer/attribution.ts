@@ -10,7 +10,8 @@
  *
  * Pure: the grounding report in, the answer text and an updated report out.
  */
-import { citedIds, claimLine, numberCitations } from './citations.js';
+import { citedIds, claimLine, numberCitations, type NumberedCitations } from './citations.js';
+import { renderClaims } from './structured.js';
 import { classify, type AnswerClaim, type GroundingReport, type SentenceGrounding } from './grounding.js';
 
 export interface AttributedCitation {
@@ -62,38 +63,6 @@ export function attributeCitations(answer: string, report: GroundingReport, opts
   return { answer: out, attributed, report: { ...report, sentences } };
 }
 
-/**
- * An answer's text and citations after the grounding check, with attribution applied: the
- * attributed markers are in the text and the citations (first-appearance order), and
- * `attributed` lists them (ids the model also cited elsewhere are marked so). The Ask turn and
- * the answer evaluation's scoring both go through this.
- */
-export function attributeAnswer(
-  answer: { answer: string; status: string; citations: readonly string[] },
-  report: GroundingReport,
-): { answer: string; citations: string[]; attributed: AttributedCitation[]; report: GroundingReport } {
-  const r = attributeCitations(answer.answer, report, { incomplete: answer.status !== 'complete' });
-  if (!r.attributed.length) return { answer: answer.answer, citations: [...answer.citations], attributed: [], report };
-  const own = new Set(answer.citations);
-  return { answer: r.answer, citations: citedIds(r.answer), attributed: r.attributed.map((a) => ({ ...a, modelAlsoCites: own.has(a.id) })), report: r.report };
-}
-
-/** What attribution changes in an answer result (generation.ts AnswerResult). */
-interface Attributable {
-  answer: string;
-  status: string;
-  citations: string[];
-  display: ReturnType<typeof numberCitations>;
-  attributed: AttributedCitation[];
-}
-
-/** {@link attributeAnswer} on a whole answer result (its display numbering follows the new text). */
-export function applyAttribution<R extends Attributable>(result: R, report: GroundingReport): { result: R; report: GroundingReport } {
-  const a = attributeAnswer(result, report);
-  if (!a.attributed.length) return { result, report };
-  return { result: { ...result, answer: a.answer, citations: a.citations, display: numberCitations(a.answer), attributed: a.attributed }, report: a.report };
-}
-
 /** Citations of a supported claim that support it neither alone nor as needed for the joint support: not shown. */
 export interface PrunedCitations {
   /** The claim as the checker saw it (before its citations were pruned). */
@@ -114,8 +83,12 @@ export function reattributeClaims(
   claims: readonly AnswerClaim[],
   report: GroundingReport,
   opts: { incomplete?: boolean } = {},
-): { claims: AnswerClaim[]; attributed: AttributedCitation[]; pruned: PrunedCitations[]; report: GroundingReport } {
-  if (report.sentences.length !== claims.length) return { claims: [...claims], attributed: [], pruned: [], report };
+): { claims: AnswerClaim[]; attributed: AttributedCitation[]; pruned: PrunedCitations[]; report: GroundingReport; problem: string | null } {
+  if (report.sentences.length !== claims.length) {
+    // the check and the claims disagree on the count: nothing is moved, and the mismatch is said (never a silent no-op)
+    const problem = `the check returned ${report.sentences.length} verdict(s) for ${claims.length} claim(s): citations left as the model wrote them`;
+    return { claims: [...claims], attributed: [], pruned: [], report, problem };
+  }
   const attributed: AttributedCitation[] = [];
   const pruned: PrunedCitations[] = [];
   const out: AnswerClaim[] = [];
@@ -165,5 +138,77 @@ export function reattributeClaims(
     pruned,
     attributed: attributed.map((a) => ({ ...a, modelAlsoCites: own.has(a.id) })),
     report: { ...report, sentences, totals, verdict: verdict.verdict, verdictReason: verdict.reason },
+    problem: null,
+  };
+}
+
+/** What the one attribution reads of an answer, whatever its form (the turn's AnswerResult, or eval:answers' record). */
+export interface AttributionSubject {
+  answer: string;
+  status: string;
+  citations: readonly string[];
+  /** Structured answers: the claims as checked, and the model's statement of what the passages lack. */
+  structured: { claims: AnswerClaim[]; notInPassages: string | null; pruned?: PrunedCitations[] } | null;
+}
+
+/** The answer after the check: its text, citations and numbering, what attribution changed, the report, and any problem. */
+export interface Attributed {
+  answer: string;
+  citations: string[];
+  display: NumberedCitations;
+  attributed: AttributedCitation[];
+  /** Structured answers: the claims as shown (re-attributed and pruned) and the pruned citations. */
+  claims: AnswerClaim[] | null;
+  pruned: PrunedCitations[];
+  report: GroundingReport;
+  /** Why attribution could not be applied (e.g. the check's verdicts do not match the claims), or null. */
+  problem: string | null;
+}
+
+/**
+ * THE attribution of a checked answer, for every answer form: free text gets the supporting passage's marker after
+ * each supported sentence the model left uncited; structured claims are re-attributed and pruned claim by claim
+ * (reattributeClaims). `enabled` false (config.attribution off) keeps the answer as written with the report.
+ * The Ask turn and eval:answers' scoring both call this, and only this.
+ */
+export function attributeResult(subject: AttributionSubject, report: GroundingReport, enabled = true): Attributed {
+  const incomplete = subject.status !== 'complete';
+  const s = subject.structured;
+  const unchanged: Attributed = {
+    answer: subject.answer,
+    citations: [...subject.citations],
+    display: numberCitations(subject.answer),
+    attributed: [],
+    claims: s ? [...s.claims] : null,
+    pruned: s?.pruned ?? [],
+    report,
+    problem: null,
+  };
+  if (!enabled) return unchanged;
+  if (s) {
+    const r = reattributeClaims(s.claims, report, { incomplete });
+    if (r.problem) return { ...unchanged, problem: r.problem };
+    const answer = r.attributed.length || r.pruned.length ? renderClaims(r.claims, s.notInPassages) : subject.answer;
+    return {
+      answer,
+      citations: citedIds(answer),
+      display: numberCitations(answer),
+      attributed: r.attributed,
+      claims: r.claims,
+      pruned: r.pruned,
+      report: r.report,
+      problem: null,
+    };
+  }
+  const r = attributeCitations(subject.answer, report, { incomplete });
+  if (!r.attributed.length) return unchanged;
+  const own = new Set(subject.citations);
+  return {
+    ...unchanged,
+    answer: r.answer,
+    citations: citedIds(r.answer),
+    display: numberCitations(r.answer),
+    attributed: r.attributed.map((a) => ({ ...a, modelAlsoCites: own.has(a.id) })),
+    report: r.report,
   };
 }

@@ -1,14 +1,10 @@
 /**
  * Answer generation with a chat engine (SKYSAFE §2.7): assemble the messages,
  * stream the completion, separate the reasoning trace from the answer, remove
- * citations of chunks that were not in the context, optionally run the
- * sentence-level grounding check, and return everything the audit record
- * needs (messages, model id, parameters, context ids, attempts).
- *
- * `ChatEngine` is the subset of @mlc-ai/web-llm's `MLCEngineInterface` used
- * here, so a real engine — `await CreateWebWorkerMLCEngine(worker, modelId)` —
- * and a test double implement the same interface (a type-level test checks
- * that `MLCEngineInterface` is assignable to it).
+ * citations of chunks that were not in the context, and return everything the
+ * audit record needs (messages, model id, parameters, context ids, attempts).
+ * It only generates: the check and the attribution run after it, in the turn
+ * (core/ask/turn.ts → attribution.ts `attributeResult`).
  *
  * Rules enforced in code, not left to the model:
  * - no evidence → the reply is exactly NO_ANSWER_TEXT and the engine is never
@@ -23,8 +19,6 @@
  * - numbered markers (config.citationMarkers 'number', the default) → the model
  *   sees the passages as [1], [2]…, and its numbers are turned back into chunk
  *   ids as the answer streams (citations.ts), so the result carries `[chunk-id]`;
- * - with the grounding check: supported claims the model left uncited get the
- *   supporting chunk's marker, listed in `attributed` (attribution.ts);
  * - structured answers (config.answerForm 'structured', structured.ts): the reply is a JSON
  *   object of claims under a schema the engine enforces; claims are passed on as they complete,
  *   a stopped or invalid reply keeps its complete claims and reports the rest, and a source
@@ -32,7 +26,7 @@
  */
 import { buildRequest, type ChatCompletionChunkLike, type ChatEngine, type StreamingChatRequest } from '../llm/engine.js';
 import type { RetrievalResult } from '../retrieval/types.js';
-import { applyAttribution, type AttributedCitation, type PrunedCitations } from './attribution.js';
+import type { AttributedCitation, PrunedCitations } from './attribution.js';
 import {
   citedIds,
   contextChunkIds,
@@ -47,9 +41,9 @@ import {
 import { type AnswerConfig, DEFAULT_ANSWER_CONFIG } from './config.js';
 import { type GenerationParams } from '../llm/engine.js';
 import { type AnswerError, ContextTooLongError, type EngineErrorContext, mapEngineError } from '../llm/errors.js';
-import { checkGrounding, type AnswerClaim, type GroundingChunk, type GroundingInput, type GroundingReport } from './grounding.js';
+import type { AnswerClaim, GroundingReport } from './grounding.js';
 import { buildChatMessages, isStructured, type ConversationTurn } from './messages.js';
-import { answerSchema, attributeClaims, ClaimStream, draftClaim, NOT_IN_PASSAGES_LABEL, renderClaims, resolveClaims } from './structured.js';
+import { answerSchema, ClaimStream, draftClaim, NOT_IN_PASSAGES_LABEL, renderClaims, resolveClaims } from './structured.js';
 import { type ChatMessage } from '../llm/engine.js';
 import { hasNoContext } from './no-context.js';
 import { NO_ANSWER_TEXT } from './prompts.js';
@@ -81,8 +75,6 @@ export interface AnswerQuestionInput {
   onToken?: (delta: string, channel: StreamChannel) => void;
   /** Called before a retry: discard the partial text shown so far. */
   onRetry?: (info: { attempt: number; error: AnswerError }) => void;
-  /** Run the grounding check with this embedder over these chunks (those in the context are used). */
-  grounding?: { embedder: GroundingInput['embedder']; chunks: readonly GroundingChunk[] };
   /** Connectivity facts for error mapping (e.g. `() => ({ online: navigator.onLine, modelCached })`). */
   errorContext?: () => EngineErrorContext;
 }
@@ -105,9 +97,10 @@ export interface AnswerResult {
   removedCitations: RemovedCitation[];
   /** Markers added after the grounding check to supported claims the model left uncited (attribution.ts); [] until then. */
   attributed: AttributedCitation[];
+  /** The check's report after attribution (attribution.ts `attributeResult`); null until the turn checked the answer. */
   grounding: GroundingReport | null;
-  /** Set when the grounding check itself failed (the answer is still returned). */
-  groundingError: string | null;
+  /** Why attribution could not be applied to the checked answer (e.g. verdicts and claims differ in count), or null. */
+  attributionProblem: string | null;
   /** Approval-like wording found in the answer (should be empty). */
   wordingWarnings: string[];
   /** The exact messages sent (empty when the engine was not called). */
@@ -265,7 +258,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     removedCitations: [] as RemovedCitation[],
     attributed: [] as AttributedCitation[],
     grounding: null,
-    groundingError: null,
+    attributionProblem: null,
     wordingWarnings: [] as string[],
     params,
     contextIds,
@@ -354,17 +347,6 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   const answer = filtered.text;
   const status: AnswerStatus = outcome.stopped ? 'stopped' : outcome.finishReason === 'length' ? 'truncated' : 'complete';
 
-  let grounding: GroundingReport | null = null;
-  let groundingError: string | null = null;
-  if (input.grounding && answer) {
-    const chunks = input.grounding.chunks.filter((c) => contextIds.includes(c.id));
-    try {
-      grounding = await checkGrounding({ answer, chunks, embedder: input.grounding.embedder, config: config.grounding, incomplete: status !== 'complete' });
-    } catch (e) {
-      groundingError = (e as Error)?.message ?? String(e);
-    }
-  }
-
   const result: AnswerResult = {
     ...base,
     status,
@@ -374,8 +356,6 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     citations: citedIds(answer),
     display: numberCitations(answer),
     removedCitations: filtered.removed,
-    grounding,
-    groundingError,
     wordingWarnings: findApprovalWording(answer),
     messages,
     modelId: outcome.model ?? input.modelId ?? null,
@@ -383,18 +363,16 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     finishReason: outcome.finishReason,
     usage: outcome.usage ?? null,
   };
-  if (!grounding || !config.attribution) return result;
-  const attributed = applyAttribution(result, grounding);
-  return { ...attributed.result, grounding: attributed.report };
+  return result;
 }
 
-/** The result of a structured reply: its complete claims, checked and re-attributed when a grounding embedder is given. */
+/** The result of a structured reply: its complete claims, and what was wrong with the rest. */
 async function structuredResult(
   input: AnswerQuestionInput,
   config: AnswerConfig,
   base: Pick<
     AnswerResult,
-    'reasoning' | 'removedCitations' | 'attributed' | 'grounding' | 'groundingError' | 'wordingWarnings' | 'params' | 'contextIds' | 'usage'
+    'reasoning' | 'removedCitations' | 'attributed' | 'grounding' | 'attributionProblem' | 'wordingWarnings' | 'params' | 'contextIds' | 'usage'
   >,
   run: { outcome: StreamOutcome; messages: ChatMessage[]; attempts: number; ids: readonly string[] },
 ): Promise<AnswerResult> {
@@ -439,36 +417,5 @@ async function structuredResult(
     usage: outcome.usage ?? null,
     structured,
   };
-  if (!input.grounding || !claims.length) return result;
-  const contextIds = result.contextIds;
-  try {
-    const chunks = input.grounding.chunks.filter((c) => contextIds.includes(c.id));
-    const report = await checkGrounding({
-      answer: claims,
-      chunks,
-      embedder: input.grounding.embedder,
-      config: config.grounding,
-      incomplete: status !== 'complete',
-    });
-    return config.attribution ? applyClaimAttribution(result, report) : { ...result, grounding: report };
-  } catch (e) {
-    return { ...result, groundingError: (e as Error)?.message ?? String(e) };
-  }
-}
-
-/** A structured result after the check: re-attributed claims, the answer text and numbering that follow them, the updated report. */
-export function applyClaimAttribution(result: AnswerResult, report: GroundingReport): AnswerResult {
-  const s = result.structured;
-  if (!s) return { ...result, grounding: report };
-  const r = attributeClaims(s.claims, s.notInPassages, report, { incomplete: result.status !== 'complete' });
-  if (!r.attributed.length && !r.pruned.length) return { ...result, grounding: report };
-  return {
-    ...result,
-    answer: r.answer,
-    citations: r.citations,
-    display: numberCitations(r.answer),
-    attributed: r.attributed,
-    grounding: r.report,
-    structured: { ...s, claims: r.claims, pruned: r.pruned },
-  };
+  return result;
 }

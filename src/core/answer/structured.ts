@@ -16,7 +16,6 @@ import type { AnswerClaim } from './grounding.js';
 import type { StructuredLimits } from './config.js';
 import type { RemovedCitation } from './citations.js';
 import { citedIds, claimLine, outOfContextId } from './citations.js';
-import { reattributeClaims } from './attribution.js';
 import type { GroundingReport } from './grounding.js';
 import type { SectionLabel } from './prompts.js';
 
@@ -173,15 +172,4 @@ export function draftClaim(partialReply: string, completed: number): string {
   if (!Array.isArray(claims) || claims.length <= completed) return '';
   const c = claims[completed] as unknown;
   return typeof c === 'object' && c !== null && typeof (c as { text?: unknown }).text === 'string' ? (c as { text: string }).text : '';
-}
-
-/**
- * Claims after the source check, as shown: re-attributed and pruned (attribution.ts `reattributeClaims`),
- * the answer text rendered from them and its citations. The Ask turn and the answer evaluation's scoring
- * both go through this.
- */
-export function attributeClaims(claims: readonly AnswerClaim[], notInPassages: string | null, report: GroundingReport, opts: { incomplete?: boolean } = {}) {
-  const r = reattributeClaims(claims, report, opts);
-  const answer = renderClaims(r.claims, notInPassages);
-  return { ...r, answer, citations: citedIds(answer) };
 }

@@ -16,7 +16,7 @@ import type { RetrievalResult } from '../retrieval/types.js';
 import { splitSentenceSpans } from '../text/sentences.js';
 import { draftFromAgents, type RequirementDraft } from '../agents/requirements.js';
 import type { Filters } from '../retrieval/types.js';
-import type { AskResult, AskRetrieval, RetrieveRequest } from './types.js';
+import type { AskResult, AskRetrieval, RetrieveRequest, ScopeVerdict } from './types.js';
 import type { Scope } from './scope.js';
 
 export interface LocalRetrievalDeps {
@@ -45,20 +45,8 @@ export async function embedQuery(
   return { vector: vector!, alternatives, ms: performance.now() - t };
 }
 
-/** Flat retrieval, and with agents the documents that hold the evidence, on one embedding of the query. */
+/** Flat retrieval, and with agents the documents that hold the evidence, on one embedding of the query (returned for reuse). */
 export async function retrieveLocal(
-  deps: Omit<LocalRetrievalDeps, 'embedder'>,
-  query: string,
-  request: RetrieveRequest = {},
-): Promise<AskResult & { agentResult: AgentResult | null }> {
-  const { queryVector, ...result } = await retrieveRanked(deps, query, request);
-  // not in these documents: decided on the flat retrieval, once per question, where the app, the CLIs and every eval retrieve;
-  // with the built-in model the query is not embedded a second time
-  const scope = deps.scope ? await deps.scope.decide(query, result.retrieval, deps.scope.embedder === deps.queryEmbedder ? queryVector : undefined) : null;
-  return scope ? { ...result, scope } : result;
-}
-
-async function retrieveRanked(
   deps: Omit<LocalRetrievalDeps, 'embedder'>,
   query: string,
   request: RetrieveRequest,
@@ -125,17 +113,39 @@ export async function draftRequirementsLocal(
   options: { filters?: Filters; perDocument?: number } = {},
 ): Promise<RequirementDraft> {
   const { agentResult } = await retrieveLocal(deps, description, options.filters ? { filters: options.filters } : {});
+  // drafting never asks the coverage door: it has no question, and pays nothing for it
   const verbatim = new Map(deps.index.manifest.sources.map((s) => [s.id, s.verbatim]));
   return draftFromAgents(agentResult!, deps.index.chunks, (id) => verbatim.get(id) ?? false, options.perDocument ?? 5);
 }
 
+/**
+ * THE coverage decision ("not in these documents"), on what was searched and its flat retrieval. The
+ * turn asks it through `AskRetrieval.coverage`; `npm run eval` calls it directly on its cached vectors.
+ * `known`: the query's vector by an embedder, reused when it is the decision's own embedder.
+ */
+export async function decideCoverage(
+  scope: Scope | null | undefined,
+  query: string,
+  retrieval: RetrievalResult,
+  known: { vector: Float32Array; embedder: Pick<Embedder, 'embed'> } | null = null,
+): Promise<ScopeVerdict | null> {
+  if (!scope) return null;
+  return scope.decide(query, retrieval, known && known.embedder === scope.embedder ? known.vector : undefined);
+}
+
 /** The AskRetrieval port over a loaded index (the runtime's current engine is read on every call). */
 export function createLocalRetrieval(current: () => LocalRetrievalDeps): AskRetrieval {
+  // the last query's vector and the embedder that made it: the coverage door reuses it instead of embedding again
+  let last: { query: string; vector: Float32Array; embedder: Pick<Embedder, 'embed'> } | null = null;
   return {
     async retrieve(query, request) {
-      const result: AskResult & { agentResult?: AgentResult | null } = await retrieveLocal(current(), query, request);
-      delete result.agentResult; // the port returns plain data (it crosses the worker boundary)
-      return result;
+      const deps = current();
+      const { agentResult: _agents, queryVector, ...result } = await retrieveLocal(deps, query, request ?? {});
+      last = { query, vector: queryVector, embedder: deps.queryEmbedder };
+      return result; // plain data: it crosses the worker boundary
+    },
+    async coverage(query, result) {
+      return decideCoverage(current().scope, query, result.retrieval, last?.query === query ? last : null);
     },
     async evidenceOnly(question, result) {
       const { embedder, index } = current();

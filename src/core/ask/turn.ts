@@ -1,39 +1,40 @@
 /**
- * THE Ask turn: route → calculator → retrieval → evidence-only composition or generated answer →
- * grounding → audit record, as a stream of typed events. The app's Ask view, `npm run eval`'s
- * retrieval (through the same retrieval port) and `npm run eval:answers` run this one function;
- * what differs between them is only the ports they inject (runtime worker or in-process index,
- * WebLLM or llama.cpp) and the settings.
+ * THE Ask turn: route → calculator → retrieval → coverage (one door) → evidence-only composition or
+ * generated answer → check and attribution → audit record, as a stream of typed events. The app's Ask
+ * view, `npm run eval`'s retrieval (through the same retrieval port) and `npm run eval:answers` run
+ * this one function; what differs between them is only the ports they inject (runtime worker or
+ * in-process index, WebLLM or llama.cpp) and the settings.
+ *
+ * Its state is written in one place: every event is folded by `reduceTurn` (turn-state.ts), and the
+ * outcome is that state with the audit record and the calculator's memory. Each step below reads the
+ * state and emits events; none writes a field itself.
  *
  * Pure orchestration: no DOM, no storage. The caller saves the audit record it returns.
  */
-import { applyAttribution } from '../answer/attribution.js';
+import { attributeResult } from '../answer/attribution.js';
 import { chatModel } from '../llm/complete.js';
-import { condenseConsulted, type CondensedContext } from '../agents/condense.js';
+import { condenseConsulted } from '../agents/condense.js';
 import { contextCharsFor, DEFAULT_ANSWER_CONFIG, type AnswerConfig } from '../answer/config.js';
 import { AnswerError, mapEngineError, type EngineErrorContext } from '../llm/errors.js';
-import type { EvidenceOnlyAnswer } from '../answer/evidence-only.js';
-import { answerQuestion, applyClaimAttribution, type AnswerResult } from '../answer/generation.js';
+import { answerQuestion, type AnswerResult } from '../answer/generation.js';
 import { type ChatEngine } from '../llm/engine.js';
-import type { GroundingReport } from '../answer/grounding.js';
 import type { ConversationTurn } from '../answer/messages.js';
 import { hasNoContext } from '../answer/no-context.js';
-import { alternativesFrom, assistQuery, type QueryAssistance } from '../answer/query-assist.js';
+import { alternativesFrom, assistQuery } from '../answer/query-assist.js';
 import { mergeParams, type CalcParams, type CalcTarget } from '../sora/extract.js';
 import { runCalc, type CalcOutcome } from '../sora/message-calc.js';
 import { createLlmRouterClassifier } from '../route/router-classifier.js';
 import { DECIDED_PROBABILITY, routeTurn, type ChatTurn, type PrefilterResult, type RouteDecision, type RoutePath } from '../route/router.js';
 import type { IndexManifest } from '../index/manifest.js';
 import type { RetrievalConfigOverrides } from '../retrieval/config.js';
-import type { Filters, RetrievalResult } from '../retrieval/types.js';
+import type { Filters } from '../retrieval/types.js';
 import { standaloneFollowUp } from './follow-up.js';
 import { buildAuditRecord, noEvidenceDetail, noEvidenceReason, type ModelDescriber } from './audit.js';
-import type { AnswerMode, AuditRecordInput } from './audit-record.js';
-import type { AskResult, AskRetrieval, RetrieveRequest, ScopeVerdict } from './types.js';
+import type { AuditRecordInput } from './audit-record.js';
+import type { AskRetrieval, RetrieveRequest, ScopeVerdict } from './types.js';
+import { initialTurnState, reduceTurn, type TurnEvent, type TurnPhase, type TurnState } from './turn-state.js';
 
-export type { ScopeVerdict };
-
-export type TurnPhase = 'queued' | 'routing' | 'retrieving' | 'composing' | 'condensing' | 'generating' | 'checking' | 'done' | 'stopped' | 'error';
+export type { ScopeVerdict, TurnEvent, TurnPhase };
 
 /** The loaded generation model as a turn uses it (absent: evidence-only). */
 export interface TurnModel {
@@ -44,13 +45,9 @@ export interface TurnModel {
   readonly modelId?: string | null;
 }
 
-/** Decides from the question and its retrieval whether the answer is outside the documents (core/coverage); null: it may be here. */
-export type ScopeCheck = (question: string, retrieval: RetrievalResult) => ScopeVerdict | null;
-
 /** What a turn runs on; the app injects the runtime worker and WebLLM, the evaluations an in-process index and llama.cpp. */
 export interface TurnPorts {
-  /** Knowledge of what the documents do not hold (absent: every question is taken as possibly answered here). */
-  readonly scope?: ScopeCheck;
+  /** Retrieval, the coverage decision, the evidence-only composition and the check (core/ask/retrieve.ts). */
   readonly retrieval: AskRetrieval;
   readonly model: TurnModel | null;
   /** The generation model's URLs for the audit record (src/llm knows them); default: the id only. */
@@ -83,6 +80,8 @@ export interface TurnSettings {
   readonly retrievalConfig?: RetrievalConfigOverrides;
   /** How a follow-up is searched without a model (default 'standalone'). */
   readonly followUps?: FollowUpRule;
+  /** Ask the coverage door whether the documents hold the rule (default true; off: the gate alone, an ablation). */
+  readonly coverage?: boolean;
 }
 
 /** An earlier turn of the conversation, as the next turn reads it. */
@@ -114,55 +113,10 @@ export interface TurnInput {
   readonly signal?: AbortSignal;
 }
 
-export type TurnEvent =
-  | { type: 'phase'; phase: TurnPhase }
-  | { type: 'route'; route: RouteDecision; retrievalQuery: string }
-  | { type: 'calc'; calc: CalcOutcome }
-  | { type: 'calc-offer'; calc: CalcOutcome; why: string }
-  | { type: 'assistance'; assistance: QueryAssistance }
-  | { type: 'assist-error'; message: string }
-  | { type: 'retrieved'; ask: AskResult; mode: AnswerMode }
-  | { type: 'no-evidence'; why: string; detail: string }
-  | { type: 'scope'; scope: ScopeVerdict }
-  | { type: 'evidence'; evidence: EvidenceOnlyAnswer }
-  | { type: 'condensed'; documents: CondensedContext[]; ask: AskResult }
-  | { type: 'token'; delta: string }
-  /** Structured answers: the claim being written (replaces the previous draft; '' once it completed). */
-  | { type: 'draft'; text: string }
-  | { type: 'retry'; notice: string }
-  | { type: 'answer'; answer: AnswerResult }
-  | { type: 'grounding'; report: GroundingReport; answer: AnswerResult }
-  | { type: 'grounding-error'; message: string };
-
-export interface TurnOutcome {
-  /** 'done' or 'stopped' (failures throw). */
-  phase: 'done' | 'stopped';
-  route: RouteDecision | null;
-  prefilter: PrefilterResult | null;
-  retrievalQuery: string;
-  calc: CalcOutcome | null;
-  /**
-   * Set when a weakly routed table question read no calculator input: the turn fell back to the text
-   * search and offers the calculator (Assess) instead of showing empty calculator blocks.
-   */
-  calcOffer: { calc: CalcOutcome; why: string } | null;
-  assistance: QueryAssistance | null;
-  assistError: string | null;
-  /** The retrieval as the answer saw it (with the condensed documents' evidence when they were the context). */
-  ask: AskResult | null;
-  mode: AnswerMode | null;
-  noEvidence: { why: string; detail: string } | null;
-  /** Set when the question's rule lives in an instrument these documents do not hold: said first, no model call. */
-  scope: ScopeVerdict | null;
-  evidence: EvidenceOnlyAnswer | null;
-  condensed: CondensedContext[] | null;
-  answer: AnswerResult | null;
-  grounding: GroundingReport | null;
-  groundingError: string | null;
-  /** The audit record to store (null when the turn stopped before its evidence was known). */
-  record: AuditRecordInput | null;
-  /** The calculator's memory after this turn. */
-  memory: CalcMemory;
+/** The turn's final state, with the audit record to store (null when it stopped before its evidence was known) and the calculator's memory. */
+export interface TurnOutcome extends TurnState {
+  readonly record: AuditRecordInput | null;
+  readonly memory: CalcMemory;
 }
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -193,222 +147,266 @@ export function routerHistory(previous: readonly PriorTurn[]): ChatTurn[] {
   return history;
 }
 
-/** Run one Ask turn. Emits events as it goes; resolves with everything it produced; throws on failure (mapped model errors). */
+/** Run one Ask turn. Emits events as it goes; resolves with its final state; throws on failure (mapped model errors). */
 export async function runTurn(input: TurnInput, ports: TurnPorts, emit: (e: TurnEvent) => void = () => {}): Promise<TurnOutcome> {
-  const { question, signal } = input;
-  const previous = input.previous ?? [];
-  const settings = input.settings ?? {};
-  const config = settings.answerConfig ?? DEFAULT_ANSWER_CONFIG;
-  const engine = ports.model?.engine ?? null;
-  const out: TurnOutcome = {
-    phase: 'done',
-    route: null,
-    prefilter: null,
-    retrievalQuery: question,
-    calc: null,
-    calcOffer: null,
-    assistance: null,
-    assistError: null,
-    ask: null,
-    mode: null,
-    noEvidence: null,
-    scope: null,
-    evidence: null,
-    condensed: null,
-    answer: null,
-    grounding: null,
-    groundingError: null,
-    record: null,
-    memory: input.memory ?? EMPTY_CALC_MEMORY,
-  };
-  const phase = (p: TurnPhase) => emit({ type: 'phase', phase: p });
-  const stopped = (): boolean => {
-    if (!signal?.aborted) return false;
-    out.phase = 'stopped';
-    phase('stopped');
-    return true;
-  };
-  const finish = (): TurnOutcome => {
-    out.record = auditOf(out, input, ports);
-    phase(out.phase);
-    return out;
-  };
+  const t = new TurnRun(input, ports, emit);
+  return t.finish(await t.run());
+}
 
-  // 1. route, once: the keyword pre-filter decides clear cases; with a model loaded, it classifies the ambiguous ones
-  phase('routing');
-  const classifier = engine && settings.routerModel !== false ? createLlmRouterClassifier(chatModel(engine), signal ? { signal } : {}) : undefined;
-  const routed = await routeTurn(question, routerHistory(previous), classifier);
-  out.route = routed.decision;
-  out.prefilter = routed.prefilter;
-  out.retrievalQuery = retrievalQueryOf(question, routed.prefilter, previous, settings.followUps);
-  emit({ type: 'route', route: out.route, retrievalQuery: out.retrievalQuery });
+/** One turn's context: its inputs and ports, the state its events fold into, and the steps. */
+class TurnRun {
+  state: TurnState;
+  memory: CalcMemory;
+  readonly settings: TurnSettings;
+  readonly config: AnswerConfig;
+  readonly engine: ChatEngine | null;
+  readonly previous: readonly PriorTurn[];
+  private alternatives: { text: string; label: string }[] = [];
+  /** Stopped before its answer was complete (no audit record, as nothing was shown in full). */
+  private early = false;
 
-  // 2. calculator (database / both); a follow-up changes the last operation's inputs
-  if (out.route.path !== 'rules') {
-    const ex = routed.prefilter.operation;
-    const followUp = routed.prefilter.cues.followUpOf !== undefined;
-    const memory = input.memory ?? EMPTY_CALC_MEMORY;
-    const params = followUp ? mergeParams(memory.params, ex.params) : ex.params;
-    const targets = ex.targets.length ? ex.targets : followUp ? [...memory.targets] : [];
-    const calc = runCalc(targets, params, ex.readings, ex.notes);
-    if (weakTableRoute(out.route, calc)) {
-      // unsure it is a table question and nothing to compute with: the text answers, the calculator is offered
-      const why = `The question was read as a table question with low confidence (${Math.round(100 * out.route.confidence)} %) and names no operation parameter the calculator can use.`;
-      out.calcOffer = { calc, why };
-      out.route = { ...out.route, path: 'rules', reasoning: `${out.route.reasoning}; fell back to the text search: no calculator input read` };
-      emit({ type: 'route', route: out.route, retrievalQuery: out.retrievalQuery });
-      emit({ type: 'calc-offer', calc, why });
-    } else {
-      out.calc = calc;
-      out.memory = { params, targets: calc.items.map((i) => i.target) };
-      emit({ type: 'calc', calc });
-    }
+  constructor(
+    readonly input: TurnInput,
+    readonly ports: TurnPorts,
+    private readonly listener: (e: TurnEvent) => void,
+  ) {
+    this.state = initialTurnState(input.question);
+    this.memory = input.memory ?? EMPTY_CALC_MEMORY;
+    this.settings = input.settings ?? {};
+    this.config = this.settings.answerConfig ?? DEFAULT_ANSWER_CONFIG;
+    this.engine = ports.model?.engine ?? null;
+    this.previous = input.previous ?? [];
   }
-  if (stopped()) return out;
 
-  // 3. retrieval; with a model, its rewrite, hypothetical answer and sub-questions are searched too
-  phase('retrieving');
-  let alternatives: { text: string; label: string }[] = [];
-  if (engine && settings.assist !== false) {
+  /** Fold the event into the state, then pass it on. */
+  emit(e: TurnEvent): void {
+    this.state = reduceTurn(this.state, e);
+    this.listener(e);
+  }
+
+  phase(p: TurnPhase): void {
+    this.emit({ type: 'phase', phase: p });
+  }
+
+  /** True (and the phase 'stopped') when the user stopped the turn. */
+  stopped(): boolean {
+    if (!this.input.signal?.aborted) return false;
+    this.early = true;
+    this.phase('stopped');
+    return true;
+  }
+
+  get followUp(): boolean {
+    return this.state.prefilter?.cues.followUpOf !== undefined;
+  }
+
+  /** The steps in order; returns the final phase ('stopped' ends early). */
+  async run(): Promise<'done' | 'stopped'> {
+    await this.route();
+    this.calculate();
+    if (this.stopped()) return 'stopped';
+    this.phase('retrieving');
+    if (this.engine && this.settings.assist !== false) {
+      await this.assist();
+      if (this.stopped()) return 'stopped';
+    }
+    const contextChars = this.engine ? contextCharsFor(this.ports.model?.contextWindow ?? 4096, this.config.generation) : null;
+    await this.retrieve(contextChars);
+    if (this.stopped()) return 'stopped';
+    if (await this.outOfScope()) return this.composeEvidence(true);
+    if (this.noEvidence()) return 'done';
+    if (!this.engine) return this.composeEvidence(false);
+    const result = await this.generate(this.engine, contextChars);
+    if (result === 'stopped') return 'stopped';
+    await this.check(result);
+    return result.stopped ? 'stopped' : 'done';
+  }
+
+  /** 1. route, once: the keyword pre-filter decides clear cases; with a model loaded, it classifies the ambiguous ones. */
+  async route(): Promise<void> {
+    this.phase('routing');
+    const { question, signal } = this.input;
+    const classifier =
+      this.engine && this.settings.routerModel !== false ? createLlmRouterClassifier(chatModel(this.engine), signal ? { signal } : {}) : undefined;
+    const routed = await routeTurn(question, routerHistory(this.previous), classifier);
+    const retrievalQuery = retrievalQueryOf(question, routed.prefilter, this.previous, this.settings.followUps);
+    this.emit({ type: 'route', route: routed.decision, retrievalQuery, prefilter: routed.prefilter });
+  }
+
+  /** 2. calculator (database / both); a follow-up changes the last operation's inputs. */
+  calculate(): void {
+    const route = this.state.route!;
+    const prefilter = this.state.prefilter!;
+    if (route.path === 'rules') return;
+    const ex = prefilter.operation;
+    const memory = this.input.memory ?? EMPTY_CALC_MEMORY;
+    const params = this.followUp ? mergeParams(memory.params, ex.params) : ex.params;
+    const targets = ex.targets.length ? ex.targets : this.followUp ? [...memory.targets] : [];
+    const calc = runCalc(targets, params, ex.readings, ex.notes);
+    if (weakTableRoute(route, calc)) {
+      // unsure it is a table question and nothing to compute with: the text answers, the calculator is offered
+      const why = `The question was read as a table question with low confidence (${Math.round(100 * route.confidence)} %) and names no operation parameter the calculator can use.`;
+      const fallback: RouteDecision = { ...route, path: 'rules', reasoning: `${route.reasoning}; fell back to the text search: no calculator input read` };
+      this.emit({ type: 'route', route: fallback, retrievalQuery: this.state.retrievalQuery });
+      this.emit({ type: 'calc-offer', calc, why });
+      return;
+    }
+    this.memory = { params, targets: calc.items.map((i) => i.target) };
+    this.emit({ type: 'calc', calc });
+  }
+
+  /** 3a. with a model, its rewrite, hypothetical answer and sub-questions are searched too; a follow-up is rewritten as a standalone question. */
+  async assist(): Promise<void> {
+    const { question, signal } = this.input;
     try {
-      // a follow-up is rewritten by the model as a standalone question (its own words, the earlier question's topic)
-      const followUp = routed.prefilter.cues.followUpOf !== undefined && previous.length > 0;
-      const earlier = followUp ? previous.slice(-2).map((p) => p.question) : [];
-      out.assistance = await assistQuery(followUp ? question : out.retrievalQuery, engine, config, signal, earlier);
-      alternatives = alternativesFrom(out.assistance);
-      if (followUp && out.assistance.parsed && out.assistance.rewritten) {
+      const followUp = this.followUp && this.previous.length > 0;
+      const earlier = followUp ? this.previous.slice(-2).map((p) => p.question) : [];
+      const assistance = await assistQuery(followUp ? question : this.state.retrievalQuery, this.engine!, this.config, signal, earlier);
+      let alternatives = alternativesFrom(assistance);
+      if (followUp && assistance.parsed && assistance.rewritten) {
         // the rule's standalone query stays an alternative; the model's standalone question is searched first
-        alternatives = [{ text: out.retrievalQuery, label: 'follow-up rule' }, ...alternatives.filter((a) => a.label !== 'model rewrite')];
-        out.retrievalQuery = out.assistance.rewritten;
-        emit({ type: 'route', route: out.route, retrievalQuery: out.retrievalQuery });
+        alternatives = [{ text: this.state.retrievalQuery, label: 'follow-up rule' }, ...alternatives.filter((a) => a.label !== 'model rewrite')];
+        this.emit({ type: 'route', route: this.state.route!, retrievalQuery: assistance.rewritten });
       }
-      emit({ type: 'assistance', assistance: out.assistance });
+      this.alternatives = alternatives;
+      this.emit({ type: 'assistance', assistance });
     } catch (e) {
       // the search goes on with the question alone; the view says why the model did not help
-      out.assistError = e instanceof AnswerError ? e.summary : message(e);
-      emit({ type: 'assist-error', message: out.assistError });
+      this.emit({ type: 'assist-error', message: e instanceof AnswerError ? e.summary : message(e) });
     }
-    if (stopped()) return out;
-  }
-  // with a model, the context fits its window next to the instructions and the answer
-  const contextChars = engine ? contextCharsFor(ports.model?.contextWindow ?? 4096, config.generation) : null;
-  const filters = mergeFilters(out.route.jurisdictions.length ? { jurisdictions: [...out.route.jurisdictions] } : undefined, settings.filters);
-  const overrides: RetrievalConfigOverrides | undefined =
-    contextChars !== null || settings.retrievalConfig ? { ...(settings.retrievalConfig ?? {}), ...(contextChars !== null ? { contextChars } : {}) } : undefined;
-  const request: RetrieveRequest = {
-    ...(filters ? { filters } : {}),
-    ...(alternatives.length ? { alternatives } : {}),
-    ...(overrides ? { config: overrides } : {}),
-  };
-  const ask = await ports.retrieval.retrieve(out.retrievalQuery, Object.keys(request).length ? request : undefined);
-  if (stopped()) return out;
-  out.ask = ask;
-  out.mode = engine ? 'generative' : 'evidence-only';
-  emit({ type: 'retrieved', ask, mode: out.mode });
-
-  // 4a. not in these documents: where the rule likely lives first, then the closest passages as such; never a model call
-  const scope = ports.scope?.(question, ask.retrieval) ?? ask.scope ?? null;
-  if (scope) {
-    out.scope = scope;
-    emit({ type: 'scope', scope });
-    if (!hasNoContext(ask.retrieval)) {
-      phase('composing');
-      out.evidence = await ports.retrieval.evidenceOnly(out.retrievalQuery, ask);
-      if (stopped()) return out;
-      emit({ type: 'evidence', evidence: out.evidence });
-    }
-    return finish();
   }
 
-  // 4b. no evidence: the fixed reply, never a model call
-  if (hasNoContext(ask.retrieval)) {
-    out.noEvidence = { why: noEvidenceReason(ask.retrieval), detail: noEvidenceDetail(ask.retrieval) };
-    emit({ type: 'no-evidence', ...out.noEvidence });
-    return finish();
+  /** 3b. retrieval; with a model, the context fits its window next to the instructions and the answer. */
+  async retrieve(contextChars: number | null): Promise<void> {
+    const route = this.state.route!;
+    const filters = mergeFilters(route.jurisdictions.length ? { jurisdictions: [...route.jurisdictions] } : undefined, this.settings.filters);
+    const overrides: RetrievalConfigOverrides | undefined =
+      contextChars !== null || this.settings.retrievalConfig
+        ? { ...(this.settings.retrievalConfig ?? {}), ...(contextChars !== null ? { contextChars } : {}) }
+        : undefined;
+    const request: RetrieveRequest = {
+      ...(filters ? { filters } : {}),
+      ...(this.alternatives.length ? { alternatives: this.alternatives } : {}),
+      ...(overrides ? { config: overrides } : {}),
+    };
+    const ask = await this.ports.retrieval.retrieve(this.state.retrievalQuery, Object.keys(request).length ? request : undefined);
+    if (this.input.signal?.aborted) return;
+    this.emit({ type: 'retrieved', ask, mode: this.engine ? 'generative' : 'evidence-only' });
   }
 
-  // 5b. evidence-only
-  if (!engine) {
-    phase('composing');
+  /** 4a. the one door of "not in these documents": asked once per question, of what was searched. */
+  async outOfScope(): Promise<boolean> {
+    if (this.settings.coverage === false) return false;
+    const scope = await this.ports.retrieval.coverage(this.state.retrievalQuery, this.state.ask!);
+    if (!scope) return false;
+    this.emit({ type: 'scope', scope });
+    return true;
+  }
+
+  /** 4b. no evidence: the fixed reply, never a model call. */
+  noEvidence(): boolean {
+    const retrieval = this.state.ask!.retrieval;
+    if (!hasNoContext(retrieval)) return false;
+    this.emit({ type: 'no-evidence', why: noEvidenceReason(retrieval), detail: noEvidenceDetail(retrieval) });
+    return true;
+  }
+
+  /** 5b. evidence-only, and the closest passages under a scope notice; never a model call. */
+  async composeEvidence(outOfScope: boolean): Promise<'done' | 'stopped'> {
+    const ask = this.state.ask!;
+    if (outOfScope && hasNoContext(ask.retrieval)) return 'done';
+    this.phase('composing');
     // sentences are matched against what was searched: a follow-up's standalone query, not "and at night?" alone
-    out.evidence = await ports.retrieval.evidenceOnly(out.retrievalQuery, ask);
-    if (stopped()) return out;
-    emit({ type: 'evidence', evidence: out.evidence });
-    return finish();
+    const evidence = await this.ports.retrieval.evidenceOnly(this.state.retrievalQuery, ask);
+    if (this.stopped()) return 'stopped';
+    this.emit({ type: 'evidence', evidence });
+    return 'done';
   }
 
-  // 5a. generative, from the flat context or the kept documents' contexts
-  let answerRetrieval = ask.retrieval;
-  const docs = ask.documents;
-  const source = settings.answerContext ?? 'passages';
-  const budget = contextChars ?? contextCharsFor(4096, config.generation);
-  if (source !== 'passages' && docs && docs.chunks.length) {
-    let context = docs.context;
-    if (source === 'condensed') {
-      phase('condensing');
-      const byId = new Map(docs.chunks.map((c) => [c.id, c] as const));
-      const condensed = await condenseConsulted(question, docs.consulted, (id) => byId.get(id), budget, {
-        engine,
-        check: (text, ids) => ports.retrieval.checkGrounding(text, ids),
-        ...(signal ? { signal } : {}),
-      });
-      if (stopped()) return out;
-      out.condensed = condensed.documents;
-      context = condensed.context;
+  /** 5a. generative, from the flat context or the kept documents' contexts. */
+  async generate(engine: ChatEngine, contextChars: number | null): Promise<AnswerResult | 'stopped'> {
+    const { question, signal } = this.input;
+    const ask = this.state.ask!;
+    let answerRetrieval = ask.retrieval;
+    const docs = ask.documents;
+    const source = this.settings.answerContext ?? 'passages';
+    const budget = contextChars ?? contextCharsFor(4096, this.config.generation);
+    if (source !== 'passages' && docs && docs.chunks.length) {
+      let context = docs.context;
+      let condensed = null;
+      if (source === 'condensed') {
+        this.phase('condensing');
+        const byId = new Map(docs.chunks.map((c) => [c.id, c] as const));
+        const c = await condenseConsulted(question, docs.consulted, (id) => byId.get(id), budget, {
+          engine,
+          check: (text, ids) => this.ports.retrieval.checkGrounding(text, ids),
+          ...(signal ? { signal } : {}),
+        });
+        if (this.stopped()) return 'stopped';
+        condensed = c.documents;
+        context = c.context;
+      }
+      answerRetrieval = { ...ask.retrieval, evidence: docs.evidence, context: context.slice(0, budget) };
+      // the sources panel lists the passages the answer could cite: the kept documents' evidence
+      const seen = { ...ask, retrieval: answerRetrieval, chunks: docs.chunks };
+      if (condensed) this.emit({ type: 'condensed', documents: condensed, ask: seen });
+      else this.emit({ type: 'retrieved', ask: seen, mode: 'generative' });
     }
-    answerRetrieval = { ...ask.retrieval, evidence: docs.evidence, context: context.slice(0, budget) };
-    // the sources panel lists the passages the answer could cite: the kept documents' evidence
-    out.ask = { ...ask, retrieval: answerRetrieval, chunks: docs.chunks };
-    if (out.condensed) emit({ type: 'condensed', documents: out.condensed, ask: out.ask });
-  }
-  phase('generating');
-  const conversation: ConversationTurn[] = previous.filter((p) => p.modelAnswer).map((p) => ({ question: p.question, answer: p.modelAnswer! }));
-  const modelId = ports.model?.modelId ?? undefined;
-  let result: AnswerResult;
-  try {
-    result = await answerQuestion({
-      question,
-      history: conversation,
-      retrieval: answerRetrieval,
-      engine,
-      ...(modelId ? { modelId } : {}),
-      ...(signal ? { signal } : {}),
-      config,
-      onToken: (delta, channel) => {
-        if (channel === 'answer') emit({ type: 'token', delta });
-        else if (channel === 'draft') emit({ type: 'draft', text: delta });
-      },
-      onRetry: ({ error }) => emit({ type: 'retry', notice: `${error.summary} Retrying once…` }),
-      errorContext: ports.errorContext ?? (() => ({ online: true, modelCached: true })),
-    });
-  } catch (e) {
-    throw mapEngineError(e);
-  }
-  out.answer = result;
-  emit({ type: 'answer', answer: result });
-
-  // 6. grounding; supported sentences the model left uncited get the supporting passage, shown as added by the check
-  if (result.answer && result.status !== 'no-context') {
-    phase('checking');
+    this.phase('generating');
+    const conversation: ConversationTurn[] = this.previous.filter((p) => p.modelAnswer).map((p) => ({ question: p.question, answer: p.modelAnswer! }));
+    const modelId = this.ports.model?.modelId ?? undefined;
+    let result: AnswerResult;
     try {
-      // structured answers are checked claim by claim; a claim its sources do not support is re-attributed when another passage does
-      const report = await ports.retrieval.checkGrounding(result.structured ? result.structured.claims : result.answer, result.contextIds);
-      if (config.attribution && result.structured) {
-        out.answer = applyClaimAttribution(result, report);
-        out.grounding = out.answer.grounding ?? report;
-      } else if (config.attribution) {
-        const attributed = applyAttribution(result, report);
-        out.answer = attributed.result;
-        out.grounding = attributed.report;
-      } else out.grounding = report;
-      emit({ type: 'grounding', report: out.grounding, answer: out.answer });
+      result = await answerQuestion({
+        question,
+        history: conversation,
+        retrieval: answerRetrieval,
+        engine,
+        ...(modelId ? { modelId } : {}),
+        ...(signal ? { signal } : {}),
+        config: this.config,
+        onToken: (delta, channel) => {
+          if (channel === 'answer') this.emit({ type: 'token', delta });
+          else if (channel === 'draft') this.emit({ type: 'draft', text: delta });
+        },
+        onRetry: ({ error }) => this.emit({ type: 'retry', notice: `${error.summary} Retrying once…` }),
+        errorContext: this.ports.errorContext ?? (() => ({ online: true, modelCached: true })),
+      });
     } catch (e) {
-      out.groundingError = message(e);
-      emit({ type: 'grounding-error', message: out.groundingError });
+      throw mapEngineError(e);
+    }
+    this.emit({ type: 'answer', answer: result });
+    return result;
+  }
+
+  /** 6. the check, claim by claim or sentence by sentence, then the one attribution (attribution.ts). */
+  async check(result: AnswerResult): Promise<void> {
+    if (!result.answer || result.status === 'no-context') return;
+    this.phase('checking');
+    try {
+      const report = await this.ports.retrieval.checkGrounding(result.structured ? result.structured.claims : result.answer, result.contextIds);
+      const a = attributeResult(result, report, this.config.attribution);
+      const answer: AnswerResult = {
+        ...result,
+        answer: a.answer,
+        citations: a.citations,
+        display: a.display,
+        attributed: a.attributed,
+        grounding: a.report,
+        attributionProblem: a.problem,
+        ...(result.structured && a.claims ? { structured: { ...result.structured, claims: a.claims, pruned: a.pruned } } : {}),
+      };
+      this.emit({ type: 'grounding', report: a.report, answer });
+    } catch (e) {
+      this.emit({ type: 'grounding-error', message: message(e) });
     }
   }
-  out.phase = result.stopped ? 'stopped' : 'done';
-  return finish();
+
+  /** The outcome: the final state, its audit record and the calculator's memory. */
+  finish(phase: 'done' | 'stopped'): TurnOutcome {
+    if (this.state.phase !== phase) this.phase(phase);
+    return { ...this.state, record: this.early ? null : auditOf(this.state, this.input, this.ports), memory: this.memory };
+  }
 }
 
 /**
@@ -429,7 +427,7 @@ function mergeFilters(a: Filters | undefined, b: Filters | undefined): Filters |
   };
 }
 
-function auditOf(out: TurnOutcome, input: TurnInput, ports: TurnPorts): AuditRecordInput | null {
+function auditOf(out: TurnState, input: TurnInput, ports: TurnPorts): AuditRecordInput | null {
   if (!out.ask || !out.mode) return null;
   return buildAuditRecord({
     question: input.question,

@@ -29,8 +29,6 @@ export interface AskResult {
    * Absent when the caller asked for the flat retrieval only (`agents: false`).
    */
   documents?: ConsultedDocuments;
-  /** Set when the question's rule lives in an instrument these documents do not hold (core/ask/scope.ts). */
-  scope?: ScopeVerdict | null;
 }
 
 export interface ConsultedDocuments {
@@ -66,9 +64,16 @@ export interface RetrieveRequest {
   agents?: boolean;
 }
 
-/** The retrieval side of a turn: evidence, the evidence-only composition and the grounding check. */
+/** The retrieval side of a turn: evidence, the coverage decision, the evidence-only composition and the grounding check. */
 export interface AskRetrieval {
   retrieve(query: string, request?: RetrieveRequest): Promise<AskResult>;
+  /**
+   * THE door of "not in these documents" (core/ask/scope.ts): whether the rule asked about lives in an
+   * instrument these documents do not hold, decided on what was searched and its retrieval (the query's
+   * vector is reused when the retrieval just embedded it). Null: it may be answered here, or no coverage
+   * data is bound to this index.
+   */
+  coverage(query: string, result: AskResult): Promise<ScopeVerdict | null>;
   evidenceOnly(question: string, result: AskResult): Promise<EvidenceOnlyAnswer>;
   /** Free text with `[chunk-id]` markers, or structured claims with their sources. */
   checkGrounding(answer: GroundingSubject, contextChunkIds: string[]): Promise<GroundingReport>;

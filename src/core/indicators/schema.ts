@@ -4,14 +4,14 @@
  * allowed set, a non-empty explanation, no other key.
  *
  * The schemas are plain JSON Schema data (`output-schema.ts`). They are compiled ahead of time by ajv into
- * `validators.generated.ts` (see `tools/generate-validators.ts`): ajv's runtime compiler needs
+ * `core/schema/validators.generated.ts` (see `tools/generate-validators.ts`): ajv's runtime compiler needs
  * `new Function`, which the app's Content-Security-Policy (no 'unsafe-eval') forbids in the browser.
  * A test checks that the generated file matches these schemas.
  */
 import { extractFirstJsonObject } from '../llm/json.js';
 import { allowedModelValues, INDICATOR_CATALOG, type IndicatorName, type IndicatorValue } from './catalog.js';
 import type { IndicatorOutput } from './output-schema.js';
-import * as generated from './validators.generated.js';
+import * as generated from '../schema/validators.generated.js';
 
 export { indicatorOutputSchema, INDICATOR_OUTPUT_SCHEMAS, type IndicatorOutput } from './output-schema.js';
 

@@ -8,6 +8,7 @@
  */
 import type { RetrievalModelInfo, RetrievalModelStatus } from '../../runtime/types';
 import type { Settings } from '../../storage/settings-store';
+import { isFinished, type TurnPhase } from '../../core/ask/turn-state';
 
 /** What the card remembers for the page's lifetime (not stored). */
 export interface RetrievalOfferSession {
@@ -68,11 +69,11 @@ export function retrievalOfferState(input: RetrievalOfferInput): RetrievalOfferS
   return model ? { show: 'offer', model } : NONE;
 }
 
-/** What turnShowedEvidence reads of a turn (src/ui/ask/session.svelte.ts Turn). */
+/** What turnShowedEvidence reads of a turn's state (core/ask/turn-state.ts). */
 export interface TurnLike {
-  readonly busy: boolean;
+  readonly phase: TurnPhase;
   readonly error: unknown;
-  readonly noEvidence: boolean;
+  readonly noEvidence: unknown;
   /** Evidence-only mode: the passages shown. */
   readonly evidence: { readonly passages: readonly unknown[] } | null;
   /** A generated answer (from retrieved passages). */
@@ -81,4 +82,4 @@ export interface TurnLike {
 
 /** The turn is finished and showed evidence: passages, or an answer generated from them (not an error, not "no evidence"). */
 export const turnShowedEvidence = (t: TurnLike): boolean =>
-  !t.busy && !t.error && !t.noEvidence && ((t.evidence?.passages.length ?? 0) > 0 || (t.answer !== null && t.answer !== undefined));
+  isFinished(t) && !t.error && !t.noEvidence && ((t.evidence?.passages.length ?? 0) > 0 || (t.answer !== null && t.answer !== undefined));
