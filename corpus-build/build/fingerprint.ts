@@ -16,6 +16,8 @@ const ROOTS = [
   'src/core/text',
   'src/core/index',
   'src/core/ingest',
+  // the typed table grids give those tables' units
+  'src/core/sora/tables',
 ];
 
 function walk(dir: string, out: string[]): void {

@@ -18,6 +18,9 @@ import { passageWindows, DEFAULT_WINDOWS } from '../../src/core/ingest/enrich/wi
 import { ARTIFACTS, INDEX_FORMAT_VERSION, type IndexManifest, type ManifestSource } from '../../src/core/index/manifest.js';
 import { chunkEasaDocument, DEFAULT_CHUNKING } from '../chunking/easa-chunker.js';
 import { chunkParagraphs } from '../../src/core/ingest/generic-chunker.js';
+import { footnoteMarkersFor, footnoteNumbersByPage } from '../chunking/annotate.js';
+import { quotableUnits, segmentUnits, unitQuote } from '../../src/core/text/units.js';
+import { gridForChunk } from '../../src/core/sora/tables/grid.js';
 import { enrichDrafts } from '../../src/core/ingest/enrich/drafts.js';
 import { type DocumentUnit, documentNodeText, sectionNodeText, splitDocuments, DEFAULT_SUMMARY_BUDGET } from '../../src/core/ingest/documents.js';
 import { CorpusBuildError } from '../errors.js';
@@ -90,7 +93,13 @@ export async function chunkSource(resolved: ResolvedSource): Promise<ChunkedSour
     case 'easa-layout-text': {
       const doc = loadLayoutText(decoder.decode(bytes), entry.id, EASA_AMC_GM_LAYOUT);
       warnings.push(...doc.diagnostics.warnings);
-      return { resolved, chunks: enrichDrafts(chunkEasaDocument(doc, meta, DEFAULT_CHUNKING)), warnings };
+      // the footnote numbers printed on each chunk's pages: units.ts reads "–230" as "–2" and footnote 30
+      const footnotes = footnoteNumbersByPage(doc.lines);
+      const chunks = enrichDrafts(chunkEasaDocument(doc, meta, DEFAULT_CHUNKING)).map((c) => {
+        const markers = footnoteMarkersFor(footnotes, c.pageStart, c.pageEnd);
+        return markers.length ? { ...c, footnoteMarkers: markers } : c;
+      });
+      return { resolved, chunks, warnings };
     }
     case 'pdf': {
       const doc = await loadPdf(bytes, entry.id, { headerFooterPatterns: [EASA_AMC_GM_LAYOUT.footer, ...EASA_AMC_GM_LAYOUT.header] });
@@ -222,6 +231,18 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
       progress,
     ),
   );
+  // the quotable units (core/text/units.ts), embedded as a reader quotes them: the unit ranker reads these vectors
+  const unitList = chunks.flatMap((c, row) =>
+    quotableUnits(segmentUnits(c, gridForChunk(c))).map((u) => ({ row, n: u.n, len: u.text.length, text: unitQuote(u) })),
+  );
+  const unitVectors = await timed('embed quotable units', () =>
+    embedAll(
+      opts.embedder,
+      unitList.map((u) => u.text),
+      'embed quotable units',
+      progress,
+    ),
+  );
   const nodeTexts = documents.flatMap((d) => [documentNodeText(d), ...d.sections.map((s) => sectionNodeText(d, s))]);
   const documentVectors = await timed('embed summary index', () => embedAll(opts.embedder, nodeTexts, 'embed summary index', progress));
   // identifiers in the BM25 field as the documents mostly print them ("OSO #8" → "OSO #08"), the forms the engine rewrites a question into
@@ -240,6 +261,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
     [ARTIFACTS.questionVectors]: quantizeInt8(questionVectors, dim),
     [ARTIFACTS.documents]: encoder.encode(JSON.stringify({ documents })),
     [ARTIFACTS.documentVectors]: packVectors(documentVectors, dim),
+    [ARTIFACTS.units]: encoder.encode(JSON.stringify({ row: unitList.map((u) => u.row), n: unitList.map((u) => u.n), len: unitList.map((u) => u.len) })),
+    [ARTIFACTS.unitVectors]: quantizeInt8(unitVectors, dim),
   };
   const modelBytes = new Uint8Array(await readFile(opts.modelFile));
   const sources: ManifestSource[] = chunked.map(({ resolved: r, chunks: cs }) => ({
@@ -268,6 +291,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
       chunking: DEFAULT_CHUNKING,
       windows: DEFAULT_WINDOWS,
       windowQuantization: `int8 × ${WINDOW_SCALE}`,
+      units: { count: unitList.length, text: 'header: unit text (core/text/units.ts unitQuote)', quantization: `int8 × ${WINDOW_SCALE}` },
       keywordsPerChunk: 8,
       retrievalString: 'title title. text',
       summaryIndex: {

@@ -63,6 +63,8 @@ try {
   } else {
     if (turn.scope) console.log(`Not in these documents: ${turn.scope.message}\n`);
     if (turn.noEvidence) console.log(`${turn.noEvidence.why}${turn.noEvidence.detail ? ` (${turn.noEvidence.detail})` : ''}`);
+    // the answer the app shows without a model (the quotations), then what was retrieved
+    if (turn.evidence?.quoted) console.log(`${turn.evidence.text}\n\nRetrieved:`);
     r.evidence.forEach((e, i) => {
       const c = index.chunks[e.row]!;
       console.log(`${String(i + 1).padStart(2)}. ${e.score.toFixed(3)}  ${c.title}\n    ${c.id}\n    ${c.docId}, ${formatPages(c)}`);

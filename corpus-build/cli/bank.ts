@@ -5,6 +5,7 @@
  *   check FILE...                             check draft lines: chunk ids, quotes found, fields
  *   build [--drafts DIR]                      drafts (default .tmp/bank) → corpus-build/data/question-bank.jsonl + meta
  *   status                                    the committed bank against today's chunks (stale / moved / lost spans)
+ *   export [--split train|heldout|all] [--out F]  eval-format questions for `npm run eval` (outside git: they quote the sources)
  *
  * Reads the sources through CORPUS_DIR (chunking only, no embedding: about a second).
  */
@@ -26,6 +27,7 @@ import {
   isSkip,
   locateQuote,
   sha16,
+  spanText,
   splitOf,
 } from '../bank/bank.js';
 import { checkBank, readBank } from '../bank/store.js';
@@ -40,6 +42,8 @@ const { positionals, values } = parseArgs({
     from: { type: 'string' },
     to: { type: 'string' },
     drafts: { type: 'string', default: '.tmp/bank' },
+    split: { type: 'string' },
+    out: { type: 'string' },
   },
 });
 const [verb, ...files] = positionals;
@@ -214,6 +218,28 @@ if (verb === 'show') {
   writeFileSync(join(DATA_DIR, BANK_META_FILE), JSON.stringify(meta, null, 2) + '\n');
   for (const r of rejected) console.log(`rejected ${r}`);
   console.log(JSON.stringify(meta.stats, null, 2));
+} else if (verb === 'export') {
+  // eval-format questions (../shared/eval's format) for `npm run eval`: written outside git, as they quote the sources
+  const split = values.split ?? 'train';
+  const out = values.out ?? `.tmp/bank-${split}.jsonl`;
+  const bank = checkBank(readBank(DATA_DIR), chunks).usable.filter((q) => split === 'all' || q.split === split);
+  const lines = bank.map((q) => {
+    const c = byId.get(q.chunk)!;
+    const curated = c.docId === 'skysafe-sora-curated';
+    const idx = (c.extra as { chunkIndex?: number } | undefined)?.chunkIndex;
+    return JSON.stringify({
+      id: q.id,
+      group: q.group,
+      fold: q.fold,
+      variant: q.style,
+      question: q.q,
+      corpus: c.docId,
+      answerable: true,
+      ...(curated && idx !== undefined ? { gold_chunk_index: [idx] } : { evidence: q.answer.map((a) => ({ quote: spanText(c.text, a)! })) }),
+    });
+  });
+  writeFileSync(out, lines.join('\n') + '\n');
+  console.log(`${lines.length} ${split} questions → ${out} (quotes the sources: keep it out of git)`);
 } else if (verb === 'status') {
   const bank = readBank(DATA_DIR);
   const report = checkBank(bank, chunks);

@@ -15,6 +15,7 @@
  * file's SHA-256 and a hash of the prompts and settings), so an interrupted run
  * resumes and `--rescore` recomputes the grounding figures without generating again.
  */
+import { LEAD_SYSTEM_PROMPT, leadUserMessage } from '../../src/core/answer/prompts.js';
 import { createHash } from 'node:crypto';
 import { appendFileSync, createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -48,7 +49,9 @@ const USAGE = `Usage: npm run eval:answers -- --questions <file.jsonl> [--model 
   --embedder <id>    retrieve with another model's vector set (npm run index:vectors), as the app
                      does after the user downloads it (e.g. google/embeddinggemma-300m)
   --corpus <id>      only questions of this corpus (and "any"), retrieval restricted to it
-  --form F           structured (default: JSON claims under a schema, each citing passage numbers) or free
+  --form F           quoted (default, as the app: the ranker's quotations and the model's lead over them),
+                     structured (JSON claims under a schema, each citing passage numbers) or free
+  --remove-gold      answer with every gold passage taken out of the retrieval (the honest-gap measure)
                      (the SKYSAFE sectioned prose with [n] markers)
   --min-claims N     structured: claims the schema requires (0: an empty list is the model's refusal; default
                      from src/core/answer/config.ts)
@@ -79,7 +82,8 @@ try {
       records: { type: 'string' },
       'max-tokens': { type: 'string' },
       'min-claims': { type: 'string' },
-      form: { type: 'string', default: 'structured' },
+      form: { type: 'string', default: 'quoted' },
+      'remove-gold': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -115,7 +119,7 @@ if (values.ids) {
 }
 if (values.limit) questions = questions.slice(0, Number(values.limit));
 
-if (values.form !== 'structured' && values.form !== 'free') fail(`--form must be structured or free, not "${String(values.form)}".`);
+if (!['quoted', 'structured', 'free'].includes(String(values.form))) fail(`--form must be quoted, structured or free, not "${String(values.form)}".`);
 const form = values.form as AnswerForm;
 const config = answerConfig({
   answerForm: form,
@@ -146,6 +150,14 @@ const modelKey = (await fileSha256(ggufPath)).slice(0, 16);
 const settingsKey = createHash('sha256')
   .update(
     JSON.stringify({
+      ...(form === 'quoted'
+        ? {
+            form,
+            lead: [LEAD_SYSTEM_PROMPT, leadUserMessage('', []), config.lead],
+            ranker: createHash('sha256').update(readFileSync('src/core/answer/unit-ranker.json')).digest('hex'),
+          }
+        : {}),
+      ...(values['remove-gold'] ? { removeGold: true } : {}),
       ...(form === 'structured'
         ? {
             form,
@@ -221,6 +233,7 @@ if (todo.length) {
         ...(corpus ? { corpus } : {}),
         config,
         answerContext: values.condense ? 'condensed' : values.agents ? 'documents' : 'passages',
+        removeGold: Boolean(values['remove-gold']),
       });
       kept.set(q.id, r);
       appendFileSync(outFile, `${JSON.stringify(r)}\n`);

@@ -19,7 +19,10 @@ import type { AskRetrieval } from '../../src/core/ask/types.js';
 import type { Embedder } from '../../src/core/embedding/embedder.js';
 import { isRefusal, judgeClaims, type AnswerOutcome } from '../../src/core/evaluation/answer-metrics.js';
 import { stripCitations } from '../../src/core/answer/citations.js';
+import { groundingTexts, leadClaims, unitId } from '../../src/core/answer/quotes.js';
+import { gridForChunk } from '../../src/core/sora/tables/grid.js';
 import { isHit, type RetrievalQuestion } from '../../src/core/evaluation/retrieval-metrics.js';
+import { assembleContext } from '../../src/core/retrieval/context.js';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
 
@@ -49,6 +52,18 @@ export interface AnswerRecord {
   seconds: number;
   /** Structured answers: the model's JSON, its claims with the ids it cited, what it said is missing, whether it declined. */
   structured?: { raw: string; modelClaims: AnswerClaim[]; notInPassages: string | null; refused: boolean; problem: string | null; malformedClaims: number };
+  /**
+   * Quoted answers: the quotations (the evidence-only answer's), the lead as written (unit markers) and whether it
+   * was dropped, whether the ranker said the passages do not state the answer.
+   */
+  quoted?: {
+    quotes: { chunkId: string; n: number; text: string; header: string | null; score: number }[];
+    unitIds: string[];
+    lead: string | null;
+    leadDropped: string | null;
+    leadTrimmed: number;
+    gap: boolean;
+  };
   /** With --condense: per kept document, whether the model's notes or the extractive fallback were used, and why. */
   condensed?: { documentId: string; mode: 'model' | 'extractive'; kept: number; dropped: number; reason: string }[];
 }
@@ -73,6 +88,23 @@ export interface AnswerEvalDeps {
   answerContext?: AnswerContextSource;
   /** Every turn event, for --verbose. */
   onEvent?: (e: TurnEvent) => void;
+  /** Take every gold passage out of the retrieval (the honest-gap measure: the answer should say what the passages do not cover). */
+  removeGold?: boolean;
+}
+
+/** The retrieval port with the question's gold passages taken out of every result (evidence, chunks, context). */
+export function withoutGold(retrieval: AskRetrieval, q: RetrievalQuestion): AskRetrieval {
+  return {
+    ...retrieval,
+    async retrieve(query, request) {
+      const r = await retrieval.retrieve(query, request);
+      const keep = r.chunks.filter((c) => !isHit(q, c));
+      const ids = new Set(keep.map((c) => c.id));
+      const evidence = r.retrieval.evidence.filter((e) => ids.has(e.id));
+      const context = assembleContext(keep, r.config.contextChars).context;
+      return { ...r, chunks: keep, retrieval: { ...r.retrieval, evidence, context, noEvidence: r.retrieval.noEvidence || evidence.length === 0 } };
+    },
+  };
 }
 
 /** Run the app's Ask turn for one question. */
@@ -93,7 +125,10 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
       },
       index: { manifestSha: '' },
     },
-    { retrieval: deps.retrieval, model: { engine: deps.chat, contextWindow: deps.contextWindow, modelId: deps.modelId } },
+    {
+      retrieval: deps.removeGold ? withoutGold(deps.retrieval, q) : deps.retrieval,
+      model: { engine: deps.chat, contextWindow: deps.contextWindow, modelId: deps.modelId },
+    },
     (e) => {
       if (e.type === 'answer') raw = e.answer;
       deps.onEvent?.(e);
@@ -145,6 +180,19 @@ export async function answerOne(q: RetrievalQuestion, deps: AnswerEvalDeps): Pro
           },
         }
       : {}),
+    ...(turn.evidence?.quoted
+      ? {
+          quoted: {
+            quotes: turn.evidence.quoted.quotes.map((x) => ({ chunkId: x.chunkId, n: x.n, text: x.text, header: x.header, score: x.score })),
+            unitIds: turn.evidence.quoted.quotes.map((x) => unitId(x.chunkId, x.n)),
+            // the lead as the model wrote it (before the check dropped any sentence): outcomeOf checks it again
+            lead: result?.quoted?.lead ?? null,
+            leadDropped: result?.quoted?.leadDropped ?? null,
+            leadTrimmed: result?.quoted?.leadTrimmed ?? 0,
+            gap: turn.evidence.quoted.gap,
+          },
+        }
+      : {}),
     ...(turn.condensed
       ? {
           condensed: turn.condensed.map((d) => ({
@@ -173,6 +221,7 @@ export async function outcomeOf(
   };
   const contextChunks = record.contextIds.map(chunkOf).filter((c): c is Chunk => !!c);
   const incomplete = record.status !== 'complete';
+  if (record.quoted) return quotedOutcome(record, record.quoted, q, chunkOf, q.answerable ? index.chunks.filter((c) => isHit(q, c)) : [], embedder, config);
   const s = record.structured;
   // the claims as the model cited them: structured claims, or the free answer's sentences
   const subject = s ? s.modelClaims : record.answer;
@@ -235,5 +284,103 @@ export async function outcomeOf(
         }
       : null,
     report,
+  };
+}
+
+/**
+ * A quoted answer's outcome: its claims are the quotations (each citing its passage) and the lead's
+ * sentences (each citing the quoted units it names), judged ALCE's way by the same check; correct when
+ * a quotation or a kept lead sentence is supported by a gold passage and the ranker did not say "not
+ * stated"; a refusal when it did (or nothing was found). Repeats are counted over all claims.
+ */
+async function quotedOutcome(
+  record: AnswerRecord,
+  quoted: NonNullable<AnswerRecord['quoted']>,
+  q: RetrievalQuestion,
+  chunkOf: (id: string) => Chunk | undefined,
+  gold: Chunk[],
+  embedder: Pick<Embedder, 'embed' | 'modelId'>,
+  config: AnswerConfig,
+): Promise<AnswerOutcome & { report: GroundingReport | null }> {
+  const quoteClaims = quoted.quotes.map((x) => ({ text: x.header ? `${x.header}: ${x.text}` : x.text, sources: [x.chunkId] }));
+  const passages = [...new Set(quoted.quotes.map((x) => x.chunkId))].map(chunkOf).filter((c): c is Chunk => !!c);
+  const quoteReport = quoteClaims.length ? await checkGrounding({ answer: quoteClaims, chunks: passages, embedder, config: config.grounding }) : null;
+  const lead = leadClaims(quoted.lead, quoted.unitIds);
+  const leadReport = lead.length
+    ? await checkGrounding({
+        answer: lead,
+        chunks: groundingTexts(quoted.unitIds, chunkOf, gridForChunk),
+        embedder,
+        config: config.grounding,
+        incomplete: record.status !== 'complete',
+      })
+    : null;
+  const leadKept = lead.filter((_, i) => leadReport?.sentences[i]?.supported === true);
+  const refused = quoted.gap || record.noEvidence || !quoted.quotes.length;
+  let correct: boolean | null = null;
+  if (q.answerable) {
+    const texts = [...quoteClaims.map((c) => c.text), ...leadKept.map((c) => stripCitations(c.text))];
+    if (refused || !texts.length || !gold.length) correct = refused || !texts.length ? false : null;
+    else {
+      const g = await checkGrounding({ answer: texts.map((text) => ({ text, sources: [] })), chunks: gold, embedder, config: config.grounding });
+      correct = g.sentences.some((x) => x.kind === 'claim' && x.supported === true);
+    }
+  }
+  const claims = [...(quoteReport ? judgeClaims(quoteReport) : []), ...(leadReport ? judgeClaims(leadReport) : [])];
+  const keys = [...quoteClaims.map((c) => c.text), ...lead.map((c) => stripCitations(c.text))].map((t) => t.toLowerCase().replace(/\W+/g, ' ').trim());
+  const distinct = new Set(keys).size;
+  const citations = [...new Set(quoted.quotes.map((x) => x.chunkId))];
+  const contextIds = record.contextIds.length ? record.contextIds : citations;
+  return {
+    claims,
+    outsideCitations: 0,
+    refused,
+    correct,
+    answerable: record.answerable,
+    modelCalled: quoted.quotes.length > 0,
+    answer: record.answer,
+    citations,
+    citationAttributed: citations.map(() => false),
+    citationHits: citations.map((id) => {
+      const c = chunkOf(id);
+      return c ? isHit(q, c) : false;
+    }),
+    goldInContext: record.evidenceIds.some((id) => {
+      const c = chunkOf(id);
+      return c ? isHit(q, c) : false;
+    }),
+    context: contextIds.map((id) => ({
+      id,
+      relevant: (() => {
+        const c = chunkOf(id);
+        return c ? isHit(q, c) : false;
+      })(),
+    })),
+    grounding: quoteReport,
+    usage: record.usage
+      ? {
+          promptTokens: record.usage.evaluatedPromptTokens,
+          completionTokens: Math.max(0, record.usage.completionTokens - 1),
+          prefillSeconds: record.usage.prefillSeconds,
+          decodeSeconds: record.usage.decodeSeconds,
+        }
+      : null,
+    forms: {
+      quoted: quoteClaims.length,
+      written: lead.length,
+      distinct,
+      repeated: keys.length - distinct,
+      lead:
+        quoted.lead === null
+          ? quoted.leadDropped
+            ? 'declined'
+            : 'none'
+          : leadKept.length === lead.length
+            ? 'supported'
+            : leadKept.length
+              ? 'partly'
+              : 'dropped',
+    },
+    report: quoteReport,
   };
 }

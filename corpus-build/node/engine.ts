@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AskRetrieval } from '../../src/core/ask/types.js';
 import type { DocumentAgents } from '../../src/core/agents/agents.js';
+import type { UnitRankerModel } from '../../src/core/answer/unit-ranker.js';
 
 export interface NodeEngine {
   engine: RetrievalEngine;
@@ -44,6 +45,7 @@ export function nodeRetrieval(loaded: NodeEngine, agents: DocumentAgents | null)
     queryEmbedder: loaded.embedder,
     embedder: loaded.baseEmbedder,
     scope: nodeScope(loaded),
+    unitRanker: nodeUnitRanker(),
   };
   return createLocalRetrieval(() => deps);
 }
@@ -129,4 +131,14 @@ export async function nodeEngine(
     ...(reranker ? { reranker } : {}),
   });
   return { engine, index, embedder, baseEmbedder, reranker, baseIndex: base };
+}
+
+/** The unit ranker the app ships (src/core/answer/unit-ranker.json, `npm run train:units`), or null when it is missing. */
+export function nodeUnitRanker(): UnitRankerModel | null {
+  const file = resolve('src/core/answer/unit-ranker.json');
+  if (!existsSync(file)) {
+    console.error('No unit ranker (src/core/answer/unit-ranker.json): evidence-only answers highlight sentences. Train it with npm run train:units.');
+    return null;
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as UnitRankerModel;
 }

@@ -98,6 +98,10 @@ export async function createLlamaEngine(modelPath: string, opts: LlamaEngineOpti
         topP: request.top_p,
         maxTokens,
         seed: opts.seed ?? 1,
+        // the same penalties WebLLM applies (OpenAI semantics): a repeated token costs frequency × its count, presence once
+        ...(request.frequency_penalty || request.presence_penalty
+          ? { repeatPenalty: { frequencyPenalty: request.frequency_penalty ?? 0, presencePenalty: request.presence_penalty ?? 0, penalty: 1, lastTokens: 256 } }
+          : {}),
         ...(grammar ? { grammar } : {}),
         signal: abort.signal,
         stopOnAbortSignal: true,

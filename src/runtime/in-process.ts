@@ -10,6 +10,8 @@ import { createScope, type Scope } from '../core/ask/scope.js';
 import type { DecisionModel } from '../core/coverage/decide.js';
 import COVERAGE from '../core/coverage/coverage.json';
 import DECISION_MODEL from '../core/coverage/decision-model.json';
+import UNIT_RANKER_JSON from '../core/answer/unit-ranker.json';
+import type { UnitRankerModel } from '../core/answer/unit-ranker.js';
 import { type AgentConfig, agentConfigForEmbedder, createDocumentAgents } from '../core/agents/agents.js';
 import type { Embedder } from '../core/embedding/embedder.js';
 import { embedderSpec } from '../core/embedding/models.js';
@@ -73,6 +75,9 @@ export interface InProcessDeps {
   applyThreads?: (threads: number) => void;
 }
 
+/** The unit ranker trained on the question bank (npm run train:units): quoted answers. */
+const UNIT_RANKER = UNIT_RANKER_JSON as unknown as UnitRankerModel;
+
 export const NO_ADAPTER: AdapterProbe = { available: false, software: false, name: '', unavailableReason: 'no WebGPU adapter' };
 
 /** What init() put together; null before it. */
@@ -109,7 +114,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
   const current = (): LocalRetrievalDeps => {
     const { index, embedder, models, scope } = ready();
     const s = models.current();
-    return { index, engine: s.engine, agents: s.agents, queryEmbedder: s.queryEmbedder ?? embedder, embedder, scope };
+    return { index, engine: s.engine, agents: s.agents, queryEmbedder: s.queryEmbedder ?? embedder, embedder, scope, unitRanker: UNIT_RANKER };
   };
   const local = createLocalRetrieval(current);
   // a question's work goes before the next batch of a document import (user-documents.ts)

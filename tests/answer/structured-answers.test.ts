@@ -36,7 +36,7 @@ const HEIGHT = makeChunk(
 );
 const CHUNKS = [IGRC, ARC, HEIGHT];
 const GROUNDING = answerConfig({ grounding: { similarity: 0.5, overlap: 0.6 } }).grounding;
-const CONFIG = answerConfig({ grounding: { similarity: 0.5, overlap: 0.6 } });
+const CONFIG = answerConfig({ answerForm: 'structured', grounding: { similarity: 0.5, overlap: 0.6 } });
 
 /** A reply streamed in small pieces, as a model's tokens arrive. */
 function pieces(json: string, size = 5): ReturnType<typeof delta>[] {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runTurn, type TurnEvent } from '../../src/core/ask/turn';
 import { initialTurnState, isFinished, reduceTurn } from '../../src/core/ask/turn-state';
 import { attributeResult } from '../../src/core/answer/attribution';
+import { answerConfig } from '../../src/core/answer/config';
 import { checkGrounding } from '../../src/core/answer/grounding';
 import { delta, engineDouble } from '../answer/helpers';
 import { CHUNKS, createFakeRuntime } from '../ui/fake-runtime';
@@ -61,7 +62,7 @@ describe("runTurn's outcome is the fold of its own events", () => {
     expect(memory).toBeDefined();
   });
 
-  it('with a model and the default answer form (structured): the claim is checked and attributed, the outcome is the fold', async () => {
+  it('with a model and the structured form: the claim is checked and attributed, the outcome is the fold', async () => {
     const id = CHUNKS[0]!.id;
     const reply = JSON.stringify({
       claims: [{ text: 'The intrinsic ground risk class is read from the population density and the dimension.', sources: [1] }],
@@ -70,7 +71,7 @@ describe("runTurn's outcome is the fold of its own events", () => {
     const engine = engineDouble({ streams: [[delta(reply, 'stop')]] });
     const events: TurnEvent[] = [];
     const out = await runTurn(
-      { question: QUESTION, settings: { assist: false, routerModel: false }, index: INDEX },
+      { question: QUESTION, settings: { answerConfig: answerConfig({ answerForm: 'structured' }), assist: false, routerModel: false }, index: INDEX },
       { retrieval: createFakeRuntime(), model: { engine, modelId: 'm' } },
       (e) => events.push(e),
     );
@@ -80,6 +81,40 @@ describe("runTurn's outcome is the fold of its own events", () => {
     expect(out.answer?.attributionProblem).toBeNull();
     const { record: _r, memory: _m, ...state } = out;
     expect(state).toEqual(events.reduce(reduceTurn, initialTurnState(QUESTION)));
+  });
+});
+
+describe('the default answer form (quoted)', () => {
+  it('quotes first, then the model writes a lead over the quotes; the lead is checked against them; the outcome is the fold', async () => {
+    const engine = engineDouble({ streams: [[delta('The class comes from the population density and the drone size [1].', 'stop')]] });
+    const events: TurnEvent[] = [];
+    const out = await runTurn(
+      { question: QUESTION, settings: { assist: false, routerModel: false }, index: INDEX },
+      { retrieval: createFakeRuntime(), model: { engine, modelId: 'm' } },
+      (e) => events.push(e),
+    );
+    expect(events.findIndex((e) => e.type === 'evidence')).toBeLessThan(events.findIndex((e) => e.type === 'answer'));
+    expect(out.evidence?.quoted?.quotes.length).toBeGreaterThan(0);
+    const request = engine.requests[0]!;
+    expect(request.messages[1]!.content).toContain(`[1] ${out.evidence!.quoted!.quotes[0]!.text}`);
+    expect(out.answer?.quoted?.unitIds[0]).toMatch(/\/unit-\d+$/);
+    expect(out.grounding?.sentences).toHaveLength(1); // the lead's one sentence, checked against the quoted units
+    const { record: _r, memory: _m, ...state } = out;
+    expect(state).toEqual(events.reduce(reduceTurn, initialTurnState(QUESTION)));
+  });
+
+  it('without the ranker’s quotations the model answers in the structured form', async () => {
+    const reply = JSON.stringify({
+      claims: [{ text: 'The intrinsic ground risk class is read from the population density.', sources: [1] }],
+      notInPassages: '',
+    });
+    const engine = engineDouble({ streams: [[delta(reply, 'stop')]] });
+    const out = await runTurn(
+      { question: QUESTION, settings: { assist: false, routerModel: false }, index: INDEX },
+      { retrieval: createFakeRuntime(CHUNKS, { quotes: false }), model: { engine } },
+    );
+    expect(out.answer?.structured?.claims).toHaveLength(1);
+    expect(out.answer?.quoted).toBeNull();
   });
 });
 

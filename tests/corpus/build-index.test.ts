@@ -86,6 +86,9 @@ describe('static index build', () => {
     const idx = await loadIndexFromDir(out);
     expect(idx.chunks).toHaveLength(report.chunkCount);
     expect(idx.vectors.length).toBe(report.chunkCount * 32);
+    // every quotable unit has its vector, in chunk order
+    expect(idx.units.count).toBeGreaterThan(0);
+    expect(idx.units.vectors.length).toBe(idx.units.count * 32);
     expect(idx.manifest.sources[0]).toMatchObject({ id: 'qa-sample', sha256: fixtureSha, via: 'mirror' });
     expect(Object.keys(idx.manifest.artifacts).sort()).toEqual([
       'bm25.json',
@@ -95,6 +98,8 @@ describe('static index build', () => {
       'question-vectors.i8',
       'questions.json',
       'summary-vectors.f32',
+      'unit-vectors.i8',
+      'units.json',
       'vectors.f32',
       'window-vectors.i8',
       'windows.json',

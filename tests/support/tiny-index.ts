@@ -66,6 +66,7 @@ export async function tinyIndex(
       count: chunks.length,
     },
     questions: { row: new Int32Array(0), vectors: new Float32Array(0), count: 0 },
+    units: { row: new Int32Array(0), n: new Int32Array(0), len: new Int32Array(0), vectors: new Float32Array(0), count: 0 },
     documents: documentIndex(units, await pack(units.flatMap((d) => [documentNodeText(d), ...d.sections.map((s) => sectionNodeText(d, s))])), dim, chunks),
   };
 }

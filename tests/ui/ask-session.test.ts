@@ -4,6 +4,7 @@
  * the runtime (tests/ui/fake-runtime.ts), the language model (WebLLM engine double) and the
  * real audit store over fake-indexeddb.
  */
+import { MINIMAL_LEAD_PROMPT } from '../../src/core/answer/prompts';
 import { describe, expect, it, vi } from 'vitest';
 import { answerConfig, DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG } from '../../src/core/answer/config';
 import { parseCitations, stripCitations } from '../../src/core/answer/citations';
@@ -255,14 +256,14 @@ describe('Ask session: generated answers', () => {
     const opts = answerOptionsFromUrl('?generation=smoke');
     expect(opts).toMatchObject({ answerConfig: SMOKE_ANSWER_CONFIG, assist: false, routerModel: false });
     expect(answerOptionsFromUrl('?assist=off')).toMatchObject({ answerConfig: DEFAULT_ANSWER_CONFIG, assist: false, routerModel: true });
-    const chat = chatStandIn({}, ['{"claims": [{"text": "Pilots']);
+    const chat = chatStandIn({ streams: [[delta('Pilots read the density [1].', 'length')]] });
     const app = Object.assign(appStandIn({ chat }), opts);
     const turn = await new AskSession(app).ask('ground risk population');
-    // the one model call is the structured answer itself
-    expect(chat.double.requests).toHaveLength(0);
-    expect(chat.structuredCalls).toHaveLength(1);
-    expect(chat.structuredCalls[0]!.params.max_tokens).toBe(SMOKE_ANSWER_CONFIG.generation.max_tokens);
-    expect(chat.structuredCalls[0]!.schema).toMatchObject({ properties: { claims: { maxItems: 1 } } });
+    // the one model call is the lead over the first quotation, cut: no schema, 20 tokens, the minimal line
+    expect(chat.structuredCalls).toHaveLength(0);
+    expect(chat.double.requests).toHaveLength(1);
+    expect(chat.double.requests[0]!.max_tokens).toBe(SMOKE_ANSWER_CONFIG.lead.maxTokens);
+    expect(chat.double.requests[0]!.messages[0]).toEqual({ role: 'system', content: MINIMAL_LEAD_PROMPT });
     expect(turn.state.mode).toBe('generative');
   });
 

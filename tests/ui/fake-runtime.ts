@@ -15,6 +15,10 @@ import type { Filters, RetrievalResult } from '../../src/core/retrieval/types';
 import { contentTokens } from '../../src/core/text/tokenize';
 import type { AskResult, RetrievalModelStatus, SkyCiteRuntime } from '../../src/runtime/types';
 import type { ScopeVerdict } from '../../src/core/ask/types';
+import { groundingTexts, quoteAnswer, type QuotedAnswer } from '../../src/core/answer/quotes';
+import { documentFrequencies, type UnitCandidate, type UnitRankerModel } from '../../src/core/answer/unit-ranker';
+import { quotableUnits, segmentUnits, unitQuote } from '../../src/core/text/units';
+import UNIT_RANKER from '../../src/core/answer/unit-ranker.json';
 
 export function chunk(id: string, title: string, text: string, extra: Partial<Chunk> = {}): Chunk {
   return {
@@ -108,7 +112,36 @@ export interface FakeRuntime extends SkyCiteRuntime {
  * is a chunk id's first two segments, kept when it owns a retrieved chunk, its refined context the
  * chunks' texts under a header.
  */
-export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents?: boolean; scope?: ScopeVerdict } = {}): FakeRuntime {
+/** Quotations as the runtime composes them, over the first passages' units with the stand-in embedder's cosines. */
+export async function fakeQuotes(
+  question: string,
+  passages: readonly Chunk[],
+  all: readonly Chunk[],
+  embedder: ReturnType<typeof fakeEmbedder>,
+): Promise<QuotedAnswer> {
+  const [q] = await embedder.embed([question]);
+  const candidates: UnitCandidate[] = [];
+  for (const [p, chunk] of passages.slice(0, 5).entries()) {
+    const units = quotableUnits(segmentUnits(chunk));
+    const vs = units.length ? await embedder.embed(units.map(unitQuote)) : [];
+    units.forEach((unit, position) =>
+      candidates.push({
+        chunkId: chunk.id,
+        unit,
+        passageRank: p + 1,
+        passageShare: 1 - p * 0.1,
+        passageDense: 0.5,
+        passageWindow: 0.5,
+        cosine: vs[position]!.reduce((s, v, k) => s + v * q![k]!, 0),
+        unitsInPassage: units.length,
+        position,
+      }),
+    );
+  }
+  return quoteAnswer(question, candidates, documentFrequencies(all.map((c) => c.text)), UNIT_RANKER as unknown as UnitRankerModel);
+}
+
+export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents?: boolean; scope?: ScopeVerdict; quotes?: boolean } = {}): FakeRuntime {
   const queries: string[] = [];
   const coverageQueries: string[] = [];
   const filterLog: (Filters | undefined)[] = [];
@@ -223,11 +256,13 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
     },
     async evidenceOnly(question, result) {
       fail('evidenceOnly');
-      return composeEvidenceOnlyAnswer({ question, retrieval: result.retrieval, chunks: result.chunks });
+      // the app's quoted answer: the committed unit ranker over the passages' units (cosine from the stand-in embedder)
+      const quoted = options.quotes === false || result.retrieval.noEvidence ? null : await fakeQuotes(question, result.chunks, chunks, embedder);
+      return composeEvidenceOnlyAnswer({ question, retrieval: result.retrieval, chunks: result.chunks, quoted });
     },
     async checkGrounding(answer, ids): Promise<GroundingReport> {
       fail('checkGrounding');
-      return checkGrounding({ answer, chunks: chunks.filter((c) => ids.includes(c.id)), embedder });
+      return checkGrounding({ answer, chunks: groundingTexts(ids, (id) => chunks.find((c) => c.id === id)), embedder });
     },
     async draftRequirements(description) {
       // the shared-words stand-in's passages, one document

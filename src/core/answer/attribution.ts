@@ -12,6 +12,7 @@
  */
 import { citedIds, claimLine, numberCitations, type NumberedCitations } from './citations.js';
 import { renderClaims } from './structured.js';
+import { leadClaims, shownLead } from './quotes.js';
 import { classify, type AnswerClaim, type GroundingReport, type SentenceGrounding } from './grounding.js';
 
 export interface AttributedCitation {
@@ -149,6 +150,8 @@ export interface AttributionSubject {
   citations: readonly string[];
   /** Structured answers: the claims as checked, and the model's statement of what the passages lack. */
   structured: { claims: AnswerClaim[]; notInPassages: string | null; pruned?: PrunedCitations[] } | null;
+  /** Quoted answers: the lead as written (unit markers) and the quoted units (quotes.ts). */
+  quoted?: { lead: string | null; unitIds: readonly string[] } | null;
 }
 
 /** The answer after the check: its text, citations and numbering, what attribution changed, the report, and any problem. */
@@ -163,6 +166,8 @@ export interface Attributed {
   report: GroundingReport;
   /** Why attribution could not be applied (e.g. the check's verdicts do not match the claims), or null. */
   problem: string | null;
+  /** Quoted answers: the lead's supported sentences (unit markers), and why the others were dropped. */
+  lead?: { text: string | null; dropped: string | null };
 }
 
 /**
@@ -185,6 +190,7 @@ export function attributeResult(subject: AttributionSubject, report: GroundingRe
     problem: null,
   };
   if (!enabled) return unchanged;
+  if (subject.quoted) return attributeLead(subject.quoted, report, unchanged);
   if (s) {
     const r = reattributeClaims(s.claims, report, { incomplete });
     if (r.problem) return { ...unchanged, problem: r.problem };
@@ -210,5 +216,29 @@ export function attributeResult(subject: AttributionSubject, report: GroundingRe
     display: numberCitations(r.answer),
     attributed: r.attributed.map((a) => ({ ...a, modelAlsoCites: own.has(a.id) })),
     report: r.report,
+  };
+}
+
+/**
+ * A quoted answer's lead after the check: each sentence is a claim over the quoted units it cites
+ * (leadClaims); a sentence the quotations do not support is dropped, and the answer says so. The
+ * quotations themselves are the documents' words: nothing to attribute.
+ */
+function attributeLead(quoted: NonNullable<AttributionSubject['quoted']>, report: GroundingReport, unchanged: Attributed): Attributed {
+  const claims = leadClaims(quoted.lead, quoted.unitIds);
+  if (report.sentences.length !== claims.length) {
+    const problem = `the check returned ${report.sentences.length} verdict(s) for ${claims.length} lead sentence(s): the lead is not shown`;
+    return { ...unchanged, answer: '', citations: [], display: numberCitations(''), problem, lead: { text: null, dropped: problem } };
+  }
+  const kept = claims.filter((_, i) => report.sentences[i]!.supported === true).map((c) => c.text);
+  const lost = claims.length - kept.length;
+  const text = kept.length ? kept.join(' ') : null;
+  const answer = text ? shownLead(text) : '';
+  return {
+    ...unchanged,
+    answer,
+    citations: citedIds(answer),
+    display: numberCitations(answer),
+    lead: { text, dropped: lost ? `${lost} of ${claims.length} lead sentence(s) not supported by the quotations, not shown` : null },
   };
 }

@@ -19,8 +19,23 @@ import type { CitationMarkers } from './prompts.js';
  */
 export type DeveloperMessageMode = 'merge' | 'system';
 
-/** The answer form a model is asked for (structured.ts). */
-export type AnswerForm = 'structured' | 'free';
+/**
+ * The answer form (docs/answers.md): 'quoted' (default) — quotations chosen by the unit ranker
+ * (quotes.ts), with a model only a short lead checked against them; 'structured' — JSON claims that
+ * cite passage numbers (structured.ts); 'free' — free text with markers. The last two are kept for
+ * measurement.
+ */
+export type AnswerForm = 'quoted' | 'structured' | 'free';
+
+/** The lead a model writes over the quotations (quoted answers). */
+export interface LeadLimits {
+  /** Tokens of the lead. Ours: 96, two short sentences with their markers. */
+  maxTokens: number;
+  /** Sentences kept; the rest is dropped and said. Ours: 2 (the issue's "one or two sentences"). */
+  maxSentences: number;
+  /** Frequency penalty while writing it (both runtimes), against a sentence repeated. Ours: 0.5. */
+  frequencyPenalty: number;
+}
 
 /** Limits of structured answers, written into the schema (structured.ts `answerSchema`). */
 export interface StructuredLimits {
@@ -55,13 +70,15 @@ export interface AnswerConfig {
    */
   citationMarkers: CitationMarkers;
   /**
-   * 'structured' (default): the answer is a JSON object of claims, each citing 1–3 passage
-   * numbers under a schema the runtime enforces (structured.ts), so every claim cites by
-   * construction; 'free': the SKYSAFE sectioned prose with `[n]` markers. Chosen by
-   * measurement on real output of both models (docs/answers.md): with free-form prompting the
-   * 0.5B model wrote no marker in any answer.
+   * 'quoted' (default): the answer is the quotations the unit ranker chose (quotes.ts), the model
+   * writes a lead of one or two sentences over them; 'structured': a JSON object of claims citing
+   * passage numbers (structured.ts); 'free': the SKYSAFE sectioned prose with `[n]` markers. Chosen
+   * by a strict reading of real answers of both models (docs/answers.md): the small models spliced,
+   * echoed and repeated text as claims, and picked sources by position.
    */
   answerForm: AnswerForm;
+  /** The lead of quoted answers. */
+  lead: LeadLimits;
   /** Limits of structured answers, written into the schema (docs/answers.md gives the measurements behind them). */
   structured: StructuredLimits;
   /**
@@ -137,7 +154,8 @@ export const DEFAULT_ANSWER_CONFIG: AnswerConfig = {
   developerMessageMode: 'merge',
   instructions: 'full',
   citationMarkers: 'number',
-  answerForm: 'structured',
+  answerForm: 'quoted',
+  lead: { maxTokens: 96, maxSentences: 2, frequencyPenalty: 0.5 },
   // 6 claims of ≤ 300 characters and the keys fit the 512-token reply (≈ 4.3 characters per token);
   // 3 sources per claim is the issue's bound; a sentence of what is missing, ≤ 300 characters
   structured: { minClaims: 1, maxClaims: 6, maxClaimChars: 300, maxSourcesPerClaim: 3, maxNotInPassagesChars: 300 },
@@ -172,6 +190,8 @@ export const SMOKE_ANSWER_CONFIG: AnswerConfig = {
   // (`{"claims": [{"text": "` takes 8 compact, about 12 with the newlines and indentation WebLLM's
   // grammar lets the model write), so the streamed tokens form a partial claim under the schema
   generation: { ...DEFAULT_ANSWER_CONFIG.generation, max_tokens: 20, temperature: 0, top_p: 1 },
+  // a quoted answer's lead of at most 20 tokens over the first quotation, cut to 240 characters
+  lead: { ...DEFAULT_ANSWER_CONFIG.lead, maxTokens: 20 },
   structured: { ...DEFAULT_ANSWER_CONFIG.structured, maxClaims: 1, maxClaimChars: 120 },
   instructions: 'minimal',
   contextMaxChars: 240,

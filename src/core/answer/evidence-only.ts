@@ -1,15 +1,12 @@
 /**
  * Evidence-only mode: an answer without any language model (WebGPU missing,
- * model not downloaded, or chosen by the user). It lists the top evidence
- * passages in retrieval order, each with its `[chunk-id]` citation, title,
- * document and pages, and highlights the sentences most relevant to the
- * question. Highlights are character offsets into `Chunk.text` as stored, so
- * the UI can mark them in the passage it shows.
- *
- * Sentence ranking: cosine between the question and each sentence when an
- * embedder is given; otherwise term overlap (share of the question's distinct
- * content tokens found in the sentence). Ties keep the earlier sentence.
- * Deterministic: same inputs, same output.
+ * model not downloaded, or chosen by the user). With the unit ranker's quotations
+ * (quotes.ts, the default) the answer is those quotations, each with its passage's
+ * `[chunk-id]` citation, and the passages are listed with the quoted units
+ * highlighted; without them (no ranker data), the top passages with the sentences
+ * most relevant to the question highlighted (cosine with an embedder, else term
+ * overlap). Highlights are character offsets into `Chunk.text` as stored, so the UI
+ * can mark them in the passage it shows. Deterministic: same inputs, same output.
  */
 import type { Embedder } from '../embedding/embedder.js';
 import type { Chunk } from '../model/chunk.js';
@@ -19,6 +16,7 @@ import { splitSentenceSpans } from '../text/sentences.js';
 import { contentTokens } from '../text/tokenize.js';
 import { type AnswerConfig, DEFAULT_ANSWER_CONFIG } from './config.js';
 import { hasNoContext } from './no-context.js';
+import type { QuotedAnswer } from './quotes.js';
 
 /** The line stating that no generative model was used. */
 export const NO_MODEL_NOTICE = 'No generative model was used: the passages below are quoted from the sources as retrieved.';
@@ -56,8 +54,10 @@ export interface EvidenceOnlyAnswer {
   text: string;
   passages: EvidencePassage[];
   noEvidence: boolean;
-  /** 'embedding' when sentences were ranked with the embedder, else 'term-overlap'. */
-  ranking: 'embedding' | 'term-overlap';
+  /** 'units' when the unit ranker chose quotations; 'embedding' when sentences were ranked with the embedder, else 'term-overlap'. */
+  ranking: 'units' | 'embedding' | 'term-overlap';
+  /** The quotations that answer (the unit ranker's), or null without ranker data. */
+  quoted: QuotedAnswer | null;
   /** Always false: recorded in the audit entry. */
   generativeModelUsed: false;
 }
@@ -69,6 +69,8 @@ export interface EvidenceOnlyInput {
   chunks: readonly Chunk[];
   embedder?: Pick<Embedder, 'embed'>;
   config?: AnswerConfig;
+  /** The unit ranker's quotations: the answer, and the passages' highlights. */
+  quoted?: QuotedAnswer | null;
 }
 
 const dot = (a: Float32Array, b: Float32Array): number => {
@@ -81,7 +83,7 @@ const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 /** Compose the evidence-only answer. */
 export async function composeEvidenceOnlyAnswer(input: EvidenceOnlyInput): Promise<EvidenceOnlyAnswer> {
   const cfg = (input.config ?? DEFAULT_ANSWER_CONFIG).evidenceOnly;
-  const ranking = input.embedder ? 'embedding' : 'term-overlap';
+  const ranking = input.quoted ? 'units' : input.embedder ? 'embedding' : 'term-overlap';
   const byId = new Map(input.chunks.map((c) => [c.id, c]));
   const picked = hasNoContext(input.retrieval)
     ? []
@@ -89,7 +91,8 @@ export async function composeEvidenceOnlyAnswer(input: EvidenceOnlyInput): Promi
         .map((e) => ({ e, c: byId.get(e.id) }))
         .filter((x): x is { e: (typeof input.retrieval.evidence)[number]; c: Chunk } => x.c !== undefined)
         .slice(0, cfg.maxPassages);
-  if (!picked.length) return { text: NO_EVIDENCE_TEXT, passages: [], noEvidence: true, ranking, generativeModelUsed: false };
+  if (!picked.length) return { text: NO_EVIDENCE_TEXT, passages: [], noEvidence: true, ranking, generativeModelUsed: false, quoted: null };
+  if (input.quoted) return quotedEvidence(input.quoted, picked);
 
   const spansOf = picked.map(({ c }) => splitSentenceSpans(c.text));
   let scoresOf: number[][];
@@ -131,5 +134,34 @@ export async function composeEvidenceOnlyAnswer(input: EvidenceOnlyInput): Promi
     if (!quotes.length) lines.push('   (no sentence of this passage matches the question closely; read the passage in full)');
     lines.push('');
   }
-  return { text: lines.join('\n').trimEnd(), passages, noEvidence: false, ranking, generativeModelUsed: false };
+  return { text: lines.join('\n').trimEnd(), passages, noEvidence: false, ranking, generativeModelUsed: false, quoted: null };
+}
+
+/** The line above quotations that do not answer: what is shown instead. */
+export const GAP_NOTICE =
+  'These passages do not state the answer to this question; the closest passages are quoted below. The answer may be in a document SkyCite does not hold.';
+
+/** The evidence-only answer of quotations: the quotes with their passages, the passages with the quoted units highlighted. */
+function quotedEvidence(quoted: QuotedAnswer, picked: { e: RetrievalResult['evidence'][number]; c: Chunk }[]): EvidenceOnlyAnswer {
+  const passages: EvidencePassage[] = picked.map(({ e, c }, i) => ({
+    number: i + 1,
+    id: c.id,
+    title: c.title,
+    docId: c.docId,
+    pages: formatPages(c),
+    score: e.score,
+    text: c.text,
+    highlights: quoted.quotes
+      .filter((q) => q.chunkId === c.id)
+      .map((q) => ({ start: q.start, end: q.end, score: q.score }))
+      .sort((a, b) => a.start - b.start),
+  }));
+  const byId = new Map(picked.map(({ c }) => [c.id, c]));
+  const lines = [NO_MODEL_NOTICE, ''];
+  if (quoted.gap) lines.push(GAP_NOTICE, '');
+  quoted.quotes.forEach((q, i) => {
+    const c = byId.get(q.chunkId);
+    lines.push(`${i + 1}. “${q.header ? `${q.header}: ` : ''}${q.text}” [${q.chunkId}]${c ? ` — ${c.title}, ${formatPages(c)}` : ''}`);
+  });
+  return { text: lines.join('\n').trimEnd(), passages, noEvidence: false, ranking: 'units', generativeModelUsed: false, quoted };
 }

@@ -30,6 +30,7 @@ import type { AttributedCitation, PrunedCitations } from './attribution.js';
 import {
   citedIds,
   contextChunkIds,
+  stripCitations,
   filterCitations,
   NumberMarkerStream,
   numberCitations,
@@ -46,7 +47,9 @@ import { buildChatMessages, isStructured, type ConversationTurn } from './messag
 import { answerSchema, ClaimStream, draftClaim, NOT_IN_PASSAGES_LABEL, renderClaims, resolveClaims } from './structured.js';
 import { type ChatMessage } from '../llm/engine.js';
 import { hasNoContext } from './no-context.js';
-import { NO_ANSWER_TEXT } from './prompts.js';
+import { LEAD_DECLINED, LEAD_SYSTEM_PROMPT, leadUserMessage, MINIMAL_LEAD_PROMPT, NO_ANSWER_TEXT } from './prompts.js';
+import { shownLead, unitId, type Quote, type QuotedAnswer } from './quotes.js';
+import { splitSentences } from '../text/sentences.js';
 import { splitReasoning, ThinkSplitter } from './reasoning.js';
 import { findApprovalWording } from './wording.js';
 
@@ -77,6 +80,8 @@ export interface AnswerQuestionInput {
   onRetry?: (info: { attempt: number; error: AnswerError }) => void;
   /** Connectivity facts for error mapping (e.g. `() => ({ online: navigator.onLine, modelCached })`). */
   errorContext?: () => EngineErrorContext;
+  /** Quoted answers: the quotations the unit ranker chose (quotes.ts); the model writes the lead over them. */
+  quotes?: QuotedAnswer;
 }
 
 export type AnswerStatus = 'complete' | 'stopped' | 'truncated' | 'no-context';
@@ -115,6 +120,23 @@ export interface AnswerResult {
   usage: ChatCompletionChunkLike['usage'] | null;
   /** Structured answers only (null for free-form and no-context answers). */
   structured: StructuredAnswer | null;
+  /** Quoted answers only: the quotations, and the lead the model wrote over them. */
+  quoted: QuotedResult | null;
+}
+
+/** A quoted answer: the quotations are the answer; the model's lead says in a sentence or two what they answer. */
+export interface QuotedResult {
+  quotes: Quote[];
+  /** The units quoted, as the lead cites them (`chunk-id/unit-n`). */
+  unitIds: string[];
+  /** The lead as written (markers resolved to unit ids), or null (declined, stopped before it, or empty). */
+  lead: string | null;
+  /** Why the lead is not shown: the model said the quotations do not answer, or the check found it unsupported (set by attribution). */
+  leadDropped: string | null;
+  /** The lead's sentences beyond the limit, or repeated ones, dropped (said, not shown). */
+  leadTrimmed: number;
+  /** The best unit was below the ranker's threshold: these passages do not state the answer. */
+  gap: boolean;
 }
 
 /** What a structured reply held, kept for the audit record. */
@@ -244,15 +266,21 @@ function emitResolved(onToken: NonNullable<AnswerQuestionInput['onToken']>, text
 
 /** Answer a question from the retrieval result with the chat engine. */
 export async function answerQuestion(input: AnswerQuestionInput): Promise<AnswerResult> {
-  const config = input.config ?? DEFAULT_ANSWER_CONFIG;
+  let config = input.config ?? DEFAULT_ANSWER_CONFIG;
   const params = { ...config.generation };
   const context = config.contextMaxChars !== null ? input.retrieval.context.slice(0, config.contextMaxChars) : input.retrieval.context;
   // numbered markers: the model sees [1], [2]…; its numbers become chunk ids again as they stream
+  // a quoted answer needs its quotations (the turn composes them first); without them the structured form answers
+  const quoted = config.answerForm === 'quoted' && input.quotes ? input.quotes : null;
+  if (config.answerForm === 'quoted' && !quoted) config = { ...config, answerForm: 'structured' };
   const structured = isStructured(config);
-  const numbered = config.citationMarkers === 'number' || structured ? numberContextMarkers(context) : null;
+  const numbered = quoted ? null : config.citationMarkers === 'number' || structured ? numberContextMarkers(context) : null;
   const promptContext = numbered ? numbered.context : context;
-  // the passages in the context (numbering them already listed them)
-  const contextIds = (numbered ? numbered.ids : contextChunkIds(context)).filter((id) => input.retrieval.evidence.some((e) => e.id === id));
+  // the passages in the context (numbering them already listed them); a quoted answer's are its quotations' passages
+  const contextIds = quoted
+    ? [...new Set(quoted.quotes.map((q) => q.chunkId))]
+    : (numbered ? numbered.ids : contextChunkIds(context)).filter((id) => input.retrieval.evidence.some((e) => e.id === id));
+  const unitIds = quoted ? quoted.quotes.map((q) => unitId(q.chunkId, q.n)) : [];
   const base = {
     reasoning: '',
     removedCitations: [] as RemovedCitation[],
@@ -264,8 +292,25 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
     contextIds,
     usage: null,
     structured: null,
+    quoted: null,
   };
 
+  // quotations that do not answer: the engine is not called, the quotes are shown under the gap notice
+  if (quoted && !hasNoContext(input.retrieval) && (quoted.gap || !quoted.quotes.length)) {
+    return {
+      ...base,
+      status: 'complete',
+      stopped: false,
+      answer: '',
+      citations: [],
+      display: { text: '', order: [], numberOf: {} },
+      messages: [],
+      modelId: input.modelId ?? null,
+      attempts: 0,
+      finishReason: null,
+      quoted: { quotes: quoted.quotes, unitIds, lead: null, leadDropped: null, leadTrimmed: 0, gap: true },
+    };
+  }
   // the no-context rule: the engine is never called
   if (hasNoContext(input.retrieval)) {
     return {
@@ -287,7 +332,9 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   let messages: ChatMessage[] = [];
   let outcome: StreamOutcome;
   for (;;) {
-    messages = buildChatMessages({ question: input.question, history, context: promptContext, config, passages: contextIds.length });
+    messages = quoted
+      ? leadMessages(input.question, quoted, config)
+      : buildChatMessages({ question: input.question, history, context: promptContext, config, passages: contextIds.length });
     if (input.signal?.aborted) {
       outcome = { raw: '', reasoningField: '', stopped: true, finishReason: 'abort', model: null, usage: null };
       break;
@@ -317,12 +364,15 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
         outcome = await streamOnce(input.engine, buildRequest(messages, params, schema), input.signal, onToken, partial);
         break;
       }
-      const markers = numbered ? new NumberMarkerStream(numbered.ids) : null;
+      const markers = numbered ? new NumberMarkerStream(numbered.ids) : quoted ? new NumberMarkerStream(unitIds) : null;
       const onToken: AnswerQuestionInput['onToken'] =
         markers && input.onToken
           ? (delta, channel) => (channel === 'answer' ? emitResolved(input.onToken!, markers.push(delta)) : input.onToken!(delta, channel))
           : input.onToken;
-      outcome = await streamOnce(input.engine, buildRequest(messages, params), input.signal, onToken, partial);
+      const request = quoted
+        ? buildRequest(messages, { ...params, max_tokens: config.lead.maxTokens, frequency_penalty: config.lead.frequencyPenalty })
+        : buildRequest(messages, params);
+      outcome = await streamOnce(input.engine, request, input.signal, onToken, partial);
       if (markers && input.onToken) emitResolved(input.onToken, markers.flush());
       break;
     } catch (e) {
@@ -340,6 +390,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   }
 
   if (structured) return structuredResult(input, config, base, { outcome, messages, attempts, ids: numbered!.ids });
+  if (quoted) return quotedResult(input, config, base, quoted, { outcome, messages, attempts, unitIds });
 
   const split = splitReasoning(numbered ? resolveNumberMarkers(outcome.raw, numbered.ids) : outcome.raw);
   const reasoning = [outcome.reasoningField.trim(), split.reasoning].filter(Boolean).join('\n\n');
@@ -372,7 +423,7 @@ async function structuredResult(
   config: AnswerConfig,
   base: Pick<
     AnswerResult,
-    'reasoning' | 'removedCitations' | 'attributed' | 'grounding' | 'attributionProblem' | 'wordingWarnings' | 'params' | 'contextIds' | 'usage'
+    'reasoning' | 'removedCitations' | 'attributed' | 'grounding' | 'attributionProblem' | 'wordingWarnings' | 'params' | 'contextIds' | 'usage' | 'quoted'
   >,
   run: { outcome: StreamOutcome; messages: ChatMessage[]; attempts: number; ids: readonly string[] },
 ): Promise<AnswerResult> {
@@ -418,4 +469,83 @@ async function structuredResult(
     structured,
   };
   return result;
+}
+
+/** The result of a quoted answer: its quotations, and the lead (trimmed to its sentences, repeats dropped) with unit markers. */
+function quotedResult(
+  input: AnswerQuestionInput,
+  config: AnswerConfig,
+  base: Pick<
+    AnswerResult,
+    | 'reasoning'
+    | 'removedCitations'
+    | 'attributed'
+    | 'grounding'
+    | 'attributionProblem'
+    | 'wordingWarnings'
+    | 'params'
+    | 'contextIds'
+    | 'usage'
+    | 'structured'
+    | 'quoted'
+  >,
+  quotes: QuotedAnswer,
+  run: { outcome: StreamOutcome; messages: ChatMessage[]; attempts: number; unitIds: string[] },
+): AnswerResult {
+  const { outcome } = run;
+  const split = splitReasoning(resolveNumberMarkers(outcome.raw, run.unitIds));
+  const filtered = filterCitations(split.answer.trim(), run.unitIds);
+  const status: AnswerStatus = outcome.stopped ? 'stopped' : outcome.finishReason === 'length' ? 'truncated' : 'complete';
+  const declined = filtered.text.toLowerCase().startsWith(LEAD_DECLINED.toLowerCase().slice(0, 28));
+  // one or two sentences, none repeated: a repeat or a sentence past the limit is dropped (and counted)
+  const sentences: string[] = [];
+  let trimmed = 0;
+  for (const s of declined ? [] : splitSentences(filtered.text)) {
+    const key = stripCitations(s).toLowerCase().replace(/\W+/g, ' ').trim();
+    if (!key || sentences.some((k) => stripCitations(k).toLowerCase().replace(/\W+/g, ' ').trim() === key) || sentences.length >= config.lead.maxSentences)
+      trimmed++;
+    else sentences.push(s);
+  }
+  const lead = sentences.length ? sentences.join(' ') : null;
+  // shown with the passages' ids (the sources panel lists passages); the unit ids stay in `quoted` for the check
+  const answer = lead ? shownLead(lead) : '';
+  return {
+    ...base,
+    status,
+    stopped: status === 'stopped',
+    answer,
+    reasoning: [outcome.reasoningField.trim(), split.reasoning].filter(Boolean).join('\n\n'),
+    citations: citedIds(answer),
+    display: numberCitations(answer),
+    removedCitations: filtered.removed,
+    wordingWarnings: findApprovalWording(answer),
+    messages: run.messages,
+    modelId: outcome.model ?? input.modelId ?? null,
+    attempts: run.attempts,
+    finishReason: outcome.finishReason,
+    usage: outcome.usage ?? null,
+    quoted: {
+      quotes: quotes.quotes,
+      unitIds: run.unitIds,
+      lead,
+      leadDropped: declined ? 'the model said the quotations do not answer the question' : null,
+      leadTrimmed: trimmed,
+      gap: quotes.gap,
+    },
+  };
+}
+
+/** The lead's messages: the lead prompt and the numbered quotations; the diagnostic smoke profile sends one line and the first quotation, cut. */
+function leadMessages(question: string, quoted: QuotedAnswer, config: AnswerConfig): ChatMessage[] {
+  if (config.instructions === 'minimal') {
+    const first = quoted.quotes.slice(0, 1).map((q) => ({ ...q, text: q.text.slice(0, config.contextMaxChars ?? q.text.length) }));
+    return [
+      { role: 'system', content: MINIMAL_LEAD_PROMPT },
+      { role: 'user', content: leadUserMessage(question, first) },
+    ];
+  }
+  return [
+    { role: 'system', content: LEAD_SYSTEM_PROMPT },
+    { role: 'user', content: leadUserMessage(question, quoted.quotes) },
+  ];
 }

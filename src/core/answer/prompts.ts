@@ -215,3 +215,30 @@ ${body}
 Question: ${question.trim()}
 Answer with the JSON object.`;
 }
+
+/**
+ * The system prompt of quoted answers (quotes.ts): the answer is the quotations the unit ranker
+ * chose; the model writes only a short plain-language lead over them, which is checked against
+ * them like any claim and dropped when they do not support it.
+ */
+export const LEAD_SYSTEM_PROMPT = `You help inspectors and drone operators read EU drone regulation (EASA SORA 2.5, AMC and GM to Regulation (EU) 2019/947).
+
+The user's question is answered by the numbered quotations below, taken word for word from the documents. Write a lead of one or two short sentences in plain language that says what the quotations answer. Use only what the quotations say: no fact, number, condition or example that is not in them, and never say that an operation is approved, compliant or permitted. Put the number of each quotation you use in square brackets after the sentence, e.g. [1] or [1][2]. Do not repeat the question and do not copy a whole quotation.
+If the quotations do not answer the question, write only: ${'The quotations do not answer this.'}`;
+
+/** The lead prompt of the diagnostic smoke profile (a few dozen tokens for SwiftShader). */
+export const MINIMAL_LEAD_PROMPT = 'Answer in one short sentence from the quotation only, citing [1].';
+
+/** What the lead says when the quotations do not answer (then no lead is shown). */
+export const LEAD_DECLINED = 'The quotations do not answer this.';
+
+/** The user message of quoted answers: the question, then the numbered quotations. */
+export function leadUserMessage(question: string, quotes: readonly { header: string | null; text: string }[]): string {
+  const lines = quotes.map((q, i) => `[${i + 1}] ${q.header ? `${q.header}: ` : ''}${q.text}`);
+  return `Question: ${question.trim()}
+
+Quotations:
+${lines.join('\n')}
+
+Write the lead.`;
+}

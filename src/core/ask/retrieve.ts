@@ -5,6 +5,10 @@
  * evaluation serve the AskRetrieval port with this.
  */
 import { composeEvidenceOnlyAnswer } from '../answer/evidence-only.js';
+import { hasNoContext } from '../answer/no-context.js';
+import { candidateUnits, groundingTexts, quoteAnswer, type QuotedAnswer } from '../answer/quotes.js';
+import { documentFrequencies, type UnitRankerModel } from '../answer/unit-ranker.js';
+import { gridForChunk } from '../sora/tables/grid.js';
 import { checkGrounding } from '../answer/grounding.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { LoadedIndex } from '../index/load.js';
@@ -31,6 +35,8 @@ export interface LocalRetrievalDeps {
   embedder: Pick<Embedder, 'embed'>;
   /** What the documents do not hold (scope.ts); absent: no scope verdicts. */
   scope?: Scope | null;
+  /** The unit ranker's model (src/core/answer/unit-ranker.json); absent: evidence-only answers highlight sentences instead of quoting units. */
+  unitRanker?: UnitRankerModel | null;
 }
 
 /** The query's vector and its alternatives' vectors, embedded in one call (the only place that does). */
@@ -148,17 +154,20 @@ export function createLocalRetrieval(current: () => LocalRetrievalDeps): AskRetr
       return decideCoverage(current().scope, query, result.retrieval, last?.query === query ? last : null);
     },
     async evidenceOnly(question, result) {
-      const { embedder, index } = current();
+      const { embedder, index, unitRanker } = current();
+      const quoted = unitRanker && !hasNoContext(result.retrieval) ? await quoteUnits(question, result, index, embedder, unitRanker) : null;
       return composeEvidenceOnlyAnswer({
         question,
         retrieval: result.retrieval,
         chunks: result.chunks,
         embedder: windowBackedEmbedder(embedder, index, result.chunks),
+        quoted,
       });
     },
     async checkGrounding(answer, contextChunkIds) {
       const { embedder, index } = current();
-      const chunks = contextChunkIds.map((id) => index.chunks[index.rowOf.get(id) ?? -1]).filter((c): c is Chunk => Boolean(c));
+      // a quoted unit's id resolves to the unit as quoted; a chunk id to its passage
+      const chunks = groundingTexts(contextChunkIds, (id) => index.chunks[index.rowOf.get(id) ?? -1], gridForChunk);
       return checkGrounding({ answer, chunks, embedder });
     },
   };
@@ -195,4 +204,29 @@ export function windowBackedEmbedder(
       return texts.map((t) => known.get(t) ?? computed.get(t)!);
     },
   };
+}
+
+/** Document frequencies of each index's passages, for the unit ranker's word-overlap feature (computed once). */
+const frequencies = new WeakMap<LoadedIndex, ReturnType<typeof documentFrequencies>>();
+
+/** The quotations of a retrieval: the units of its first passages ranked by the unit ranker, no two alike. */
+export async function quoteUnits(
+  question: string,
+  result: AskResult,
+  index: LoadedIndex,
+  embedder: Pick<Embedder, 'embed'>,
+  model: UnitRankerModel,
+): Promise<QuotedAnswer> {
+  let freq = frequencies.get(index);
+  if (!freq) frequencies.set(index, (freq = documentFrequencies(index.chunks.map((c) => c.text))));
+  const [queryVector] = await embedder.embed([question], 'query');
+  const candidates = await candidateUnits({
+    queryVector: queryVector!,
+    chunks: result.chunks,
+    evidence: result.retrieval.evidence,
+    index,
+    embedder,
+    gridOf: gridForChunk,
+  });
+  return quoteAnswer(question, candidates, freq, model);
 }

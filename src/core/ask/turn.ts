@@ -12,6 +12,7 @@
  * Pure orchestration: no DOM, no storage. The caller saves the audit record it returns.
  */
 import { attributeResult } from '../answer/attribution.js';
+import { leadClaims } from '../answer/quotes.js';
 import { chatModel } from '../llm/complete.js';
 import { condenseConsulted } from '../agents/condense.js';
 import { contextCharsFor, DEFAULT_ANSWER_CONFIG, type AnswerConfig } from '../answer/config.js';
@@ -158,7 +159,7 @@ class TurnRun {
   state: TurnState;
   memory: CalcMemory;
   readonly settings: TurnSettings;
-  readonly config: AnswerConfig;
+  config: AnswerConfig;
   readonly engine: ChatEngine | null;
   readonly previous: readonly PriorTurn[];
   private alternatives: { text: string; label: string }[] = [];
@@ -216,6 +217,12 @@ class TurnRun {
     if (await this.outOfScope()) return this.composeEvidence(true);
     if (this.noEvidence()) return 'done';
     if (!this.engine) return this.composeEvidence(false);
+    // a quoted answer: the quotations first (the evidence-only answer's), then the model's lead over them;
+    // without the unit ranker's data (no quotations) the model answers in the structured form instead
+    if (this.config.answerForm === 'quoted') {
+      if ((await this.composeEvidence(false)) === 'stopped') return 'stopped';
+      if (!this.state.evidence?.quoted) this.config = { ...this.config, answerForm: 'structured' };
+    }
     const result = await this.generate(this.engine, contextChars);
     if (result === 'stopped') return 'stopped';
     await this.check(result);
@@ -371,6 +378,7 @@ class TurnRun {
         },
         onRetry: ({ error }) => this.emit({ type: 'retry', notice: `${error.summary} Retrying once…` }),
         errorContext: this.ports.errorContext ?? (() => ({ online: true, modelCached: true })),
+        ...(this.state.evidence?.quoted ? { quotes: this.state.evidence.quoted } : {}),
       });
     } catch (e) {
       throw mapEngineError(e);
@@ -384,7 +392,11 @@ class TurnRun {
     if (!result.answer || result.status === 'no-context') return;
     this.phase('checking');
     try {
-      const report = await this.ports.retrieval.checkGrounding(result.structured ? result.structured.claims : result.answer, result.contextIds);
+      // quoted answers: the lead's sentences against the quoted units; structured: claim by claim; free: sentence by sentence
+      const q = result.quoted;
+      const report = q
+        ? await this.ports.retrieval.checkGrounding(leadClaims(q.lead, q.unitIds), q.unitIds)
+        : await this.ports.retrieval.checkGrounding(result.structured ? result.structured.claims : result.answer, result.contextIds);
       const a = attributeResult(result, report, this.config.attribution);
       const answer: AnswerResult = {
         ...result,
@@ -395,6 +407,7 @@ class TurnRun {
         grounding: a.report,
         attributionProblem: a.problem,
         ...(result.structured && a.claims ? { structured: { ...result.structured, claims: a.claims, pruned: a.pruned } } : {}),
+        ...(q && a.lead ? { quoted: { ...q, lead: a.lead.text, leadDropped: q.leadDropped ?? a.lead.dropped } } : {}),
       };
       this.emit({ type: 'grounding', report: a.report, answer });
     } catch (e) {

@@ -104,6 +104,8 @@ export interface AnswerOutcome {
   refused?: boolean;
   /** Answerable questions: a claim is supported by a gold passage; null when not judged. */
   correct?: boolean | null;
+  /** Quoted answers: claims quoting a unit vs written by the model (the lead), distinct and repeated claims, the lead's fate. */
+  forms?: { quoted: number; written: number; distinct: number; repeated: number; lead: 'supported' | 'partly' | 'dropped' | 'declined' | 'none' };
 }
 
 /** One claim of an answer, judged against the passages the model cited for it. */
@@ -146,6 +148,15 @@ export interface AnswerEvalSummary {
   /** The agent-based RAG paper's context measures (RP, AA, AP), judged by the gold labels and the grounding check; null when no context was given. */
   ragMetrics: { retrievalPrecision: number | null; augmentationAccuracy: number | null; augmentationPrecision: number | null; contextPassages: number };
   tokensPerSecond: { prefill: number | null; decode: number | null };
+  /** Quoted answers: claims quoting a unit and claims written, distinct and repeated claims, answers with a repeat, leads supported / partly / dropped / declined. */
+  claimForms: {
+    quoted: number;
+    written: number;
+    distinct: number;
+    repeated: number;
+    answersWithRepeats: number;
+    leads: { supported: number; partly: number; dropped: number; declined: number; none: number };
+  } | null;
   model: string;
   /** The counts behind each figure, and breakdowns. */
   detail: {
@@ -313,6 +324,23 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
     }
   }
   const perSecond = (t: number, s: number): number | null => (s > 0 ? Math.round((t / s) * 100) / 100 : null);
+  const withForms = outcomes.filter((o) => o.forms);
+  const claimForms = withForms.length
+    ? {
+        quoted: withForms.reduce((n, o) => n + o.forms!.quoted, 0),
+        written: withForms.reduce((n, o) => n + o.forms!.written, 0),
+        distinct: withForms.reduce((n, o) => n + o.forms!.distinct, 0),
+        repeated: withForms.reduce((n, o) => n + o.forms!.repeated, 0),
+        answersWithRepeats: withForms.filter((o) => o.forms!.repeated > 0).length,
+        leads: {
+          supported: withForms.filter((o) => o.forms!.lead === 'supported').length,
+          partly: withForms.filter((o) => o.forms!.lead === 'partly').length,
+          dropped: withForms.filter((o) => o.forms!.lead === 'dropped').length,
+          declined: withForms.filter((o) => o.forms!.lead === 'declined').length,
+          none: withForms.filter((o) => o.forms!.lead === 'none').length,
+        },
+      }
+    : null;
   return {
     n: outcomes.length,
     citationCoverage: ratio(claimsCited, judgedClaims),
@@ -329,6 +357,7 @@ export function summariseAnswers(outcomes: readonly AnswerOutcome[], model: stri
       contextPassages,
     },
     tokensPerSecond: { prefill: perSecond(promptTokens, prefillSeconds), decode: perSecond(completionTokens, decodeSeconds) },
+    claimForms,
     model,
     detail: {
       answerable: outcomes.length - unanswerable,

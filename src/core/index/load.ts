@@ -25,6 +25,20 @@ export interface LoadedIndex {
   questions: MultiVectors;
   /** Logical documents and their summary index. */
   documents: DocumentIndex;
+  /**
+   * The quotable units of the static index's chunks (core/text/units.ts) and their embeddings: chunk row,
+   * unit number within the chunk, the unit text's length (a segmentation that no longer matches is
+   * detected per unit), row-major vectors. User documents' rows have none (their units are embedded when ranked).
+   */
+  units: UnitVectors;
+}
+
+export interface UnitVectors {
+  row: Int32Array;
+  n: Int32Array;
+  len: Int32Array;
+  vectors: Float32Array;
+  count: number;
 }
 
 /**
@@ -128,7 +142,22 @@ export async function loadIndexFromBytes(manifestJson: string, files: Record<str
   const docBytes = files[ARTIFACTS.documentVectors]!;
   const nodes = units.reduce((n, d) => n + 1 + (d.sections?.length ?? 0), 0);
   const documents = documentIndex(units, asFloat32(docBytes, ARTIFACTS.documentVectors, nodes, dim), dim, chunks);
-  return { manifest, chunks, vectors, summaryVectors, bm25, rowOf, windows, questions, documents };
+  const unitVectors = parseUnits(files[ARTIFACTS.units]!, files[ARTIFACTS.unitVectors]!, dim, chunks.length);
+  return { manifest, chunks, vectors, summaryVectors, bm25, rowOf, windows, questions, documents, units: unitVectors };
+}
+
+function parseUnits(json: Uint8Array, vectorBytes: Uint8Array, dim: number, chunkCount: number): UnitVectors {
+  let u: { row: number[]; n: number[]; len: number[] };
+  try {
+    u = JSON.parse(decoder.decode(json)) as typeof u;
+  } catch (e) {
+    throw new IndexIntegrityError(`units.json is not valid JSON (${(e as Error).message}). Rebuild it with \`npm run index\`.`);
+  }
+  const count = u.row?.length ?? -1;
+  if (count < 0 || u.n?.length !== count || u.len?.length !== count || vectorBytes.byteLength !== count * dim || u.row.some((r) => r < 0 || r >= chunkCount)) {
+    throw new IndexIntegrityError(`The unit vectors do not match their units or the chunks. Rebuild it with \`npm run index\`.`);
+  }
+  return { row: Int32Array.from(u.row), n: Int32Array.from(u.n), len: Int32Array.from(u.len), vectors: dequantizeInt8(vectorBytes), count };
 }
 
 export const dequantizeInt8 = (bytes: Uint8Array): Float32Array => {

@@ -4,12 +4,13 @@
  * match it.
  */
 import { SkyCiteError } from '../errors.js';
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 
 /** What each format version added, so an old index's error can say what is missing. */
 export const FORMAT_HISTORY: Record<number, string> = {
   3: 'passage windows and synthetic questions',
   4: 'logical documents with their summary index (documents.json, document-vectors.f32)',
+  5: 'quotable units with their vectors (units.json, unit-vectors.i8)',
 };
 
 export const ARTIFACTS = {
@@ -23,6 +24,8 @@ export const ARTIFACTS = {
   questionVectors: 'question-vectors.i8',
   documents: 'documents.json',
   documentVectors: 'document-vectors.f32',
+  units: 'units.json',
+  unitVectors: 'unit-vectors.i8',
 } as const;
 
 export type ArtifactName = (typeof ARTIFACTS)[keyof typeof ARTIFACTS];

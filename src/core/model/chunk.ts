@@ -59,6 +59,8 @@ export interface Chunk {
   part?: { index: number; of: number };
   /** Figure captions printed in this chunk whose figure is not in the text corpus. */
   missingFigures?: string[];
+  /** Numbers of the footnotes printed on the chunk's pages: a number glued to a word or value that ends with one is a footnote reference (core/text/units.ts). */
+  footnoteMarkers?: string[];
   /** True when the text shows amendment-markup artefacts (struck-through + inserted words merged). */
   amendmentArtefacts?: boolean;
   /** Extra source-specific fields kept from the input (curated fields, Q&A links...). */
