@@ -23,6 +23,11 @@ export function readBank(dir: string): BankQuestion[] {
   return parseJsonl<BankQuestion>(bytes.toString('utf8'), `corpus-build/data/${BANK_FILE}`);
 }
 
+/** The committed bank file's SHA-256 (for an index's provenance). */
+export function readBankSha(dir: string): string {
+  return sha256(readFileSync(resolve(dir, BANK_FILE)));
+}
+
 export interface BankCheck {
   current: number;
   /** Questions whose spans were found again (new offsets or another chunk). */

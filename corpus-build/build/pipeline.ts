@@ -19,6 +19,8 @@ import { ARTIFACTS, INDEX_FORMAT_VERSION, type IndexManifest, type ManifestSourc
 import { chunkEasaDocument, DEFAULT_CHUNKING } from '../chunking/easa-chunker.js';
 import { chunkParagraphs } from '../../src/core/ingest/generic-chunker.js';
 import { footnoteMarkersFor, footnoteNumbersByPage } from '../chunking/annotate.js';
+import { checkBank, readBank, readBankSha } from '../bank/store.js';
+import { fnv1a } from '../bank/bank.js';
 import { quotableUnits, segmentUnits, unitQuote } from '../../src/core/text/units.js';
 import { gridForChunk } from '../../src/core/sora/tables/grid.js';
 import { enrichDrafts } from '../../src/core/ingest/enrich/drafts.js';
@@ -35,14 +37,24 @@ import { VECTOR_SETS_FILE } from '../../src/core/index/vector-set.js';
 import { questionsByChunk, readMeta } from '../synth/store.js';
 import { type Progress, silentProgress } from './progress.js';
 
+/**
+ * The questions indexed with each passage (BM25 question field and question vectors): the question
+ * bank (corpus-build/data/question-bank.jsonl, docs/question-bank.md) — all of it, its training part,
+ * or one half of the training part by question id (to measure a new question about a passage whose
+ * other questions are indexed) — the older model-written synthetic questions, or none.
+ */
+export type QuestionSource = 'none' | 'synthetic' | 'bank' | 'bank-train' | 'bank-train-a' | 'bank-train-b';
+
 export interface BuildOptions extends ResolveOptions {
   /**
    * Index the committed synthetic questions (corpus-build/data): as BM25 text of
-   * their passage and as extra vectors per passage. Default true; a missing or
-   * corrupt data file fails the build with the file, its expected SHA-256 and the
-   * command that regenerates it.
+   * their passage and as extra vectors per passage. A missing or corrupt data file
+   * fails the build with the file, its expected SHA-256 and the command that
+   * regenerates it. Superseded by `questions`; `synthetic: true` is `questions: 'synthetic'`.
    */
   synthetic?: boolean;
+  /** Which questions are indexed with their passages (default 'none', or 'synthetic' with `synthetic: true`). */
+  questions?: QuestionSource;
   /** Where the synthetic-question data files are (default corpus-build/data). */
   syntheticDir?: string;
   /** Output folder (default `static-index`). */
@@ -221,13 +233,14 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
       progress,
     ),
   );
-  const synth = opts.synthetic === false ? null : questionsByChunk(chunks, opts.syntheticDir);
-  const questionList = synth ? chunks.flatMap((c, row) => (synth.byChunk.get(c.id) ?? []).map((q) => ({ row, text: q.q }))) : [];
-  const questionVectors = await timed('embed synthetic questions', () =>
+  const source: QuestionSource = opts.questions ?? (opts.synthetic ? 'synthetic' : 'none');
+  const indexed = questionsToIndex(source, chunks, opts.syntheticDir);
+  const questionList = chunks.flatMap((c, row) => (indexed.byChunk.get(c.id) ?? []).map((text) => ({ row, text })));
+  const questionVectors = await timed('embed indexed questions', () =>
     embedAll(
       opts.embedder,
       questionList.map((q) => q.text),
-      'embed synthetic questions',
+      'embed indexed questions',
       progress,
     ),
   );
@@ -247,7 +260,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
   const documentVectors = await timed('embed summary index', () => embedAll(opts.embedder, nodeTexts, 'embed summary index', progress));
   // identifiers in the BM25 field as the documents mostly print them ("OSO #8" → "OSO #08"), the forms the engine rewrites a question into
   const bm25Chunks = withIdentifiersAsPrinted(chunks);
-  const bm25Json = await timed('BM25 index', async () => JSON.stringify(buildBm25(bm25Chunks, (id) => (synth?.byChunk.get(id) ?? []).map((q) => q.q))));
+  const bm25Json = await timed('BM25 index', async () => JSON.stringify(buildBm25(bm25Chunks, (id) => indexed.byChunk.get(id) ?? [])));
 
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = {
@@ -300,16 +313,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildReport> {
         budget: DEFAULT_SUMMARY_BUDGET,
         nodeText: 'title. summary (sections: document title › section path. summary)',
       },
-      syntheticQuestions: synth
-        ? {
-            file: 'corpus-build/data/synthetic-questions.jsonl',
-            sha256: readMeta(opts.syntheticDir)?.files['synthetic-questions.jsonl']?.sha256 ?? null,
-            questions: questionList.length,
-            passages: synth.byChunk.size,
-            stale: synth.stale,
-            missing: synth.missing,
-          }
-        : null,
+      indexedQuestions: source === 'none' ? null : { source, ...indexed.provenance, questions: questionList.length, passages: indexed.byChunk.size },
     },
   };
 
@@ -356,4 +360,40 @@ export async function embedAll(embedder: Embedder, texts: string[], stage: strin
     progress(stage, out.length, texts.length);
   }
   return out;
+}
+
+/** The question texts indexed with each passage, and where they come from. */
+function questionsToIndex(
+  source: QuestionSource,
+  chunks: Chunk[],
+  syntheticDir: string | undefined,
+): { byChunk: Map<string, string[]>; provenance: Record<string, unknown> } {
+  if (source === 'none') return { byChunk: new Map(), provenance: {} };
+  if (source === 'synthetic') {
+    const synth = questionsByChunk(chunks, syntheticDir);
+    return {
+      byChunk: new Map([...synth.byChunk].map(([id, qs]) => [id, qs.map((q) => q.q)])),
+      provenance: {
+        file: 'corpus-build/data/synthetic-questions.jsonl',
+        sha256: readMeta(syntheticDir)?.files['synthetic-questions.jsonl']?.sha256 ?? null,
+        stale: synth.stale,
+        missing: synth.missing,
+      },
+    };
+  }
+  const bank = readBank(syntheticDir ?? 'corpus-build/data');
+  const check = checkBank(bank, chunks);
+  const half = (id: string) => (fnv1a(id) % 2 === 0 ? 'a' : 'b');
+  const keep = check.usable.filter((q) => source === 'bank' || (q.split === 'train' && (source === 'bank-train' || half(q.id) === source.slice(-1))));
+  const byChunk = new Map<string, string[]>();
+  for (const q of keep) byChunk.set(q.chunk, [...(byChunk.get(q.chunk) ?? []), q.q]);
+  return {
+    byChunk,
+    provenance: {
+      file: 'corpus-build/data/question-bank.jsonl',
+      sha256: readBankSha(syntheticDir ?? 'corpus-build/data'),
+      lost: check.lost.length,
+      moved: check.moved.length,
+    },
+  };
 }

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
-import { buildIndex } from '../build/pipeline.js';
+import { buildIndex, type QuestionSource } from '../build/pipeline.js';
 import { checkBank, readBank } from '../bank/store.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import { consoleProgress } from '../build/progress.js';
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     // corpus (covered passages then outrank uncovered ones: docs/retrieval.md, "Synthetic questions")
     synthetic: { type: 'boolean', default: false },
     'no-synthetic': { type: 'boolean', default: false },
+    // the questions indexed with their passages (pipeline.ts QuestionSource); docs/retrieval.md says why the default
+    questions: { type: 'string' },
   },
 });
 
@@ -42,6 +44,7 @@ try {
     progress: consoleProgress(),
     allowDownload: values.offline ? false : undefined,
     synthetic: values.synthetic && !values['no-synthetic'],
+    ...(values.questions ? { questions: values.questions as QuestionSource } : {}),
   });
   for (const s of report.perSource) console.log(`${s.id}: ${s.chunks} chunks (from ${s.via})`);
   for (const w of report.warnings) console.log(`warning: ${w}`);
