@@ -66,6 +66,7 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     // the progress callback stays here; the worker posts progress messages with the request's id (PROGRESS_METHODS)
     loadUserDocuments: (onProgress) => send('loadUserDocuments', [], onProgress),
     listUserDocuments: () => call('listUserDocuments'),
+    syncUserDocuments: (onProgress) => send('syncUserDocuments', [], onProgress),
     addUserDocument: (input, onProgress) => send('addUserDocument', [input], onProgress),
     removeUserDocument: (id) => call('removeUserDocument', id),
     reindexUserDocument: (id, onProgress) => send('reindexUserDocument', [id], onProgress),

@@ -339,6 +339,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
 
     loadUserDocuments: (onProgress) => ready().userDocs.load(onProgress),
     listUserDocuments: async () => ready().userDocs.list(),
+    syncUserDocuments: (onProgress) => ready().userDocs.sync(onProgress),
     addUserDocument: (input, onProgress) => ready().userDocs.add(input, onProgress),
     removeUserDocument: (id) => ready().userDocs.remove(id),
     reindexUserDocument: (id, onProgress) => ready().userDocs.reindex(id, onProgress),

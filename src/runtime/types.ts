@@ -159,6 +159,11 @@ export interface SkyCiteRuntime extends AskRetrieval {
   loadUserDocuments(onProgress?: (p: UserDocumentProgress) => void): Promise<UserDocumentsLoad>;
   listUserDocuments(): Promise<UserDocumentInfo[]>;
   /**
+   * Follow the changes another tab made to the stored documents: those it added join the search,
+   * those it removed leave it (each tab tells the others, src/ui/library/user-docs.svelte.ts).
+   */
+  syncUserDocuments(onProgress?: (p: UserDocumentProgress) => void): Promise<UserDocumentsLoad>;
+  /**
    * Chunk, embed (progress), store on the device and index one document; nothing changes when it fails
    * or is cancelled. Runs in the background: questions asked meanwhile are answered between its batches.
    */
@@ -179,6 +184,7 @@ export interface SkyCiteRuntime extends AskRetrieval {
 /** Methods whose last parameter is a progress callback: the worker posts progress messages for it. */
 export const PROGRESS_METHODS: ReadonlySet<RuntimeMethod> = new Set<RuntimeMethod>([
   'loadUserDocuments',
+  'syncUserDocuments',
   'addUserDocument',
   'reindexUserDocument',
   'useRetrievalModel',

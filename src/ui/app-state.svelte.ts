@@ -92,6 +92,8 @@ export class AppState {
 
   online = $state(true);
   updateAvailable = $state(false);
+  /** The update was accepted and waits for an import of your documents (in this tab or another) to finish. */
+  updateWaitsForImport = $state(false);
   updater: PwaUpdater | null = null;
   /** The offline copy (service worker precache): 'none' without a service worker (dev server, unsupported), 'saving' while it installs, 'ready' once stored. */
   offlineCopy: 'none' | 'saving' | 'ready' = $state('none');
@@ -145,6 +147,14 @@ export class AppState {
     await this.models.refreshCatalog();
     await index;
     void this.models.autoLoadModel();
+  }
+
+  /** Accept the new version: every tab reloads into it, once no tab is importing a document (the banner says when it waits). */
+  async applyUpdate(): Promise<void> {
+    await this.updater?.applyUpdate(() => {
+      this.updateWaitsForImport = true;
+      this.announce('The update waits until the document being added has been stored.');
+    });
   }
 
   announce(text: string): void {
