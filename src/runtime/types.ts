@@ -13,6 +13,7 @@ import type { IndexManifest } from '../core/index/manifest.js';
 import type { DeviceChoice } from './device-choice.js';
 import type { OrtThreading } from './ort-threads.js';
 import type { RequirementDraft } from '../core/agents/requirements.js';
+import type { ProblemSource } from './errors.js';
 import type { UserDocumentExport, UserDocumentInfo, UserDocumentInput, UserDocumentProgress, UserDocumentsLoad } from './user-documents.js';
 
 export interface RuntimeOptions {
@@ -22,6 +23,8 @@ export interface RuntimeOptions {
   modelBaseUrl: string;
   /** Base URL of the onnxruntime-web wasm files (default: 'ort/' on the app's origin). */
   ortBaseUrl: string;
+  /** The app's base URL (where precache-integrity.json, the build's list of SHA-256, is; default: the page's). */
+  appBaseUrl: string;
   /**
    * 'auto' chooses (device-choice.ts): WASM without an adapter or on a software (fallback) one,
    * otherwise the faster of the two on a warm query embedding. 'webgpu' / 'wasm' force one.
@@ -203,4 +206,4 @@ export type RuntimeReply =
   /** Not a reply: progress of the request `id` (a user document's indexing, a retrieval model's download). */
   | { id: number; progress: UserDocumentProgress | DownloadProgress }
   | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: { name: string; message: string } };
+  | { id: number; ok: false; error: { name: string; message: string; source?: ProblemSource | null } };

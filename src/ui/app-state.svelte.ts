@@ -11,6 +11,7 @@ import type { AskChat } from './ask/session.svelte';
 import { ModelState } from './model-state.svelte';
 import type { PwaUpdater } from '../pwa/register';
 import { detectOfflineBeforeFirstLoad, indexProblemForUser, watchConnectivity } from '../pwa/offline';
+import { problemSource } from '../runtime/errors';
 import type { DownloadProgress, RetrievalModelInfo, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
 import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
@@ -136,7 +137,14 @@ export class AppState {
   async start(): Promise<void> {
     watchConnectivity((online) => {
       this.online = online;
-      this.announce(online ? 'Back online.' : 'Offline: SkyCite keeps working from the stored index.');
+      const stored = this.offlineCopy === 'ready' || (typeof navigator !== 'undefined' && navigator.serviceWorker?.controller != null);
+      this.announce(
+        online
+          ? 'Back online.'
+          : stored
+            ? 'Offline: SkyCite keeps working from the stored index.'
+            : 'Offline: nothing is stored on this device yet; SkyCite needs one complete load while online.',
+      );
     });
     this.settingsLoaded = this.loadSettings();
     // the index and the embedding model load in the worker (seconds) while the settings, the
@@ -193,7 +201,7 @@ export class AppState {
       void this.restoreRetrievalModel();
     } catch (e) {
       this.indexState = 'error';
-      this.indexError = early?.message ?? indexProblemForUser(e);
+      this.indexError = early?.message ?? indexProblemForUser(e, undefined, problemSource(e));
       this.indexErrorDetail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       this.announce('The regulation index could not be loaded.');
       for (const w of this.indexWaiters.splice(0))
