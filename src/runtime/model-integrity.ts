@@ -109,7 +109,10 @@ export function verifyingFetch(inner: Fetch, deps: VerifyDeps): Fetch {
   return async (input, init) => {
     const integrity = deps.integrity();
     const res = await inner(input, init);
-    if (!integrity || !res.ok) return res;
+    // a whole file only: not a HEAD request, a range or an error
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const ranged = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).has('range');
+    if (!integrity || res.status !== 200 || method !== 'GET' || ranged) return res;
     const url = new URL(urlOf(input), integrity.base);
     const expected = integrity.byPath.get(url.pathname);
     if (!expected) return res;

@@ -127,6 +127,16 @@ describe('transformers.js’ fetch, verified', () => {
     expect(s.pre.entries.size).toBe(0);
   });
 
+  it('leaves a HEAD request and a range alone (only a whole file is checked)', async () => {
+    const s = await setup();
+    s.pre.entries.set(precacheKey(s.list.entries[0]!, BASE), BAD);
+    const fetch = verifyingFetch(s.network as never, s.deps);
+    expect((await fetch(`/${TOKENIZER}`, { method: 'HEAD' })).ok).toBe(true);
+    expect((await fetch(`/${TOKENIZER}`, { headers: { Range: 'bytes=0-3' } })).ok).toBe(true);
+    expect(s.repaired).toEqual([]);
+    expect(s.network).toHaveBeenCalledTimes(2);
+  });
+
   it('uses a file the list does not name as it comes (no list: a development server)', async () => {
     const s = await setup();
     const res = await verifyingFetch(s.network as never, { ...s.deps, integrity: () => null })(`/${TOKENIZER}`);
