@@ -285,6 +285,20 @@ const distIO = {
   write: (url: string, bytes: Uint8Array) => writeFileSync(resolve('dist', url), bytes),
 };
 
+/** Every model file of the build output (dist/models/…, the gzip copies aside), relative to dist/: their SHA-256 go into the integrity list. */
+function builtModelFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name), `${rel}${e.name}/`);
+      else if (!e.name.endsWith('.gz')) out.push(`${rel}${e.name}`);
+    }
+  };
+  walk(resolve('dist', 'models'), 'models/');
+  return out;
+}
+
 const isWebLlm = (id: string) => id.includes('/node_modules/@mlc-ai/web-llm/');
 
 export default defineConfig({
@@ -296,7 +310,7 @@ export default defineConfig({
     staticIndex(),
     selfHostedModels(),
     isolationSw(),
-    VitePWA(skyCitePwaOptions({ modelFolders: modelFolders(), integrityIO: distIO, importScripts: [ISOLATION_SW_FILE] })),
+    VitePWA(skyCitePwaOptions({ modelFolders: modelFolders(), integrityIO: distIO, modelFiles: builtModelFiles, importScripts: [ISOLATION_SW_FILE] })),
     precompressed(),
   ],
   build: {

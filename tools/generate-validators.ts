@@ -15,6 +15,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { INDICATOR_NAMES } from '../src/core/indicators/catalog.js';
 import { INDICATOR_OUTPUT_SCHEMAS } from '../src/core/indicators/output-schema.js';
 import { STORED_CONVERSATION_SCHEMA } from '../src/core/ask/stored-conversation.js';
+import { AUDIT_RECORD_SCHEMA } from '../src/core/ask/audit-schema.js';
 
 export const GENERATED_VALIDATORS_PATH = fileURLToPath(new URL('../src/core/schema/validators.generated.ts', import.meta.url));
 
@@ -28,9 +29,11 @@ export function generateValidatorsSource(): string {
   const ajv = createAjv(true);
   for (const name of INDICATOR_NAMES) ajv.addSchema(INDICATOR_OUTPUT_SCHEMAS[name]);
   ajv.addSchema(STORED_CONVERSATION_SCHEMA);
+  ajv.addSchema(AUDIT_RECORD_SCHEMA);
   const exports = {
     ...Object.fromEntries(INDICATOR_NAMES.map((n) => [n, INDICATOR_OUTPUT_SCHEMAS[n].$id])),
     storedConversation: STORED_CONVERSATION_SCHEMA.$id,
+    auditRecord: AUDIT_RECORD_SCHEMA.$id,
   };
   const code = standaloneCode(ajv, exports);
   return [

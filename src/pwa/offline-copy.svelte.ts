@@ -28,15 +28,19 @@ export const COPY_MESSAGES = {
     'SkyCite could not store its offline copy on this device (a download failed). It works while online; reload later or choose Settings → Repair offline copy.',
 };
 
+const removedCopy = (what: string) => `SkyCite found a damaged copy of ${what} on this device and removed it; its verified offline copy is used instead.`;
+
 /** What a finished check and repair means for the user. */
 export function describeHeal(r: HealResult): { phase: RepairPhase; message: string | null } {
-  const damaged = r.check.damaged.map((d) => d.url);
+  // copies in transformers.js' cache (or another runtime cache) are named like the files they copy
+  const damaged = [...r.check.damaged.map((d) => d.url), ...r.check.damagedElsewhere.map((c) => c.file)];
   const what = describeAssets(damaged);
   if (!r.check.available) return { phase: 'idle', message: null };
   if (r.refetched === null) {
     // offline: a damaged copy was evicted now, or earlier (then it is missing)
     const bad = [...damaged, ...r.check.missing.map((m) => m.url)];
     if (!bad.length) return { phase: 'idle', message: null };
+    if (!r.check.damaged.length && !r.check.missing.length) return { phase: 'done', message: removedCopy(what) };
     return {
       phase: 'waiting-online',
       message: `Part of SkyCite’s offline copy on this device is damaged (${describeAssets(bad)}). SkyCite will repair itself the next time this device is online. Your own documents, settings and audit log are not affected.`,
@@ -50,6 +54,8 @@ export function describeHeal(r: HealResult): { phase: RepairPhase; message: stri
     };
   }
   if (!damaged.length && !r.check.missing.length) return { phase: 'idle', message: null };
+  // only a library's own copy was damaged: removed, and the intact offline copy is used instead
+  if (!r.check.damaged.length && !r.check.missing.length) return { phase: 'done', message: removedCopy(what) };
   return {
     phase: 'done',
     message: damaged.length ? `SkyCite found ${what} damaged on this device and downloaded a verified copy.` : 'SkyCite completed its offline copy.',
@@ -72,6 +78,8 @@ export class OfflineCopyStatus {
   });
   /** The notice of a page that reloaded itself (an update, a missing chunk); dismissible. */
   notice: string | null = $state(null);
+  /** Whether this page came from the offline copy (a service worker controlled it when it loaded). */
+  readonly controlled: boolean;
   updater: PwaUpdater | null = null;
   private autoRepairs = 0;
   private watching = false;
@@ -79,6 +87,13 @@ export class OfflineCopyStatus {
 
   constructor(private readonly env: CopyEnv = {}) {
     this.notice = takeReloadNotice();
+    const nav = (globalThis as { navigator?: { serviceWorker?: { controller?: unknown } } }).navigator;
+    this.controlled = nav?.serviceWorker?.controller != null;
+  }
+
+  /** Whether this device holds the offline copy: the page came from it, or it is stored now. */
+  get stored(): boolean {
+    return this.controlled || this.state === 'ready';
   }
 
   /** Follow the service worker's install: saving → ready, or failed with the reason. */
@@ -207,7 +222,13 @@ export class OfflineCopyStatus {
     let { phase, message } = describeHeal(result);
     if (full && result.refetched && !result.refetched.failed.length) {
       phase = 'done';
-      message = `Offline copy repaired: ${result.refetched.restored.length} files downloaded again and verified. Your own documents, settings and audit log were not touched.`;
+      const removed = result.check.damagedElsewhere.length;
+      message =
+        `Offline copy repaired: ${result.refetched.restored.length} files downloaded again and verified` +
+        (removed
+          ? `; ${removed} damaged cop${removed === 1 ? 'y' : 'ies'} of ${describeAssets(result.check.damagedElsewhere.map((c) => c.file))} removed`
+          : '') +
+        '. Your own documents, settings and audit log were not touched.';
     }
     this.repair = { phase, message, progress: null };
     if (phase === 'waiting-online') this.repairWhenOnline(retry);

@@ -104,7 +104,10 @@ export function watchConnectivity(
  * message (file names, SHA-256 values, `npm run index`) is for developers; the status line shows
  * it only inside its "Technical details (for developers)" element.
  */
-export function indexProblemForUser(error: unknown, e: OfflineEnv = currentEnv()): string {
+export function indexProblemForUser(error: unknown, e: OfflineEnv = currentEnv(), source: 'host' | 'device' | null = null): string {
+  // where the file at fault is, as the runtime found it: the server's copy, or this device's
+  if (source === 'host') return INDEX_HOST_MESSAGE;
+  if (source === 'device') return INDEX_DAMAGED_MESSAGE;
   const name = error instanceof Error ? error.name : '';
   const message = error instanceof Error ? error.message : String(error);
   const http = /failed with HTTP (\d{3})/.exec(message);
@@ -116,3 +119,15 @@ export function indexProblemForUser(error: unknown, e: OfflineEnv = currentEnv()
 export const INDEX_DAMAGED_MESSAGE =
   'The built-in regulation index (or the search model) stored on this device failed its integrity check, so SkyCite does not use it. ' +
   'SkyCite checks its offline copy and replaces what is damaged; your own documents, settings and audit log are not affected.';
+
+/** The server delivered an index file or a model file that is not this build's (a first visit, or a changed file on the host). */
+export const INDEX_HOST_MESSAGE =
+  'The server sent a regulation index (or search model) that is not the one this version of SkyCite was built with, so SkyCite does not use it. ' +
+  'The problem is on the server, not on this device: nothing kept here is damaged or changed. Reload later; if this persists, the site’s files are incomplete or damaged: tell whoever hosts SkyCite.';
+
+/** The status line's words for being offline: from the offline copy, or with nothing stored yet. */
+export function offlineStatusText(stored: boolean): string {
+  return stored
+    ? 'working from stored data'
+    : 'nothing is stored on this device yet: SkyCite needs one complete load while online (until "Ready for offline use") before it works offline';
+}

@@ -37,6 +37,12 @@ export interface SkyCitePwaOptions {
    */
   integrityIO?: IntegrityIO;
   /**
+   * Every model file the build serves (under models/, relative to the build output), precached or
+   * not: their SHA-256 go into INTEGRITY_FILE's `models` list, so the files a library caches itself
+   * (transformers.js' cache: the reranker, a downloaded retrieval model) are verified before use too.
+   */
+  modelFiles?: () => string[];
+  /**
    * Classic scripts the service worker imports before Workbox (relative to sw.js): the
    * cross-origin isolation headers for static hosts (src/pwa/isolation-sw.ts).
    */
@@ -55,9 +61,21 @@ export interface PrecacheIntegrityEntry {
   integrity: string;
 }
 
+/** A file the build serves, with its SHA-256 (Subresource Integrity, `sha256-<base64>`). */
+export interface IntegrityFile {
+  /** Relative to the app's base. */
+  url: string;
+  integrity: string;
+}
+
 export interface PrecacheIntegrityList {
   version: 1;
   entries: PrecacheIntegrityEntry[];
+  /**
+   * Every model file the build serves (models/…), precached or not: what the runtime checks the copies
+   * in every cache against before use (src/runtime/model-integrity.ts). Absent in lists of older builds.
+   */
+  models?: IntegrityFile[];
 }
 
 export interface IntegrityIO {
@@ -83,11 +101,18 @@ type TransformEntry = { url: string; revision: string | null; integrity?: string
  * same list goes to INTEGRITY_FILE (added to the precache too) so the page can check what Cache
  * Storage holds.
  */
-export function integrityTransform(io: IntegrityIO) {
+export function integrityTransform(io: IntegrityIO, modelFiles: () => string[] = () => []) {
   return async (entries: TransformEntry[]): Promise<{ manifest: TransformEntry[]; warnings: string[] }> => {
     const manifest: TransformEntry[] = [];
     for (const e of entries) manifest.push({ ...e, integrity: await sriSha256(await io.read(e.url)) });
-    const list: PrecacheIntegrityList = { version: 1, entries: manifest.map((e) => ({ url: e.url, revision: e.revision, integrity: e.integrity! })) };
+    const known = new Map(manifest.map((e) => [e.url, e.integrity!] as const));
+    const models: IntegrityFile[] = [];
+    for (const url of [...new Set(modelFiles())].sort()) models.push({ url, integrity: known.get(url) ?? (await sriSha256(await io.read(url))) });
+    const list: PrecacheIntegrityList = {
+      version: 1,
+      entries: manifest.map((e) => ({ url: e.url, revision: e.revision, integrity: e.integrity! })),
+      ...(models.length ? { models } : {}),
+    };
     const bytes = new TextEncoder().encode(`${JSON.stringify(list)}\n`);
     await io.write(INTEGRITY_FILE, bytes);
     const integrity = await sriSha256(bytes);
@@ -182,7 +207,7 @@ export function skyCitePwaOptions(options: SkyCitePwaOptions = {}): Partial<Vite
       ...(options.importScripts?.length ? { importScripts: options.importScripts } : {}),
       globIgnores: ['**/node_modules/**/*', 'sw.js', 'workbox-*.js', '**/*.map', WEBLLM_JS_GLOB, VECTOR_SETS_GLOB],
       maximumFileSizeToCacheInBytes: MAX_PRECACHE_FILE_BYTES,
-      ...(options.integrityIO ? { manifestTransforms: [integrityTransform(options.integrityIO)] } : {}),
+      ...(options.integrityIO ? { manifestTransforms: [integrityTransform(options.integrityIO, options.modelFiles)] } : {}),
       navigateFallback: 'index.html',
       navigateFallbackDenylist: [/^\/static-index\//, /^\/models\//, /^\/ort\//, /^\/icons\//, /\/llm\//],
       cleanupOutdatedCaches: true,

@@ -16,6 +16,7 @@
 import { SkyCiteError } from '../core/errors.js';
 import { Workbox } from 'workbox-window';
 import { setReloadNotice } from './reload-notice';
+import { afterImports, type LocksLike } from './import-lock';
 
 /** The BroadcastChannel on which a tab that accepted an update tells the others. */
 export const UPDATE_CHANNEL = 'skycite-updates';
@@ -85,13 +86,19 @@ export interface RegisterOptions {
   channel?: Pick<BroadcastChannel, 'postMessage' | 'addEventListener'> | null;
   /** Register again after a failed install (default: navigator.serviceWorker.register). */
   reRegister?: (url: string, options: { scope?: string }) => Promise<unknown>;
+  /** The Web Locks an update waits on for the imports running in any tab (default: navigator.locks; null: none). */
+  locks?: LocksLike | null;
 }
 
 export interface PwaUpdater {
   /** Called when a new version is waiting (at once if one already is). Returns an unsubscribe function. */
   onUpdateAvailable(cb: () => void): () => void;
-  /** Activate the waiting version and reload into it (every open tab follows). No-op when nothing is waiting. */
-  applyUpdate(): Promise<void>;
+  /**
+   * Activate the waiting version and reload into it (every open tab follows), once no tab is importing
+   * a document (import-lock.ts): `onWaiting` is called when an import is running and the update waits
+   * for it. No-op when nothing is waiting.
+   */
+  applyUpdate(onWaiting?: () => void): Promise<void>;
   /** After a failed install or cleared site data: register again; resolves once the offline copy is stored, rejects (OfflineCopyError) when the install fails again. */
   retryInstall(): Promise<void>;
   /** Ask the browser to look for a new version now. */
@@ -185,16 +192,22 @@ export async function registerServiceWorker(options: RegisterOptions = {}): Prom
       if (waiting) cb();
       return () => listeners.delete(cb);
     },
-    async applyUpdate() {
+    async applyUpdate(onWaiting) {
       if (!waiting || applying) return;
       applying = true;
-      notice('updated');
-      // the version already took over (accepted in another tab a moment ago): just reload into it
-      if (registration && !registration.waiting && registration.active) {
-        reload();
-        return;
-      }
-      wb.messageSkipWaiting();
+      // every tab reloads into the new version: an import running in one of them finishes first
+      await afterImports(
+        () => {
+          notice('updated');
+          // the version already took over (accepted in another tab a moment ago): just reload into it
+          if (registration && !registration.waiting && registration.active) {
+            reload();
+            return;
+          }
+          wb.messageSkipWaiting();
+        },
+        { ...(onWaiting ? { onWaiting } : {}), ...(options.locks !== undefined ? { locks: options.locks } : {}) },
+      );
     },
     async retryInstall() {
       const again = options.reRegister ?? ((u: string, o: { scope?: string }) => nav!.serviceWorker.register(u, o));

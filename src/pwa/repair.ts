@@ -1,10 +1,11 @@
 /**
  * Self-healing offline copy. Every precached file carries its SHA-256 (src/pwa/pwa-config.ts,
- * integrityTransform; the list is INTEGRITY_FILE). Here the page checks what Cache Storage really
- * holds against that list, evicts a damaged copy from every cache (the precache and the runtime
- * caches alike) and, online, downloads it again with its integrity checked by the browser and
- * puts it back where the service worker looks for it. Nothing here touches IndexedDB: the user's
- * documents, settings and audit log are never affected.
+ * integrityTransform; the list is INTEGRITY_FILE), and so does every model file the build serves.
+ * Here the page checks what Cache Storage really holds against that list — the precache and every
+ * other cache that holds a copy of a listed file (transformers.js' own model cache, the runtime
+ * caches) — evicts a damaged copy and, online, downloads a precached file again with its integrity
+ * checked by the browser and puts it back where the service worker looks for it. Nothing here
+ * touches IndexedDB: the user's documents, settings and audit log are never affected.
  */
 import { INTEGRITY_FILE, sriSha256, type PrecacheIntegrityEntry, type PrecacheIntegrityList } from './pwa-config';
 import { WORKBOX_PRECACHE_PREFIX } from './storage';
@@ -60,17 +61,21 @@ export function parseIntegrityList(text: string): PrecacheIntegrityList | null {
   try {
     const v = JSON.parse(text) as PrecacheIntegrityList;
     if (v?.version !== 1 || !Array.isArray(v.entries)) return null;
-    const ok = v.entries.every(
-      (e) =>
-        typeof e?.url === 'string' &&
-        (e.revision === null || typeof e.revision === 'string') &&
-        typeof e.integrity === 'string' &&
-        e.integrity.startsWith('sha256-'),
-    );
-    return ok ? v : null;
+    const sri = (x: unknown) => typeof x === 'string' && x.startsWith('sha256-');
+    const ok = v.entries.every((e) => typeof e?.url === 'string' && (e.revision === null || typeof e.revision === 'string') && sri(e.integrity));
+    const models = v.models === undefined || (Array.isArray(v.models) && v.models.every((m) => typeof m?.url === 'string' && sri(m.integrity)));
+    return ok && models ? v : null;
   } catch {
     return null;
   }
+}
+
+/** Every file the list names (precached or a model file), by its URL path: its SHA-256 as SRI. */
+export function integrityByPath(list: PrecacheIntegrityList, base: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of list.models ?? []) out.set(pathOf(m.url, base), m.integrity);
+  for (const e of list.entries) out.set(pathOf(e.url, base), e.integrity);
+  return out;
 }
 
 async function precache(e: RepairEnv): Promise<CacheLike | null> {
@@ -105,6 +110,12 @@ export async function loadIntegrityList(e0: RepairEnv = {}): Promise<PrecacheInt
 export interface CopyCheck {
   /** Entries whose stored copy fails its SHA-256. */
   damaged: PrecacheIntegrityEntry[];
+  /**
+   * Copies of listed files in the other caches (transformers.js' model cache, the runtime caches)
+   * that fail their SHA-256, by cache name and URL: deleted by the repair (the library fetches a
+   * verified copy on its next use).
+   */
+  damagedElsewhere: { cache: string; url: string; file: string }[];
   /** Entries not in the precache at all. */
   missing: PrecacheIntegrityEntry[];
   checked: number;
@@ -118,11 +129,11 @@ export interface CopyCheck {
  */
 export async function checkOfflineCopy(e0: RepairEnv = {}, only?: (url: string) => boolean): Promise<CopyCheck> {
   const e = env(e0);
-  const none: CopyCheck = { damaged: [], missing: [], checked: 0, available: false };
+  const none: CopyCheck = { damaged: [], damagedElsewhere: [], missing: [], checked: 0, available: false };
   const list = await loadIntegrityList(e);
   const cache = await precache(e).catch(() => null);
   if (!list || !cache) return none;
-  const result: CopyCheck = { damaged: [], missing: [], checked: 0, available: true };
+  const result: CopyCheck = { damaged: [], damagedElsewhere: [], missing: [], checked: 0, available: true };
   for (const entry of list.entries) {
     if (only && !only(entry.url)) continue;
     const res = await cache.match(precacheKey(entry, e.base));
@@ -133,6 +144,25 @@ export async function checkOfflineCopy(e0: RepairEnv = {}, only?: (url: string) 
     }
     const bytes = new Uint8Array(await res.arrayBuffer());
     if ((await sriSha256(bytes)) !== entry.integrity) result.damaged.push(entry);
+  }
+  // every other cache's copies of the listed files (transformers.js keeps its own copy of each model file)
+  const expected = integrityByPath(list, e.base);
+  const basePath = new URL(e.base).pathname;
+  const precacheName = (await e.caches!.keys()).find((n) => n.startsWith(WORKBOX_PRECACHE_PREFIX));
+  for (const name of await e.caches!.keys()) {
+    if (name === precacheName) continue;
+    const other = await e.caches!.open(name);
+    for (const req of await other.keys()) {
+      const path = new URL(req.url).pathname;
+      const integrity = expected.get(path);
+      // the file as the list names it (relative to the app's base)
+      const file = path.startsWith(basePath) ? path.slice(basePath.length) : path;
+      if (!integrity || (only && !only(file))) continue;
+      const res = await other.match(req);
+      if (!res) continue;
+      result.checked++;
+      if ((await sriSha256(new Uint8Array(await res.arrayBuffer()))) !== integrity) result.damagedElsewhere.push({ cache: name, url: req.url, file });
+    }
   }
   return result;
 }
@@ -217,10 +247,13 @@ export async function healOfflineCopy(
   const e = env(e0);
   const check = await checkOfflineCopy(e, options.only);
   const bad = [...check.damaged, ...check.missing];
-  const evicted = await evictEverywhere(
+  let evicted = await evictEverywhere(
     check.damaged.map((d) => d.url),
     e,
   );
+  for (const copy of check.damagedElsewhere) {
+    if (await (await e.caches!.open(copy.cache)).delete(copy.url).catch(() => false)) evicted++;
+  }
   if (e.onLine === false) return { check, evicted, refetched: null };
   let todo = bad;
   if (options.full) {

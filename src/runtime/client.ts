@@ -2,16 +2,17 @@
  * The UI side of the runtime worker: the same SkyCiteRuntime interface as the
  * in-process runtime, over postMessage.
  */
-import { RuntimeError } from './errors.js';
+import { RuntimeError, type ProblemSource } from './errors.js';
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import type { DownloadProgress, RuntimeMethod, RuntimeReply, RuntimeRequest, SkyCiteRuntime } from './types.js';
 import type { UserDocumentProgress } from './user-documents.js';
 
 /** An error thrown in the worker, as its reply names it (the names are unique: tests/lint/error-classes.test.ts). */
 export class WorkerReplyError extends RuntimeError {
-  constructor(name: string, message: string) {
+  constructor(name: string, message: string, source: ProblemSource | null = null) {
     super(message);
     this.name = name;
+    this.source = source;
   }
 }
 
@@ -29,7 +30,7 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     }
     pending.delete(ev.data.id);
     if (ev.data.ok) p.resolve(ev.data.value);
-    else p.reject(new WorkerReplyError(ev.data.error.name, ev.data.error.message));
+    else p.reject(new WorkerReplyError(ev.data.error.name, ev.data.error.message, ev.data.error.source ?? null));
   };
   worker.onerror = (ev) => {
     const err = new WorkerReplyError('WorkerError', `The retrieval worker failed: ${ev.message || 'unknown error'}. Reload the app.`);
@@ -53,6 +54,7 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
         indexBaseUrl: new URL(o.indexBaseUrl ?? d.indexBaseUrl, base).href,
         modelBaseUrl: new URL(o.modelBaseUrl ?? d.modelBaseUrl, base).href,
         ortBaseUrl: new URL(o.ortBaseUrl ?? d.ortBaseUrl, base).href,
+        appBaseUrl: new URL(o.appBaseUrl ?? d.appBaseUrl, base).href,
       });
     },
     retrieve: (q, o) => call('retrieve', q, o),
@@ -66,6 +68,7 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     // the progress callback stays here; the worker posts progress messages with the request's id (PROGRESS_METHODS)
     loadUserDocuments: (onProgress) => send('loadUserDocuments', [], onProgress),
     listUserDocuments: () => call('listUserDocuments'),
+    syncUserDocuments: (onProgress) => send('syncUserDocuments', [], onProgress),
     addUserDocument: (input, onProgress) => send('addUserDocument', [input], onProgress),
     removeUserDocument: (id) => call('removeUserDocument', id),
     reindexUserDocument: (id, onProgress) => send('reindexUserDocument', [id], onProgress),

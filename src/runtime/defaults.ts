@@ -5,6 +5,7 @@ export const DEFAULT_RUNTIME_OPTIONS: RuntimeOptions = {
   indexBaseUrl: 'static-index/',
   modelBaseUrl: 'models/',
   ortBaseUrl: 'ort/',
+  appBaseUrl: './',
   device: 'auto',
   rerank: false,
   retrievalModel: null,

@@ -29,7 +29,8 @@ import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import { env as transformersEnv } from '@huggingface/transformers';
 import { watchDownloads, type FetchHolder, type WatchDownloads } from './download-progress.js';
 import { chooseDevice, probeAdapter, retrievalModelDevice, type AdapterProbe, type EmbeddingDevice } from './device-choice.js';
-import { RuntimeError } from './errors.js';
+import { IndexSourceError, RuntimeError, type ProblemSource } from './errors.js';
+import { installModelVerification, loadModelIntegrity, sriFromHex, type ModelIntegrity, type TransformersEnvLike } from './model-integrity.js';
 import { absoluteUrl, fetchBytes, IndexFetchError } from './fetch-bytes.js';
 import { createLibrary, buildOutline, type Library } from './library.js';
 import { ortWasmPaths } from './ort-files.js';
@@ -96,6 +97,42 @@ interface Loaded {
 /** Model downloads' progress, read through transformers.js's fetch (wrapped once, on first use). */
 let downloads: WatchDownloads | null = null;
 const modelDownloads = (): WatchDownloads => (downloads ??= watchDownloads(transformersEnv as unknown as FetchHolder));
+
+/** The model files' SHA-256 of the build this runtime was last initialised with (model-integrity.ts reads it at each use). */
+let modelIntegrity: ModelIntegrity | null = null;
+
+/**
+ * Verify every model file transformers.js reads, in its cache and as it fetches it (model-integrity.ts),
+ * once per thread. The download progress is wrapped first, so it counts the bytes as they arrive.
+ */
+function verifyModelFiles(): void {
+  modelDownloads();
+  const caches = (globalThis as { caches?: CacheStorage }).caches;
+  installModelVerification(transformersEnv as unknown as TransformersEnvLike, { integrity: () => modelIntegrity, caches });
+}
+
+/** The first error in a cause chain that says where its problem is (a model file's, through ModelLoadError). */
+function sourced(e: unknown): RuntimeError | null {
+  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 5; x = x.cause, depth++) if (x instanceof RuntimeError && x.source) return x;
+  return null;
+}
+
+/**
+ * Where the index files that failed came from: this device's stored copy when the offline copy holds
+ * exactly these bytes (the service worker answered from it), else the server (a first visit, or a file
+ * the host changed).
+ */
+async function indexFilesSource(files: readonly { url: string; bytes: Uint8Array }[]): Promise<ProblemSource> {
+  const caches = (globalThis as { caches?: CacheStorage }).caches;
+  if (!caches) return 'host';
+  for (const f of files) {
+    const hit = await caches.match(f.url, { ignoreSearch: true }).catch(() => undefined);
+    if (!hit) continue;
+    const stored = new Uint8Array(await hit.arrayBuffer());
+    if (stored.length === f.bytes.length && stored.every((b, i) => b === f.bytes[i])) return 'device';
+  }
+  return 'host';
+}
 
 export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime {
   const fetchImpl = deps.fetchImpl ?? globalThis.fetch.bind(globalThis);
@@ -177,15 +214,24 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
 
   /** The static index's files, fetched and verified against the manifest, and the manifest's SHA-256 (for the audit record). */
   async function loadStaticIndex(opts: RuntimeOptions, manifestBytes: Uint8Array): Promise<{ index: LoadedIndex; manifestSha: string }> {
-    const manifestJson = new TextDecoder().decode(manifestBytes);
-    const manifest = parseManifest(manifestJson);
-    const files: Record<string, Uint8Array> = {};
-    await Promise.all(
-      Object.keys(manifest.artifacts).map(async (name) => {
-        files[name] = await fetchBytes(absoluteUrl(`${opts.indexBaseUrl}${name}`, base), fetchImpl);
-      }),
-    );
-    return { index: await loadIndexFromBytes(manifestJson, files), manifestSha: await sha256Hex(manifestBytes) };
+    const fetched = [{ url: absoluteUrl(`${opts.indexBaseUrl}manifest.json`, base), bytes: manifestBytes }];
+    try {
+      const manifestJson = new TextDecoder().decode(manifestBytes);
+      const manifest = parseManifest(manifestJson);
+      const files: Record<string, Uint8Array> = {};
+      await Promise.all(
+        Object.keys(manifest.artifacts).map(async (name) => {
+          const url = absoluteUrl(`${opts.indexBaseUrl}${name}`, base);
+          files[name] = await fetchBytes(url, fetchImpl);
+          fetched.push({ url, bytes: files[name] });
+        }),
+      );
+      return { index: await loadIndexFromBytes(manifestJson, files), manifestSha: await sha256Hex(manifestBytes) };
+    } catch (e) {
+      // a file that is not what the build made: say whose copy it is (the host's, or this device's)
+      if (e instanceof IndexIntegrityError) throw new IndexSourceError(await indexFilesSource(fetched), e);
+      throw e;
+    }
   }
 
   return {
@@ -196,8 +242,26 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
       const opts = { ...DEFAULT_RUNTIME_OPTIONS, ...partial };
       const t0 = performance.now();
       // the manifest names the model: read it first, then fetch and verify the artifacts while the model loads
+      const appBase = absoluteUrl(opts.appBaseUrl, base);
+      // the build's SHA-256 of every model file (where the browser keeps caches: the app, not Node)
+      const integrityList = (globalThis as { caches?: unknown }).caches ? loadModelIntegrity(appBase, fetchImpl) : Promise.resolve(null);
       const manifestBytes = await fetchBytes(absoluteUrl(`${opts.indexBaseUrl}manifest.json`, base), fetchImpl);
-      const modelId = parseManifest(new TextDecoder().decode(manifestBytes)).model.id;
+      let manifestModel: ReturnType<typeof parseManifest>['model'];
+      try {
+        manifestModel = parseManifest(new TextDecoder().decode(manifestBytes)).model;
+      } catch (e) {
+        if (e instanceof IndexIntegrityError)
+          throw new IndexSourceError(await indexFilesSource([{ url: absoluteUrl(`${opts.indexBaseUrl}manifest.json`, base), bytes: manifestBytes }]), e);
+        throw e;
+      }
+      const modelId = manifestModel.id;
+      modelIntegrity = await integrityList;
+      if (modelIntegrity && manifestModel.dtype === 'q8') {
+        // the index binds its model's weights by SHA-256 too (the list, when present, says the same)
+        const onnx = new URL(`${opts.modelBaseUrl}${modelId}/onnx/model_quantized.onnx`, base).pathname;
+        if (!modelIntegrity.byPath.has(onnx)) modelIntegrity.byPath.set(onnx, sriFromHex(manifestModel.sha256));
+      }
+      if (modelIntegrity) verifyModelFiles();
       // ONNX Runtime's threads, fixed by its first session: set before any model loads (ort-threads.ts)
       const threads = chooseOrtThreads(deps.threadEnvironment ?? threadEnvironment(), opts.threads);
       (deps.applyThreads ?? ((n: number) => applyOrtThreads(transformersEnv.backends.onnx as OnnxEnvLike | undefined, n)))(threads.threads);
@@ -226,7 +290,13 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
         ms: performance.now() - t0,
         dense: await denseBackendFor(l.index, opts.denseBackend, deps.loadVoy),
       }));
-      const [indexLoad, modelLoad] = await Promise.all([indexAndDense, loadModel()]);
+      const [indexLoad, modelLoad] = await Promise.all([
+        indexAndDense,
+        loadModel().catch((e: unknown) => {
+          // a model file no verified copy could be had of: its own error, which says where the problem is
+          throw sourced(e) ?? e;
+        }),
+      ]);
       const staticIndex = indexLoad.index;
       const embedder = modelLoad.embedder;
       const device = modelLoad.choice.device;
@@ -344,6 +414,7 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
 
     loadUserDocuments: (onProgress) => ready().userDocs.load(onProgress),
     listUserDocuments: async () => ready().userDocs.list(),
+    syncUserDocuments: (onProgress) => ready().userDocs.sync(onProgress),
     addUserDocument: (input, onProgress) => ready().userDocs.add(input, onProgress),
     removeUserDocument: (id) => ready().userDocs.remove(id),
     reindexUserDocument: (id, onProgress) => ready().userDocs.reindex(id, onProgress),

@@ -13,6 +13,7 @@ import type { IndexManifest } from '../core/index/manifest.js';
 import type { DeviceChoice } from './device-choice.js';
 import type { OrtThreading } from './ort-threads.js';
 import type { RequirementDraft } from '../core/agents/requirements.js';
+import type { ProblemSource } from './errors.js';
 import type { UserDocumentExport, UserDocumentInfo, UserDocumentInput, UserDocumentProgress, UserDocumentsLoad } from './user-documents.js';
 
 export interface RuntimeOptions {
@@ -22,6 +23,8 @@ export interface RuntimeOptions {
   modelBaseUrl: string;
   /** Base URL of the onnxruntime-web wasm files (default: 'ort/' on the app's origin). */
   ortBaseUrl: string;
+  /** The app's base URL (where precache-integrity.json, the build's list of SHA-256, is; default: the page's). */
+  appBaseUrl: string;
   /**
    * 'auto' chooses (device-choice.ts): WASM without an adapter or on a software (fallback) one,
    * otherwise the faster of the two on a warm query embedding. 'webgpu' / 'wasm' force one.
@@ -159,6 +162,11 @@ export interface SkyCiteRuntime extends AskRetrieval {
   loadUserDocuments(onProgress?: (p: UserDocumentProgress) => void): Promise<UserDocumentsLoad>;
   listUserDocuments(): Promise<UserDocumentInfo[]>;
   /**
+   * Follow the changes another tab made to the stored documents: those it added join the search,
+   * those it removed leave it (each tab tells the others, src/ui/library/user-docs.svelte.ts).
+   */
+  syncUserDocuments(onProgress?: (p: UserDocumentProgress) => void): Promise<UserDocumentsLoad>;
+  /**
    * Chunk, embed (progress), store on the device and index one document; nothing changes when it fails
    * or is cancelled. Runs in the background: questions asked meanwhile are answered between its batches.
    */
@@ -179,6 +187,7 @@ export interface SkyCiteRuntime extends AskRetrieval {
 /** Methods whose last parameter is a progress callback: the worker posts progress messages for it. */
 export const PROGRESS_METHODS: ReadonlySet<RuntimeMethod> = new Set<RuntimeMethod>([
   'loadUserDocuments',
+  'syncUserDocuments',
   'addUserDocument',
   'reindexUserDocument',
   'useRetrievalModel',
@@ -197,4 +206,4 @@ export type RuntimeReply =
   /** Not a reply: progress of the request `id` (a user document's indexing, a retrieval model's download). */
   | { id: number; progress: UserDocumentProgress | DownloadProgress }
   | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: { name: string; message: string } };
+  | { id: number; ok: false; error: { name: string; message: string; source?: ProblemSource | null } };

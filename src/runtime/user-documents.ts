@@ -19,13 +19,14 @@ import type { Chunk } from '../core/model/chunk.js';
 import type { DocumentUnit } from '../core/ingest/documents.js';
 import { userDocumentId, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
 import { USER_DOCUMENT_EXPORT_FORMAT, USER_DOCUMENT_EXPORT_VERSION, type UserDocumentInput } from '../core/userdocs/export-file.js';
-import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25 } from '../core/userdocs/user-index.js';
+import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25, userDocumentTexts } from '../core/userdocs/user-index.js';
 import { type UserDocumentVectors } from '../core/userdocs/vectors.js';
 import { allFinite, shown, userDocumentIdProblem } from '../core/userdocs/validate.js';
 import { StorageUnavailableError } from '../storage/errors.js';
 import {
   damagedDocumentMessage,
   damagedDocumentName,
+  StoredDocumentMissingError,
   USER_DOC_SCHEMA_VERSION,
   type StoredUserDocument,
   type UserDocsStore,
@@ -212,6 +213,11 @@ export interface UserDocuments {
   export(id: string): UserDocumentExport;
   /** Cancel the running and queued adds and re-indexes (not one that is being saved); false when there was none. */
   cancel(): boolean;
+  /**
+   * Read the device store again and follow what another tab changed: documents it added join the
+   * search, documents it removed leave it. Returns the list and the problems as `load` does.
+   */
+  sync(onProgress?: Progress): Promise<UserDocumentsLoad>;
 }
 
 interface Entry {
@@ -325,18 +331,56 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
     return { schemaVersion: USER_DOC_SCHEMA_VERSION, id, meta, pages, chunks, document, vectors };
   }
 
-  /** Save; false (kept in memory only) when the browser has no usable database. Quota and other errors are thrown. */
-  async function save(record: StoredUserDocument, onProgress: Progress): Promise<boolean> {
+  /**
+   * Save a new document; false (kept in memory only) when the browser has no usable database. Its id
+   * is checked against what is stored inside the write transaction: when another tab stored one under
+   * the same id meanwhile, this one is stored beside it under the next free id (its passages renamed
+   * with it, its vectors kept). Returns the record as stored. Quota and other errors are thrown.
+   */
+  async function saveNew(record: StoredUserDocument, onProgress: Progress): Promise<{ record: StoredUserDocument; stored: boolean }> {
+    const store = deps.store();
+    if (!store) return { record, stored: false };
+    onProgress({ stage: 'saving', title: record.meta.title, done: 0, total: 1 });
+    try {
+      return { record: await store.add(record, (taken) => renamed(record, taken)), stored: true };
+    } catch (e) {
+      if (e instanceof StorageUnavailableError) return { record, stored: false };
+      throw e;
+    }
+  }
+
+  /** Save a re-indexed document over its stored copy; false when the browser has no usable database. */
+  async function saveAgain(record: StoredUserDocument, onProgress: Progress): Promise<boolean> {
     const store = deps.store();
     if (!store) return false;
     onProgress({ stage: 'saving', title: record.meta.title, done: 0, total: 1 });
     try {
-      await store.put(record);
+      await store.replace(record);
       return true;
     } catch (e) {
       if (e instanceof StorageUnavailableError) return false;
       throw e;
     }
+  }
+
+  /**
+   * The same document under an id none of `taken` (the ids stored now), this tab's documents or the
+   * built-in ones has: chunked again under the new id (synchronous; the texts it embeds are the same,
+   * so its vectors are kept), or null when the texts would differ.
+   */
+  function renamed(record: StoredUserDocument, taken: ReadonlySet<string>): StoredUserDocument | null {
+    const reserved = [...builtInIds, ...entries.keys(), ...damagedIds(), ...taken];
+    const id = userDocumentId(record.meta.title, reserved);
+    const { meta } = record;
+    const text = meta.format === 'markdown' ? (Array.isArray(record.pages) ? record.pages.map(markdownToText) : markdownToText(record.pages)) : record.pages;
+    const { chunks, document } = ingestUserDocument(
+      { id, title: meta.title, jurisdiction: meta.jurisdiction, edition: meta.edition },
+      textToDocument(id, text),
+      reserved,
+    );
+    const before = userDocumentTexts(record.chunks, record.document);
+    const after = userDocumentTexts(chunks, document);
+    return JSON.stringify(before) === JSON.stringify(after) ? { ...record, id, chunks, document } : null;
   }
 
   /** Keep a stored record out of the search, with the message the Library shows beside "Remove it". */
@@ -386,24 +430,45 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
     apply();
   }
 
-  async function loadOnce(onProgress: Progress): Promise<UserDocumentsLoad> {
+  /** Take a document out of this tab's search (its index is applied by the caller). */
+  async function forget(id: string): Promise<void> {
+    const e = entries.get(id);
+    if (!e) return;
+    entries.delete(id);
+    await removeFromBm25(
+      base.bm25,
+      e.record.chunks.map((c) => c.id),
+    );
+  }
+
+  /**
+   * Read the device store into the search: every stored document not searched yet joins it (checked,
+   * embedded again when stored with another model). `follow`: also take out the documents another
+   * tab removed, and name the damaged records as the store has them now.
+   */
+  async function readStore(onProgress: Progress, follow: boolean): Promise<UserDocumentsLoad> {
     const store = deps.store();
     const problems: string[] = [];
-    if (!store) return { documents: [], problems };
+    if (!store) return { documents: [...entries.values()].map(info), problems };
     let records: StoredUserDocument[];
     try {
       const r = await store.list();
       records = r.records;
+      if (follow) {
+        damaged.clear();
+        const still = new Set<IDBValidKey>([...r.records.map((x) => x.id), ...r.problems.map((x) => x.key)]);
+        for (const [id, e] of [...entries]) if (e.stored && !still.has(id)) await forget(id);
+      }
       for (const p of r.problems) {
         damaged.set(p.id, p.key);
         problems.push(p.message);
       }
     } catch (e) {
-      return { documents: [], problems: [(e as Error).message] };
+      return { documents: [...entries.values()].map(info), problems: [(e as Error).message] };
     }
     const chunkIds = new Set([...entries.values()].flatMap((e) => e.record.chunks.map((c) => c.id)));
     for (let record of records) {
-      if (entries.has(record.id)) continue; // added in this session before the load
+      if (entries.has(record.id)) continue; // already searched (added in this tab, or read before)
       const why = conflict(record, chunkIds);
       if (why) {
         quarantine(record.id, why, problems);
@@ -421,18 +486,19 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
           );
           if (!vectorsFinite(vectors)) throw new UserDocumentVectorsError(record.meta.title);
           record = { ...record, vectors };
-          await store
-            .put(record)
-            .catch((e: unknown) =>
-              problems.push(
-                `“${shown(record.meta.title)}” was embedded again for ${embedder.modelId} but not saved (${(e as Error).message}); it will be embedded again on the next start.`,
-              ),
-            );
         } catch (e) {
           problems.push(
             `“${shown(record.meta.title)}” could not be embedded with ${embedder.modelId} (${(e as Error).message}) and is not searchable; re-index it.`,
           );
           continue;
+        }
+        try {
+          await store.replace(record);
+        } catch (e) {
+          if (e instanceof StoredDocumentMissingError) continue; // removed in another tab meanwhile
+          problems.push(
+            `“${shown(record.meta.title)}” was embedded again for ${embedder.modelId} but not saved (${(e as Error).message}); it will be embedded again on the next start.`,
+          );
         }
       }
       try {
@@ -453,7 +519,9 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
   }
 
   return {
-    load: (onProgress = () => undefined) => (loaded ??= serial(() => loadOnce(onProgress))),
+    load: (onProgress = () => undefined) => (loaded ??= serial(() => readStore(onProgress, false))),
+
+    sync: (onProgress = () => undefined) => (loaded ? serial(() => readStore(onProgress, true)) : (loaded = serial(() => readStore(onProgress, false)))),
 
     list: () => [...entries.values()].map(info),
 
@@ -482,12 +550,12 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
           format: input.format,
           addedAt: now().toISOString(),
         };
-        const record = await build(id, meta, input.pages, taken, onProgress, t);
-        const stored = await save(record, onProgress);
+        const built = await build(id, meta, input.pages, taken, onProgress, t);
+        const { record, stored } = await saveNew(built, onProgress);
         addToBm25(base.bm25, record.chunks);
-        entries.set(id, { record, stored });
+        entries.set(record.id, { record, stored });
         apply();
-        return info(entries.get(id)!);
+        return info(entries.get(record.id)!);
       }).finally(() => tickets.delete(t));
     },
 
@@ -516,7 +584,16 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
         const old = get(id);
         const taken = [...builtInIds, ...[...entries.keys()].filter((k) => k !== id)];
         const record = await build(id, old.record.meta, old.record.pages, taken, onProgress, t);
-        const stored = await save(record, onProgress);
+        let stored: boolean;
+        try {
+          stored = old.stored ? await saveAgain(record, onProgress) : false;
+        } catch (e) {
+          if (!(e instanceof StoredDocumentMissingError)) throw e;
+          // removed in another tab meanwhile: it leaves this tab's search too
+          await forget(id);
+          apply();
+          throw new UserDocumentNotFoundError(id);
+        }
         await removeFromBm25(
           base.bm25,
           old.record.chunks.map((c) => c.id),

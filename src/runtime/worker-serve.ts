@@ -6,6 +6,7 @@
  */
 import { PROGRESS_METHODS, type DownloadProgress, type RuntimeReply, type RuntimeRequest, type SkyCiteRuntime } from './types.js';
 import type { UserDocumentProgress } from './user-documents.js';
+import { problemSource } from './errors.js';
 
 export function serveRuntime(runtime: SkyCiteRuntime, post: (reply: RuntimeReply) => void): (request: RuntimeRequest) => Promise<void> {
   return async ({ id, method, args }) => {
@@ -16,7 +17,8 @@ export function serveRuntime(runtime: SkyCiteRuntime, post: (reply: RuntimeReply
       reply = { id, ok: true, value: await fn(...(PROGRESS_METHODS.has(method) ? [...args, progress] : args)) };
     } catch (e) {
       const err = e as Error;
-      reply = { id, ok: false, error: { name: err.name ?? 'Error', message: err.message ?? String(e) } };
+      // where the problem is (the host's file or this device's copy) travels as data, not in the message
+      reply = { id, ok: false, error: { name: err.name ?? 'Error', message: err.message ?? String(e), source: problemSource(e) } };
     }
     post(reply);
   };

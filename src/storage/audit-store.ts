@@ -5,7 +5,9 @@
  * retrieved with which configuration and scores, what the model was given and what it answered.
  * Fields added after the first exports are optional, so earlier exports still import.
  */
-import type { AuditRecord, AuditKind, AuditRecordInput } from '../core/ask/audit-record.js';
+import type { AuditRecord, AuditRecordInput } from '../core/ask/audit-record.js';
+import { auditRecordProblems } from '../core/ask/audit-schema.js';
+import { shown } from '../core/userdocs/validate.js';
 // the record types are the Ask turn's data (core/ask/audit-record.ts); the store's callers keep importing them from here
 export type * from '../core/ask/audit-record.js';
 import { AUDIT_BY_TIME, AUDIT_STORE, lazyDb, openUserDb, type UserDbOpener } from './db.js';
@@ -21,10 +23,21 @@ export interface AuditPage {
    * never listed, searched or exported, only counted; `removeDamaged` or `clear` deletes them.
    */
   damaged: number;
+  /** The damaged records by their id (cut short) with their first problem: listed so the user knows which were set aside. */
+  damagedRecords: DamagedAuditRecord[];
   offset: number;
   limit: number;
   hasMore: boolean;
 }
+
+/** A stored record that is not shown: its key as text (at most 60 characters) and what is wrong with it. */
+export interface DamagedAuditRecord {
+  id: string;
+  problem: string;
+}
+
+/** Damaged records listed by name at most (the count is always complete). */
+export const MAX_DAMAGED_LISTED = 50;
 
 export interface PageOptions {
   offset?: number;
@@ -97,132 +110,22 @@ function defaultId(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
+/** A stored record's key as the damaged list shows it: text without control characters, at most 60 characters. */
+function recordName(key: IDBValidKey): string {
+  return shown(typeof key === 'string' ? key : (JSON.stringify(key) ?? String(key)));
+}
+
 function matches(record: AuditRecord, needle: string): boolean {
   if (record.question !== null && record.question.toLowerCase().includes(needle)) return true;
   return record.answer.toLowerCase().includes(needle);
 }
 
-const MODES: readonly string[] = ['generative', 'evidence-only'];
-const AUDIT_KINDS: readonly AuditKind[] = ['ask', 'assess', 'requirements'];
-
-/** Problems with one record of an export (empty when it looks like an AuditRecord). */
-export function auditRecordProblems(value: unknown): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return ['not an object'];
-  const r = value as Record<string, unknown>;
-  const problems: string[] = [];
-  const str = (k: string) => {
-    if (typeof r[k] !== 'string') problems.push(`${k} must be a string`);
-  };
-  const strOrNull = (k: string) => {
-    if (typeof r[k] !== 'string' && r[k] !== null) problems.push(`${k} must be a string or null`);
-  };
-  const arr = (k: string) => {
-    if (!Array.isArray(r[k])) problems.push(`${k} must be an array`);
-  };
-  str('id');
-  str('time');
-  if (typeof r['time'] === 'string' && Number.isNaN(Date.parse(r['time']))) problems.push('time must be an ISO date');
-  strOrNull('question');
-  arr('subQueries');
-  if (typeof r['retrievalConfig'] !== 'object' || r['retrievalConfig'] === null) problems.push('retrievalConfig must be an object');
-  arr('trace');
-  arr('evidence');
-  if (Array.isArray(r['evidence'])) {
-    for (const e of r['evidence'] as unknown[]) {
-      const ev = e as { id?: unknown; score?: unknown } | null;
-      if (typeof ev !== 'object' || ev === null || typeof ev.id !== 'string' || typeof ev.score !== 'number') {
-        problems.push('evidence entries must be {id: string, score: number}');
-        break;
-      }
-    }
-  }
-  str('context');
-  strOrNull('modelId');
-  if (typeof r['modelParams'] !== 'object') problems.push('modelParams must be an object or null');
-  str('answer');
-  arr('citedSources');
-  if (r['attributedSources'] !== undefined && !Array.isArray(r['attributedSources'])) problems.push('attributedSources must be an array when present');
-  if (typeof r['grounding'] !== 'object') problems.push('grounding must be an object or null');
-  strOrNull('reasoning');
-  if (typeof r['mode'] !== 'string' || !MODES.includes(r['mode'])) problems.push(`mode must be one of ${MODES.join(', ')}`);
-  str('indexManifestSha');
-  // fields added after the first exports: optional, checked when present
-  if (r['kind'] !== undefined && !AUDIT_KINDS.includes(r['kind'] as AuditKind)) problems.push(`kind must be one of ${AUDIT_KINDS.join(', ')} when present`);
-  const objOrNull = (k: string) => {
-    if (r[k] !== undefined && typeof r[k] !== 'object') problems.push(`${k} must be an object or null when present`);
-  };
-  objOrNull('route');
-  objOrNull('calculator');
-  objOrNull('assessment');
-  objOrNull('requirements');
-  if (r['models'] !== undefined && (typeof r['models'] !== 'object' || r['models'] === null)) problems.push('models must be an object when present');
-  problems.push(...nestedProblems(r));
-  return problems;
-}
-
-const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const isStrArray = (x: unknown): boolean => Array.isArray(x) && x.every((v) => typeof v === 'string');
-const isStrOrNull = (x: unknown): boolean => typeof x === 'string' || x === null;
-
 /**
- * The parts of a record the audit view and the exports read inside its fields: a record that
- * passes the top-level checks but holds, say, a route without its jurisdictions would still
- * break the list when shown, so it is refused (on import) or counted as damaged (on read).
+ * Problems with one record (empty when it is the shape of an AuditRecord): checked against the audit
+ * record's JSON schema (core/ask/audit-schema.ts), which names every field the audit view, its search
+ * and both exports read, with its type and shape.
  */
-function nestedProblems(r: Record<string, unknown>): string[] {
-  const problems: string[] = [];
-  if (Array.isArray(r['subQueries']) && !isStrArray(r['subQueries'])) problems.push('subQueries must hold strings');
-  if (Array.isArray(r['citedSources']) && !isStrArray(r['citedSources'])) problems.push('citedSources must hold strings');
-  if (
-    Array.isArray(r['attributedSources']) &&
-    !r['attributedSources'].every((a) => isObj(a) && typeof a['id'] === 'string' && typeof a['sentence'] === 'string')
-  ) {
-    problems.push('attributedSources entries must be {id: string, sentence: string}');
-  }
-  const sa = r['structuredAnswer'];
-  if (sa !== undefined && (!isObj(sa) || typeof sa['raw'] !== 'string' || !Array.isArray(sa['claims']) || !Array.isArray(sa['modelClaims']))) {
-    problems.push('structuredAnswer must be {raw: string, claims: [], modelClaims: [], …} when present');
-  }
-  if (Array.isArray(r['trace']) && !r['trace'].every(isObj)) problems.push('trace entries must be objects');
-  if (Array.isArray(r['retrievalConfig'])) problems.push('retrievalConfig must be an object');
-  if (Array.isArray(r['modelParams'])) problems.push('modelParams must be an object or null');
-  const g = r['grounding'];
-  if (isObj(g) && (typeof g['verdict'] !== 'string' || typeof g['verdictReason'] !== 'string')) problems.push('grounding must have a verdict and its reason');
-  const route = r['route'];
-  if (isObj(route) && (typeof route['path'] !== 'string' || typeof route['reasoning'] !== 'string' || !isStrArray(route['jurisdictions']))) {
-    problems.push('route must have a path, its reasoning and jurisdictions');
-  }
-  const calc = r['calculator'];
-  if (isObj(calc)) {
-    const items = calc['items'];
-    const itemOk = (i: unknown) =>
-      isObj(i) &&
-      typeof i['label'] === 'string' &&
-      typeof i['status'] === 'string' &&
-      isStrOrNull(i['value']) &&
-      Array.isArray(i['cells']) &&
-      i['cells'].every(isObj);
-    if (!Array.isArray(items) || !items.every(itemOk)) problems.push('calculator items must each have a label, a status, a value and the cells read');
-  }
-  const req = r['requirements'];
-  if (isObj(req) && !(isObj(req['draft']) && Array.isArray(req['draft']['requirements'])))
-    problems.push('requirements must hold a draft with its requirements');
-  const models = r['models'];
-  if (isObj(models)) {
-    const e = models['embedding'];
-    if (e !== undefined && e !== null && !(isObj(e) && typeof e['id'] === 'string' && typeof e['dtype'] === 'string' && typeof e['sha256'] === 'string')) {
-      problems.push('models.embedding must be null or {id, dtype, sha256}');
-    }
-    const gen = models['generation'];
-    if (gen !== undefined && gen !== null && !(isObj(gen) && typeof gen['id'] === 'string')) problems.push('models.generation must be null or have an id');
-  }
-  const ctx = r['answerContext'];
-  if (ctx !== undefined && ctx !== null && !(isObj(ctx) && Array.isArray(ctx['documents']))) problems.push('answerContext must be null or list its documents');
-  const assist = r['assistance'];
-  if (assist !== undefined && assist !== null && !(isObj(assist) && Array.isArray(assist['alternatives'])))
-    problems.push('assistance must be null or list its alternatives');
-  return problems;
-}
+export { auditRecordProblems };
 
 /** True when a stored value can be listed, searched and exported as an AuditRecord. */
 export function isAuditRecord(value: unknown): value is AuditRecord {
@@ -265,10 +168,11 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
     });
 
   /**
-   * Every valid record, newest first, and how many stored records are damaged. A record whose
-   * time or id is not a string is not in the by-time index at all: counted from the store's total.
+   * Every valid record, newest first, and the damaged ones (by key, with their first problem). A
+   * record whose time or id is not a string is not in the by-time index at all: the damaged ones are
+   * read from the store itself.
    */
-  async function readAll(): Promise<{ records: AuditRecord[]; damaged: number }> {
+  async function readAll(): Promise<{ records: AuditRecord[]; damaged: number; damagedRecords: DamagedAuditRecord[] }> {
     const d = await db.get();
     const tx = d.transaction(AUDIT_STORE);
     const stored = await tx.store.count();
@@ -279,8 +183,17 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
       if (isAuditRecord(value)) records.push(value);
       cursor = await cursor.continue();
     }
+    const damagedRecords: DamagedAuditRecord[] = [];
+    if (stored > records.length) {
+      let all = await tx.store.openCursor();
+      while (all && damagedRecords.length < MAX_DAMAGED_LISTED) {
+        const problems = auditRecordProblems(all.value as unknown, 1);
+        if (problems.length) damagedRecords.push({ id: recordName(all.primaryKey), problem: problems[0]! });
+        all = await all.continue();
+      }
+    }
     await tx.done;
-    return { records, damaged: stored - records.length };
+    return { records, damaged: stored - records.length, damagedRecords };
   }
 
   /** The keys of the damaged records (every stored record that is not a valid one). */
@@ -368,9 +281,9 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
       try {
         // every record is read and checked: a damaged one is skipped and counted, so one bad
         // record never hides the others nor shifts the pages
-        const { records: all, damaged } = await readAll();
+        const { records: all, damaged, damagedRecords } = await readAll();
         const records = all.slice(offset, offset + limit);
-        return { records, total: all.length, damaged, offset, limit, hasMore: offset + records.length < all.length };
+        return { records, total: all.length, damaged, damagedRecords, offset, limit, hasMore: offset + records.length < all.length };
       } catch (e) {
         throw mapReadError(e, 'list the audit log');
       }
@@ -380,10 +293,10 @@ export function createAuditStore(options: AuditStoreOptions = {}): AuditStore {
       const { offset, limit } = clampPage(pageOptions);
       const needle = text.trim().toLowerCase();
       try {
-        const { records: all, damaged } = await readAll();
+        const { records: all, damaged, damagedRecords } = await readAll();
         const hits = needle === '' ? all : all.filter((r) => matches(r, needle));
         const records = hits.slice(offset, offset + limit);
-        return { records, total: hits.length, damaged, offset, limit, hasMore: offset + records.length < hits.length };
+        return { records, total: hits.length, damaged, damagedRecords, offset, limit, hasMore: offset + records.length < hits.length };
       } catch (e) {
         throw mapReadError(e, 'search the audit log');
       }

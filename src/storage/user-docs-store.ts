@@ -5,7 +5,7 @@
  * and settings one), opened where the retrieval worker runs. Nothing here leaves the device.
  */
 import { StorageError } from './errors.js';
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { DocumentUnit } from '../core/ingest/documents.js';
 import type { Chunk } from '../core/model/chunk.js';
 import { MAX_FILE_NAME_CHARS, USER_FILE_FORMATS, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
@@ -75,8 +75,42 @@ export interface UserDocsLoad {
   problems: UserDocsProblem[];
 }
 
+/**
+ * A new document's id is stored already (another tab stored a document with the same title since this
+ * one was named) and it could not be given another: nothing was stored.
+ */
+export class UserDocumentIdTakenError extends StorageError {
+  override readonly name = 'UserDocumentIdTakenError';
+  constructor(title: string) {
+    super(
+      `Another SkyCite tab stored a document named like “${shown(title)}” while this one was being added, so it was not stored. ` +
+        'Nothing stored was changed. Add it again: it is then kept beside the other one.',
+    );
+  }
+}
+
+/** The document to replace is no longer stored (removed in another tab): nothing was stored. */
+export class StoredDocumentMissingError extends StorageError {
+  override readonly name = 'StoredDocumentMissingError';
+  constructor(title: string) {
+    super(
+      `“${shown(title)}” is no longer stored on this device (it was removed in another tab), so it was not stored again. Add the file again if you need it.`,
+    );
+  }
+}
+
 export interface UserDocsStore {
   list(): Promise<UserDocsLoad>;
+  /**
+   * Store a new document under an id no stored document has, checked inside the write transaction (so
+   * two tabs never overwrite each other): when `record.id` is taken, `renamed(taken)` gives the same
+   * document under a free id (synchronously; null when it cannot), and that is stored. Returns the
+   * record as stored. Throws UserDocumentIdTakenError when no free id is given.
+   */
+  add(record: StoredUserDocument, renamed?: (taken: ReadonlySet<string>) => StoredUserDocument | null): Promise<StoredUserDocument>;
+  /** Store a document again under its id (re-indexed, embedded again), only if it is still stored: StoredDocumentMissingError otherwise. */
+  replace(record: StoredUserDocument): Promise<void>;
+  /** Store a record as it is (tests, and a record whose id was checked already). */
   put(record: StoredUserDocument): Promise<void>;
   /** Delete a stored document by its key (a damaged record's key may be any IndexedDB key). */
   remove(id: IDBValidKey): Promise<void>;
@@ -169,6 +203,37 @@ export const recordBytes = (r: StoredUserDocument): number =>
 
 export function createUserDocsStore(options: { open?: () => Promise<UserDocsDb> } = {}): UserDocsStore {
   const db = lazyDb(options.open ?? (() => openUserDocsDb()));
+  type WriteTx = IDBPTransaction<UserDocsSchema, ['documents'], 'readwrite'>;
+  /**
+   * One write transaction: `work` runs in it, then the transaction must complete. An error of `work`
+   * aborts it (nothing is stored); quota and other browser errors are mapped to typed ones.
+   */
+  async function write(record: StoredUserDocument, work: (tx: WriteTx) => Promise<void>): Promise<void> {
+    try {
+      const d = await db.get();
+      const tx = d.transaction(USER_DOCS_STORE, 'readwrite');
+      const done = tx.done;
+      const results = await Promise.allSettled([
+        work(tx).catch((e: unknown) => {
+          try {
+            tx.abort();
+          } catch {
+            // already finished
+          }
+          throw e;
+        }),
+        done,
+      ]);
+      const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+      const own = failed.find((e) => e instanceof StorageError);
+      if (own) throw own;
+      if (failed.length) throw mostSpecificError(failed);
+    } catch (e) {
+      if (e instanceof StorageError) throw e;
+      if (isQuotaError(e)) throw new UserDocumentQuotaError(record.meta.title, recordBytes(record), { cause: e });
+      throw new StorageOperationError(`store “${shown(record.meta.title)}”`, { cause: e });
+    }
+  }
   return {
     async list() {
       let rows: { key: IDBValidKey; value: unknown }[];
@@ -195,18 +260,30 @@ export function createUserDocsStore(options: { open?: () => Promise<UserDocsDb> 
       }
       return out;
     },
+    async add(record, renamed) {
+      let stored = record;
+      await write(record, async (tx) => {
+        const keys = new Set((await tx.store.getAllKeys()).filter((k): k is string => typeof k === 'string'));
+        if (keys.has(record.id)) {
+          // synchronous: the transaction stays open while the document is renamed
+          const other = renamed?.(keys) ?? null;
+          if (!other || keys.has(other.id)) throw new UserDocumentIdTakenError(record.meta.title);
+          stored = other;
+        }
+        await tx.store.add(stored);
+      });
+      return stored;
+    },
+    async replace(record) {
+      await write(record, async (tx) => {
+        if ((await tx.store.getKey(record.id)) === undefined) throw new StoredDocumentMissingError(record.meta.title);
+        await tx.store.put(record);
+      });
+    },
     async put(record) {
-      try {
-        const d = await db.get();
-        const tx = d.transaction(USER_DOCS_STORE, 'readwrite');
-        const results = await Promise.allSettled([tx.store.put(record), tx.done]);
-        const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
-        if (failed.length) throw mostSpecificError(failed);
-      } catch (e) {
-        if (isQuotaError(e)) throw new UserDocumentQuotaError(record.meta.title, recordBytes(record), { cause: e });
-        if (e instanceof StorageUnavailableError || e instanceof StorageOperationError) throw e;
-        throw new StorageOperationError(`store “${shown(record.meta.title)}”`, { cause: e });
-      }
+      await write(record, async (tx) => {
+        await tx.store.put(record);
+      });
     },
     async remove(id) {
       try {

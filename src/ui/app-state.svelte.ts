@@ -11,6 +11,7 @@ import type { AskChat } from './ask/session.svelte';
 import { ModelState } from './model-state.svelte';
 import type { PwaUpdater } from '../pwa/register';
 import { detectOfflineBeforeFirstLoad, indexProblemForUser, watchConnectivity } from '../pwa/offline';
+import { problemSource } from '../runtime/errors';
 import type { DownloadProgress, RetrievalModelInfo, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
 import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
@@ -92,6 +93,8 @@ export class AppState {
 
   online = $state(true);
   updateAvailable = $state(false);
+  /** The update was accepted and waits for an import of your documents (in this tab or another) to finish. */
+  updateWaitsForImport = $state(false);
   updater: PwaUpdater | null = null;
   /** The offline copy (service worker precache): 'none' without a service worker (dev server, unsupported), 'saving' while it installs, 'ready' once stored. */
   offlineCopy: 'none' | 'saving' | 'ready' = $state('none');
@@ -134,7 +137,14 @@ export class AppState {
   async start(): Promise<void> {
     watchConnectivity((online) => {
       this.online = online;
-      this.announce(online ? 'Back online.' : 'Offline: SkyCite keeps working from the stored index.');
+      const stored = this.offlineCopy === 'ready' || (typeof navigator !== 'undefined' && navigator.serviceWorker?.controller != null);
+      this.announce(
+        online
+          ? 'Back online.'
+          : stored
+            ? 'Offline: SkyCite keeps working from the stored index.'
+            : 'Offline: nothing is stored on this device yet; SkyCite needs one complete load while online.',
+      );
     });
     this.settingsLoaded = this.loadSettings();
     // the index and the embedding model load in the worker (seconds) while the settings, the
@@ -145,6 +155,14 @@ export class AppState {
     await this.models.refreshCatalog();
     await index;
     void this.models.autoLoadModel();
+  }
+
+  /** Accept the new version: every tab reloads into it, once no tab is importing a document (the banner says when it waits). */
+  async applyUpdate(): Promise<void> {
+    await this.updater?.applyUpdate(() => {
+      this.updateWaitsForImport = true;
+      this.announce('The update waits until the document being added has been stored.');
+    });
   }
 
   announce(text: string): void {
@@ -183,7 +201,7 @@ export class AppState {
       void this.restoreRetrievalModel();
     } catch (e) {
       this.indexState = 'error';
-      this.indexError = early?.message ?? indexProblemForUser(e);
+      this.indexError = early?.message ?? indexProblemForUser(e, undefined, problemSource(e));
       this.indexErrorDetail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       this.announce('The regulation index could not be loaded.');
       for (const w of this.indexWaiters.splice(0))

@@ -4,7 +4,7 @@
  *  - headers: `vite preview` (npm start) sends the CSP with the workers' scripts, so eval and a
  *    request to another origin fail inside the runtime worker; framing is refused; a missing
  *    /llm/manifest.json or index file is a 404, not index.html;
- *  - self-healing (persistent profile): garbage written over the precached vectors.f32 and the
+ *  - self-healing (each test in a persistent profile of its own, tests/e2e/profile.ts): garbage written over the precached vectors.f32 and the
  *    embedding model, then a reload online, verifies again; the same offline says what is damaged
  *    in user words and repairs itself once online; Settings → Repair offline copy downloads the
  *    copy again and leaves IndexedDB alone; garbage in the main bundle does not leave a blank page;
@@ -16,9 +16,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { launchPersistentChromium } from './browser.js';
+import { openInFreshProfile, verified, type ProfileApp } from './profile.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
 const DIST = resolve('dist');
@@ -42,11 +43,6 @@ const profile = () => {
   return p;
 };
 const asset = (prefix: string) => `/assets/${readdirSync(join(DIST, 'assets')).find((f) => f.startsWith(prefix) && f.endsWith('.js'))!}`;
-const verified = (page: Page, timeout = 240_000) =>
-  page
-    .getByTestId('index-status')
-    .filter({ hasText: /verified/i })
-    .waitFor({ timeout });
 
 /** Overwrite every cached copy (any cache) of the files whose path matches, with garbage of the same size; the URLs changed. */
 function corrupt(page: Page, pathPattern: string): Promise<string[]> {
@@ -151,15 +147,16 @@ describe('headers (vite preview, as npm start serves the app)', () => {
   });
 });
 
-describe('the offline copy, in one persistent profile', () => {
+describe('the offline copy, each test in a persistent profile of its own', () => {
+  let app: ProfileApp | null = null;
   let context: BrowserContext;
   let page: Page;
 
-  beforeAll(async () => {
-    context = await launchPersistentChromium(profile());
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${server.url}?device=wasm#/library`);
-    await verified(page);
+  /** The app in a fresh profile with its offline copy stored (and, with `withDocument`, one document of the user's own). */
+  async function stored(options: { withDocument?: boolean } = {}): Promise<void> {
+    app = await openInFreshProfile(server.url, { hash: '#/library', offlineReady: true });
+    ({ context, page } = app);
+    if (!options.withDocument) return;
     // one document of the user's own, which must stay reachable whatever happens to the built-in index
     await page.getByTestId('userdoc-file').setInputFiles({
       name: 'hangar.txt',
@@ -171,14 +168,16 @@ describe('the offline copy, in one persistent profile', () => {
     await page.getByTestId('userdoc-edition').fill('2025');
     await page.getByTestId('userdoc-add').click();
     await page.getByTestId('userdoc-done').waitFor({ timeout: 120_000 });
-    await page.getByTestId('offline-ready').waitFor({ timeout: 240_000 });
-  });
+  }
 
-  afterAll(async () => {
-    await context?.close();
+  afterEach(async () => {
+    overrides.clear();
+    await app?.close();
+    app = null;
   });
 
   it('repairs a damaged index file and model online, without the user doing anything', async () => {
+    await stored();
     expect(await corrupt(page, '^/static-index/vectors\\.f32$')).toHaveLength(1);
     expect((await corrupt(page, '^/models/.*\\.onnx$')).length).toBeGreaterThan(0);
     expect(await intact(page, '/static-index/vectors.f32')).toBe(false);
@@ -194,6 +193,7 @@ describe('the offline copy, in one persistent profile', () => {
   });
 
   it('offline, says what is damaged in user words (developer hints only in their details) and repairs itself once online', async () => {
+    await stored({ withDocument: true });
     await corrupt(page, '^/static-index/vectors\\.f32$');
     await context.setOffline(true);
     await page.reload();
@@ -220,6 +220,7 @@ describe('the offline copy, in one persistent profile', () => {
   });
 
   it('Settings → Repair offline copy downloads the copy again and leaves IndexedDB (documents, settings, audit log) alone', async () => {
+    await stored({ withDocument: true });
     const dbs = () => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).sort());
     const before = await dbs();
     expect(before.length).toBeGreaterThan(0);
@@ -232,6 +233,7 @@ describe('the offline copy, in one persistent profile', () => {
   });
 
   it('garbage in the main bundle does not leave a blank page', async () => {
+    await stored();
     expect(await corrupt(page, '^/assets/index-[^/]+\\.js$')).toHaveLength(1);
     await page.goto(`${server.url}?device=wasm`);
     await page.getByTestId('status-line').waitFor({ timeout: 60_000 });
@@ -239,7 +241,7 @@ describe('the offline copy, in one persistent profile', () => {
   });
 
   it('a new version accepted in one tab reloads the other tab too, with a notice', async () => {
-    await verified(page);
+    await stored();
     const other = await context.newPage();
     await other.goto(`${server.url}?device=wasm`);
     await other.getByTestId('status-line').waitFor();
@@ -266,6 +268,7 @@ describe('the offline copy, in one persistent profile', () => {
   });
 
   it('a tab whose lazily loaded chunk is gone reloads itself with a notice instead of failing', async () => {
+    await stored();
     const pdfChunk = asset('pdf-');
     await page.goto(`${server.url}?device=wasm#/library`);
     await verified(page);
@@ -304,7 +307,7 @@ describe('the offline copy, in one persistent profile', () => {
   });
 
   it('site data cleared while the app is open: the status says the offline copy was removed', async () => {
-    await page.getByTestId('offline-ready').waitFor({ timeout: 60_000 });
+    await stored();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Storage.clearDataForOrigin', { origin: new URL(server.url).origin, storageTypes: 'all' });
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
@@ -327,23 +330,27 @@ describe('the offline copy, in one persistent profile', () => {
 
 describe('the offline copy on a fresh profile with a 5 MB quota', () => {
   it('says the offline copy could not be stored (not "Saving…" forever)', async () => {
-    const context = await launchPersistentChromium(profile());
+    let origin = '';
+    const app = await openInFreshProfile(server.url, {
+      before: async (context, page) => {
+        origin = new URL(server.url).origin;
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 5 * 1024 * 1024 });
+      },
+    });
     try {
-      const page = context.pages()[0] ?? (await context.newPage());
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(server.url).origin, quotaSize: 5 * 1024 * 1024 });
-      await page.goto(`${server.url}?device=wasm`);
-      await verified(page);
+      const { context, page } = app;
       await page.getByTestId('offline-failed').waitFor({ timeout: 180_000 });
       await expect(page.getByTestId('offline-problem').textContent()).resolves.toMatch(/not enough storage space/);
       // space freed: Settings → Repair offline copy stores it, and the status says so
-      await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(server.url).origin });
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin });
       await page.evaluate(() => (location.hash = '#/settings'));
       await page.getByTestId('storage-repair').click();
       await page.getByTestId('offline-ready').waitFor({ timeout: 120_000 });
       await page.getByTestId('storage-repair-status').and(page.locator('[data-phase="done"]')).waitFor();
     } finally {
-      await context.close();
+      await app.close();
     }
   });
 });

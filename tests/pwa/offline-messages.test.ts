@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { INDEX_DAMAGED_MESSAGE, indexProblemForUser, OFFLINE_MESSAGES } from '../../src/pwa/offline.js';
+import { INDEX_DAMAGED_MESSAGE, INDEX_HOST_MESSAGE, indexProblemForUser, OFFLINE_MESSAGES, offlineStatusText } from '../../src/pwa/offline.js';
+import { WorkerReplyError } from '../../src/runtime/client.js';
+import { IndexSourceError, problemSource } from '../../src/runtime/errors.js';
 
 const named = (name: string, message: string) => Object.assign(new Error(message), { name });
 
@@ -25,5 +27,29 @@ describe('index failures in the user’s words', () => {
       'Fetching static-index/chunks.json failed with HTTP 404. The deployment is incomplete: redeploy static-index/ as built by npm run index.',
     );
     expect(indexProblemForUser(http, { onLine: true, controlled: true })).toBe(`${OFFLINE_MESSAGES['index-http-error']} (HTTP 404)`);
+  });
+});
+
+describe('where the problem is (issue 36, item 5)', () => {
+  it('blames the host’s file when the runtime found the server’s copy at fault, this device’s when the stored copy was', () => {
+    const cause = named('IndexIntegrityError', 'The static index manifest is not valid JSON (Unexpected token). Rebuild it with `npm run index`.');
+    const host = new IndexSourceError('host', cause);
+    expect(problemSource(host)).toBe('host');
+    expect(indexProblemForUser(host, { onLine: true, controlled: false }, problemSource(host))).toBe(INDEX_HOST_MESSAGE);
+    expect(INDEX_HOST_MESSAGE).toMatch(/server/);
+    expect(INDEX_HOST_MESSAGE).not.toMatch(/stored on this device (?:failed|is damaged)|npm|SHA/);
+    const device = new IndexSourceError('device', cause);
+    expect(indexProblemForUser(device, { onLine: true, controlled: true }, problemSource(device))).toBe(INDEX_DAMAGED_MESSAGE);
+  });
+
+  it('the source crosses the worker as data (the reply’s error), not in the message', () => {
+    const replied = new WorkerReplyError('IndexSourceError', 'The static index manifest is not valid JSON.', 'host');
+    expect(problemSource(replied)).toBe('host');
+    expect(problemSource(new WorkerReplyError('IndexFetchError', 'Could not fetch'))).toBeNull();
+  });
+
+  it('offline, says “working from stored data” only when something is stored', () => {
+    expect(offlineStatusText(true)).toBe('working from stored data');
+    expect(offlineStatusText(false)).toMatch(/^nothing is stored on this device yet/);
   });
 });

@@ -117,7 +117,9 @@ describe('the offline copy repairs itself', () => {
     (await d.caches.open('transformers-cache')).entries.set(`${BASE}static-index/vectors.f32?v=1`, enc('garbage'));
     const check = await checkOfflineCopy({ caches: d.caches, fetch: d.fetch, base: BASE, onLine: true });
     expect(check.damaged.map((x) => x.url)).toEqual(['static-index/vectors.f32']);
-    expect(check.checked).toBe(3);
+    // the three precached files, and the other cache's copy of one of them
+    expect(check.checked).toBe(4);
+    expect(check.damagedElsewhere.map((c) => [c.cache, c.file])).toEqual([['transformers-cache', 'static-index/vectors.f32']]);
 
     const r = await healOfflineCopy({}, { caches: d.caches, fetch: d.fetch, base: BASE, onLine: true });
     expect(r.evicted).toBe(2);
@@ -175,6 +177,44 @@ describe('the offline copy repairs itself', () => {
     expect(check.checked).toBe(3);
     expect(d.pre.entries.has(listKey)).toBe(false);
     expect(await evictEverywhere(['index.html'], { caches: d.caches, base: BASE })).toBe(1);
+  });
+
+  it('finds a damaged copy in transformers.js’ own cache of an intact precached model file, removes only that copy, and says so', async () => {
+    const d = await deployment();
+    const models = await d.caches.open('transformers-cache');
+    const copy = `${BASE}static-index/vectors.f32`;
+    models.entries.set(copy, enc('garbage'));
+    const r = await healOfflineCopy({}, { caches: d.caches, fetch: d.fetch, base: BASE, onLine: true });
+    expect(r.check.damaged).toEqual([]);
+    expect(r.check.damagedElsewhere.map((c) => c.url)).toEqual([copy]);
+    expect(models.entries.has(copy)).toBe(false);
+    // the intact precached copy stays where it is, nothing is downloaded
+    expect([...d.pre.entries.get(precacheKey({ url: 'static-index/vectors.f32', revision: 'r2' }, BASE))!]).toEqual([1, 2, 3, 4]);
+    expect(d.fetch).not.toHaveBeenCalled();
+    expect(describeHeal(r)).toEqual({
+      phase: 'done',
+      message: 'SkyCite found a damaged copy of the regulation index on this device and removed it; its verified offline copy is used instead.',
+    });
+    // an intact copy there is left alone
+    models.entries.set(copy, new Uint8Array([1, 2, 3, 4]));
+    expect((await checkOfflineCopy({ caches: d.caches, fetch: d.fetch, base: BASE })).damagedElsewhere).toEqual([]);
+  });
+
+  it('checks the copies of model files the build lists but does not precache (a library’s own cache)', async () => {
+    const files = { 'index.html': enc('<!doctype html>'), 'models/r/onnx/model_quantized.onnx': new Uint8Array([9, 9, 9]) };
+    const written = new Map<string, Uint8Array>();
+    const { manifest } = await integrityTransform({ read: (u) => files[u as keyof typeof files]!, write: (u, b) => void written.set(u, b) }, () => [
+      'models/r/onnx/model_quantized.onnx',
+    ])([{ url: 'index.html', revision: 'r1', size: 0 }]);
+    const list = parseIntegrityList(new TextDecoder().decode(written.get(INTEGRITY_FILE)))!;
+    expect(list.models).toEqual([{ url: 'models/r/onnx/model_quantized.onnx', integrity: await sriSha256(new Uint8Array([9, 9, 9])) }]);
+    const caches = new FakeCaches();
+    const pre = await caches.open(PRECACHE);
+    for (const e of manifest)
+      pre.entries.set(precacheKey(e, BASE), e.url === INTEGRITY_FILE ? written.get(INTEGRITY_FILE)! : files[e.url as keyof typeof files]!);
+    (await caches.open('transformers-cache')).entries.set(`${BASE}models/r/onnx/model_quantized.onnx`, enc('garbage'));
+    const check = await checkOfflineCopy({ caches, base: BASE, onLine: false });
+    expect(check.damagedElsewhere.map((c) => c.file)).toEqual(['models/r/onnx/model_quantized.onnx']);
   });
 
   it('names damaged files in user words', () => {

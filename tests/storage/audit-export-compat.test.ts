@@ -48,8 +48,8 @@ describe('audit export compatibility', () => {
   it('rejects a record whose new fields have the wrong type, naming the field', () => {
     const [rec] = (JSON.parse(V1) as { records: Record<string, unknown>[] }).records;
     expect(auditRecordProblems(rec)).toEqual([]);
-    expect(auditRecordProblems({ ...rec, kind: 'chat' })).toEqual(['kind must be one of ask, assess, requirements when present']);
-    expect(auditRecordProblems({ ...rec, models: null })).toEqual(['models must be an object when present']);
-    expect(auditRecordProblems({ ...rec, route: 'rules' })).toEqual(['route must be an object or null when present']);
+    expect(auditRecordProblems({ ...rec, kind: 'chat' })).toEqual(['kind must be one of ask, assess, requirements']);
+    expect(auditRecordProblems({ ...rec, models: null })).toEqual(['models must be an object']);
+    expect(auditRecordProblems({ ...rec, route: 'rules' })).toEqual(['route must be an object or null']);
   });
 });

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRIEVAL_CONFIG } from '../../src/core/retrieval/config.js';
 import { auditRecordProblems, createAuditStore, parseAuditExport, type AuditRecordInput, type AuditStore } from '../../src/storage/audit-store.js';
 import { AUDIT_STORE, openUserDb } from '../../src/storage/db.js';
+import { auditMarkdown } from '../../src/ui/settings/audit-summary.js';
 
 let n = 0;
 const freshName = () => `skycite-audit-damaged-${++n}-${Math.random().toString(36).slice(2)}`;
@@ -127,5 +128,38 @@ describe('damaged audit records', () => {
     expect(await s.importJson(await source.exportJson())).toEqual({ added: 1, skipped: 0 });
     expect(await s.get('same-id')).toEqual(good);
     expect((await s.list()).damaged).toBe(0);
+  });
+
+  // issue 36, item 3: the shapes the earlier check let through, each of which blanked the log or broke an export
+  it.each([
+    ['route: []', { route: [] }, 'route must be an object or null'],
+    ['requirements: []', { kind: 'requirements', requirements: [] }, 'requirements must be an object or null'],
+    ['a route without confidence', { route: { path: 'rules', reasoning: 'x', jurisdictions: [] } }, 'route.confidence is missing'],
+    ['calculator: []', { calculator: [] }, 'calculator must be an object or null'],
+    [
+      'a calculator cell without its caption',
+      { calculator: { items: [{ label: 'SAIL', status: 'ok', value: 'II', cells: [{ row: 'r' }] }] } },
+      'calculator.items.0.cells.0.caption is missing',
+    ],
+    ['model parameters without a temperature', { modelParams: { top_p: 0.9, max_tokens: 10 } }, 'modelParams.temperature is missing'],
+    ['an evidence score as text', { evidence: [{ id: 'c1', score: '0.8' }] }, 'evidence.0.score must be a number'],
+    ['a time that is not a date', { time: 'yesterday' }, 'time must be an ISO 8601 date and time'],
+  ])(
+    'quarantines a record with %s, lists it as damaged with its problem, and keeps the rest of the log and the summary export usable',
+    async (_what, over, problem) => {
+      const { s } = await storeWith([damagedRecord('odd', over)]);
+      expect(auditRecordProblems(damagedRecord('odd', over))).toContain(problem);
+      const page = await s.list();
+      expect(page.records.map((r) => r.answer)).toEqual(['c', 'b', 'a']);
+      expect(page.damaged).toBe(1);
+      expect(page.damagedRecords).toEqual([{ id: 'odd', problem }]);
+      expect(() => auditMarkdown(page.records, { exportedAt: '2026-01-02T00:00:00Z', damaged: page.damaged })).not.toThrow();
+      expect(parseAuditExport(await s.exportJson()).recordCount).toBe(3);
+    },
+  );
+
+  it('lists a damaged record whose key is not text by a readable name', async () => {
+    const { s } = await storeWith([{ ...damagedRecord('x', {}), id: 42, answer: null }]);
+    expect((await s.list()).damagedRecords).toEqual([{ id: '42', problem: 'id must be a string' }]);
   });
 });

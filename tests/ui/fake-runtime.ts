@@ -319,6 +319,9 @@ export function createFakeRuntime(chunks: Chunk[] = CHUNKS, options: { documents
     async listUserDocuments() {
       return [];
     },
+    async syncUserDocuments() {
+      return { documents: [], problems: [] };
+    },
     async addUserDocument() {
       throw new Error('not supported by the stand-in runtime');
     },

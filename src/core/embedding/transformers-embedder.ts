@@ -74,6 +74,7 @@ export async function createTransformersEmbedder(config: EmbeddingModelConfig): 
         (spec.output === 'sentence_embedding'
           ? `In the app: when offline, the model is used from this browser's cache only if it was stored there while online (reconnect and choose it again in Settings). On a server: the model is not committed; write it to public/models/${config.modelId}/ with \`npm run models:prepare -- --embedder\` (docs/models.md).`
           : `The model ships in public/models/${config.modelId}/; restore it with \`git checkout -- public/models\` (or run tools/export-minilm.sh), or point the model base path at a folder that holds it.`),
+      { cause: e },
     );
   }
   // the model's own width (MiniLM and its tuned copies: 384; EmbeddingGemma: 768)

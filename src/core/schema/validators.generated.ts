@@ -3899,3 +3899,2792 @@ errors++;
 validate17.errors = vErrors;
 return errors === 0;
 }
+
+export const auditRecord = validate18;
+const schema19 = {"$id":"skycite/audit-record","type":"object","required":["id","time","question","subQueries","retrievalConfig","trace","evidence","context","modelId","modelParams","answer","citedSources","grounding","reasoning","mode","indexManifestSha"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["ask","assess","requirements"]},"time":{"type":"string","pattern":"^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$"},"question":{"type":["string","null"]},"subQueries":{"type":"array","items":{"type":"string"}},"retrievalConfig":{"type":"object","required":[],"properties":{"dense":{"type":"object","required":[],"properties":{"backend":{"type":"string"}}},"bm25":{"type":"object","required":[],"properties":{"enabled":{"type":"boolean"}}},"rerank":{"type":"object","required":[],"properties":{"enabled":{"type":"boolean"}}},"keep":{"type":"number"}}},"trace":{"type":"array","items":{"type":"object"}},"evidence":{"type":"array","items":{"type":"object","required":["id","score"],"properties":{"id":{"type":"string"},"score":{"type":"number"},"parts":{"type":"object"},"stages":{"type":"array","items":{"type":"object","required":["stage","rank","score"],"properties":{"stage":{"type":"string"},"rank":{"type":"number"},"score":{"type":"number"}}}}}}},"context":{"type":"string"},"modelId":{"type":["string","null"]},"modelParams":{"type":["object","null"],"required":["temperature","top_p","max_tokens"],"properties":{"temperature":{"type":"number"},"top_p":{"type":"number"},"max_tokens":{"type":"number"}}},"answer":{"type":"string"},"citedSources":{"type":"array","items":{"type":"string"}},"userDocumentSources":{"type":"array","items":{"type":"string"}},"attributedSources":{"type":"array","items":{"type":"object","required":["id","sentence"],"properties":{"id":{"type":"string"},"sentence":{"type":"string"},"replaced":{"type":"array","items":{"type":"string"}}}}},"structuredAnswer":{"type":"object","required":["raw","claims","modelClaims"],"properties":{"raw":{"type":"string"},"modelClaims":{"type":"array","items":{"type":"object","required":["text","sources"],"properties":{"text":{"type":"string"},"sources":{"type":"array","items":{"type":"string"}}}}},"claims":{"type":"array","items":{"type":"object","required":["text","sources"],"properties":{"text":{"type":"string"},"sources":{"type":"array","items":{"type":"string"}},"supported":{"type":["boolean","null"]},"reason":{"type":"string"}}}},"notInPassages":{"type":["string","null"]},"refused":{"type":"boolean"},"problem":{"type":["string","null"]},"pruned":{"type":"array","items":{"type":"object","required":["sentence","ids"],"properties":{"sentence":{"type":"string"},"ids":{"type":"array","items":{"type":"string"}}}}}}},"grounding":{"type":["object","null"],"required":["verdict","verdictReason"],"properties":{"verdict":{"type":"string"},"verdictReason":{"type":"string"},"sentences":{"type":"array","items":{"type":"object"}},"totals":{"type":"object"}}},"reasoning":{"type":["string","null"]},"mode":{"enum":["generative","evidence-only"]},"indexManifestSha":{"type":"string"},"route":{"type":["object","null"],"required":["path","confidence","jurisdictions","reasoning"],"properties":{"path":{"type":"string"},"confidence":{"type":"number"},"jurisdictions":{"type":"array","items":{"type":"string"}},"reasoning":{"type":"string"}}},"calculator":{"type":["object","null"],"required":["items"],"properties":{"inputs":{"type":"object"},"readings":{"type":"array","items":{"type":"string"}},"items":{"type":"array","items":{"type":"object","required":["label","status","value","cells"],"properties":{"target":{"type":"string"},"label":{"type":"string"},"status":{"type":"string"},"value":{"type":["string","null"]},"cells":{"type":"array","items":{"type":"object","required":["caption","row","column","cell"],"properties":{"caption":{"type":"string"},"row":{"type":"string"},"column":{"type":"string"},"cell":{"type":"string"}}}},"missing":{"type":"array","items":{"type":"string"}},"reason":{"type":["string","null"]},"notes":{"type":"array","items":{"type":"string"}}}}}}},"models":{"type":"object","required":[],"properties":{"embedding":{"type":["object","null"],"required":["id","dtype","sha256"],"properties":{"id":{"type":"string"},"dtype":{"type":"string"},"sha256":{"type":"string"}}},"generation":{"type":["object","null"],"required":["id"],"properties":{"id":{"type":"string"},"weightsUrl":{"type":["string","null"]},"libraryUrl":{"type":["string","null"]},"source":{"enum":["self-hosted","remote"]}}}}},"assessment":{"type":["object","null"],"required":["document","retrievals"],"properties":{"document":{"type":"object"},"retrievals":{"type":"array","items":{"type":"object","required":["query","context","evidence"],"properties":{"query":{"type":"string"},"context":{"type":"string"},"evidence":{"type":"array","items":{"type":"object","required":["id","score"],"properties":{"id":{"type":"string"},"score":{"type":"number"},"parts":{"type":"object"},"stages":{"type":"array","items":{"type":"object","required":["stage","rank","score"],"properties":{"stage":{"type":"string"},"rank":{"type":"number"},"score":{"type":"number"}}}}}}}}}}}},"requirements":{"type":["object","null"],"required":["draft"],"properties":{"draft":{"type":"object","required":["requirements"],"properties":{"requirements":{"type":"array","items":{"type":"object"}},"query":{"type":"string"}}},"modelDraft":{"type":"object"}}},"assistance":{"type":["object","null"],"required":["alternatives"],"properties":{"parsed":{"type":"boolean"},"alternatives":{"type":"array","items":{"type":"object","required":["text","label"],"properties":{"text":{"type":"string"},"label":{"type":"string"}}}},"raw":{"type":"string"}}},"answerContext":{"type":["object","null"],"required":["documents"],"properties":{"source":{"type":"string"},"documents":{"type":"array","items":{"type":"object"}}}},"scope":{"type":["object","null"],"required":["message","instrument","location"],"properties":{"message":{"type":"string"},"instrument":{"type":"string"},"location":{"type":"string"}}}}};
+const func2 = require("ajv/dist/runtime/ucs2length").default;
+const pattern7 = new RegExp("^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$", "u");
+
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="skycite/audit-record" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.time === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.question === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "question"},message:"must have required property '"+"question"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.subQueries === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subQueries"},message:"must have required property '"+"subQueries"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.retrievalConfig === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "retrievalConfig"},message:"must have required property '"+"retrievalConfig"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.trace === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trace"},message:"must have required property '"+"trace"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.evidence === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.context === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "context"},message:"must have required property '"+"context"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.modelId === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "modelId"},message:"must have required property '"+"modelId"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.modelParams === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "modelParams"},message:"must have required property '"+"modelParams"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.answer === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.citedSources === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "citedSources"},message:"must have required property '"+"citedSources"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.grounding === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "grounding"},message:"must have required property '"+"grounding"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.reasoning === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reasoning"},message:"must have required property '"+"reasoning"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.mode === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.indexManifestSha === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "indexManifestSha"},message:"must have required property '"+"indexManifestSha"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err16 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(!(((data1 === "ask") || (data1 === "assess")) || (data1 === "requirements"))){
+const err18 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema19.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+let data2 = data.time;
+if(typeof data2 === "string"){
+if(!pattern7.test(data2)){
+const err19 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.question !== undefined){
+let data3 = data.question;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err21 = {instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: schema19.properties.question.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.subQueries !== undefined){
+let data4 = data.subQueries;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data4[i0] !== "string"){
+const err22 = {instancePath:instancePath+"/subQueries/" + i0,schemaPath:"#/properties/subQueries/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/subQueries",schemaPath:"#/properties/subQueries/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.retrievalConfig !== undefined){
+let data6 = data.retrievalConfig;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.dense !== undefined){
+let data7 = data6.dense;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.backend !== undefined){
+if(typeof data7.backend !== "string"){
+const err24 = {instancePath:instancePath+"/retrievalConfig/dense/backend",schemaPath:"#/properties/retrievalConfig/properties/dense/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/retrievalConfig/dense",schemaPath:"#/properties/retrievalConfig/properties/dense/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data6.bm25 !== undefined){
+let data9 = data6.bm25;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.enabled !== undefined){
+if(typeof data9.enabled !== "boolean"){
+const err26 = {instancePath:instancePath+"/retrievalConfig/bm25/enabled",schemaPath:"#/properties/retrievalConfig/properties/bm25/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/retrievalConfig/bm25",schemaPath:"#/properties/retrievalConfig/properties/bm25/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data6.rerank !== undefined){
+let data11 = data6.rerank;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.enabled !== undefined){
+if(typeof data11.enabled !== "boolean"){
+const err28 = {instancePath:instancePath+"/retrievalConfig/rerank/enabled",schemaPath:"#/properties/retrievalConfig/properties/rerank/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/retrievalConfig/rerank",schemaPath:"#/properties/retrievalConfig/properties/rerank/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data6.keep !== undefined){
+let data13 = data6.keep;
+if(!((typeof data13 == "number") && (isFinite(data13)))){
+const err30 = {instancePath:instancePath+"/retrievalConfig/keep",schemaPath:"#/properties/retrievalConfig/properties/keep/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/retrievalConfig",schemaPath:"#/properties/retrievalConfig/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.trace !== undefined){
+let data14 = data.trace;
+if(Array.isArray(data14)){
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
+if(!(data15 && typeof data15 == "object" && !Array.isArray(data15))){
+const err32 = {instancePath:instancePath+"/trace/" + i1,schemaPath:"#/properties/trace/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined){
+let data16 = data.evidence;
+if(Array.isArray(data16)){
+const len2 = data16.length;
+for(let i2=0; i2<len2; i2++){
+let data17 = data16[i2];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.id === undefined){
+const err34 = {instancePath:instancePath+"/evidence/" + i2,schemaPath:"#/properties/evidence/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data17.score === undefined){
+const err35 = {instancePath:instancePath+"/evidence/" + i2,schemaPath:"#/properties/evidence/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data17.id !== undefined){
+if(typeof data17.id !== "string"){
+const err36 = {instancePath:instancePath+"/evidence/" + i2+"/id",schemaPath:"#/properties/evidence/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data17.score !== undefined){
+let data19 = data17.score;
+if(!((typeof data19 == "number") && (isFinite(data19)))){
+const err37 = {instancePath:instancePath+"/evidence/" + i2+"/score",schemaPath:"#/properties/evidence/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data17.parts !== undefined){
+let data20 = data17.parts;
+if(!(data20 && typeof data20 == "object" && !Array.isArray(data20))){
+const err38 = {instancePath:instancePath+"/evidence/" + i2+"/parts",schemaPath:"#/properties/evidence/items/properties/parts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data17.stages !== undefined){
+let data21 = data17.stages;
+if(Array.isArray(data21)){
+const len3 = data21.length;
+for(let i3=0; i3<len3; i3++){
+let data22 = data21[i3];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.stage === undefined){
+const err39 = {instancePath:instancePath+"/evidence/" + i2+"/stages/" + i3,schemaPath:"#/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "stage"},message:"must have required property '"+"stage"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data22.rank === undefined){
+const err40 = {instancePath:instancePath+"/evidence/" + i2+"/stages/" + i3,schemaPath:"#/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "rank"},message:"must have required property '"+"rank"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data22.score === undefined){
+const err41 = {instancePath:instancePath+"/evidence/" + i2+"/stages/" + i3,schemaPath:"#/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data22.stage !== undefined){
+if(typeof data22.stage !== "string"){
+const err42 = {instancePath:instancePath+"/evidence/" + i2+"/stages/" + i3+"/stage",schemaPath:"#/properties/evidence/items/properties/stages/items/properties/stage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data22.rank !== undefined){
+let data24 = data22.rank;
+if(!((typeof data24 == "number") && (isFinite(data24)))){
+const err43 = {instancePath:instancePath+"/evidence/" + i2+"/stages/" + i3+"/rank",schemaPath:"#/properties/evidence/items/properties/stages/items/properties/rank/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data22.score !== undefined){
+let data25 = data22.score;
+if(!((typeof data25 == "number") && (isFinite(data25)))){
+const err44 = {instancePath:instancePath+"/evidence/" + i2+"/stages/" + i3+"/score",schemaPath:"#/properties/evidence/items/properties/stages/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/evidence/" + i2+"/stages/" + i3,schemaPath:"#/properties/evidence/items/properties/stages/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/evidence/" + i2+"/stages",schemaPath:"#/properties/evidence/items/properties/stages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/evidence/" + i2,schemaPath:"#/properties/evidence/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.context !== undefined){
+if(typeof data.context !== "string"){
+const err49 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.modelId !== undefined){
+let data27 = data.modelId;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err50 = {instancePath:instancePath+"/modelId",schemaPath:"#/properties/modelId/type",keyword:"type",params:{type: schema19.properties.modelId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data.modelParams !== undefined){
+let data28 = data.modelParams;
+if((!(data28 && typeof data28 == "object" && !Array.isArray(data28))) && (data28 !== null)){
+const err51 = {instancePath:instancePath+"/modelParams",schemaPath:"#/properties/modelParams/type",keyword:"type",params:{type: schema19.properties.modelParams.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.temperature === undefined){
+const err52 = {instancePath:instancePath+"/modelParams",schemaPath:"#/properties/modelParams/required",keyword:"required",params:{missingProperty: "temperature"},message:"must have required property '"+"temperature"+"'"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(data28.top_p === undefined){
+const err53 = {instancePath:instancePath+"/modelParams",schemaPath:"#/properties/modelParams/required",keyword:"required",params:{missingProperty: "top_p"},message:"must have required property '"+"top_p"+"'"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data28.max_tokens === undefined){
+const err54 = {instancePath:instancePath+"/modelParams",schemaPath:"#/properties/modelParams/required",keyword:"required",params:{missingProperty: "max_tokens"},message:"must have required property '"+"max_tokens"+"'"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data28.temperature !== undefined){
+let data29 = data28.temperature;
+if(!((typeof data29 == "number") && (isFinite(data29)))){
+const err55 = {instancePath:instancePath+"/modelParams/temperature",schemaPath:"#/properties/modelParams/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data28.top_p !== undefined){
+let data30 = data28.top_p;
+if(!((typeof data30 == "number") && (isFinite(data30)))){
+const err56 = {instancePath:instancePath+"/modelParams/top_p",schemaPath:"#/properties/modelParams/properties/top_p/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data28.max_tokens !== undefined){
+let data31 = data28.max_tokens;
+if(!((typeof data31 == "number") && (isFinite(data31)))){
+const err57 = {instancePath:instancePath+"/modelParams/max_tokens",schemaPath:"#/properties/modelParams/properties/max_tokens/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+}
+if(data.answer !== undefined){
+if(typeof data.answer !== "string"){
+const err58 = {instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data.citedSources !== undefined){
+let data33 = data.citedSources;
+if(Array.isArray(data33)){
+const len4 = data33.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data33[i4] !== "string"){
+const err59 = {instancePath:instancePath+"/citedSources/" + i4,schemaPath:"#/properties/citedSources/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/citedSources",schemaPath:"#/properties/citedSources/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.userDocumentSources !== undefined){
+let data35 = data.userDocumentSources;
+if(Array.isArray(data35)){
+const len5 = data35.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data35[i5] !== "string"){
+const err61 = {instancePath:instancePath+"/userDocumentSources/" + i5,schemaPath:"#/properties/userDocumentSources/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/userDocumentSources",schemaPath:"#/properties/userDocumentSources/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.attributedSources !== undefined){
+let data37 = data.attributedSources;
+if(Array.isArray(data37)){
+const len6 = data37.length;
+for(let i6=0; i6<len6; i6++){
+let data38 = data37[i6];
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.id === undefined){
+const err63 = {instancePath:instancePath+"/attributedSources/" + i6,schemaPath:"#/properties/attributedSources/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(data38.sentence === undefined){
+const err64 = {instancePath:instancePath+"/attributedSources/" + i6,schemaPath:"#/properties/attributedSources/items/required",keyword:"required",params:{missingProperty: "sentence"},message:"must have required property '"+"sentence"+"'"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data38.id !== undefined){
+if(typeof data38.id !== "string"){
+const err65 = {instancePath:instancePath+"/attributedSources/" + i6+"/id",schemaPath:"#/properties/attributedSources/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data38.sentence !== undefined){
+if(typeof data38.sentence !== "string"){
+const err66 = {instancePath:instancePath+"/attributedSources/" + i6+"/sentence",schemaPath:"#/properties/attributedSources/items/properties/sentence/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data38.replaced !== undefined){
+let data41 = data38.replaced;
+if(Array.isArray(data41)){
+const len7 = data41.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data41[i7] !== "string"){
+const err67 = {instancePath:instancePath+"/attributedSources/" + i6+"/replaced/" + i7,schemaPath:"#/properties/attributedSources/items/properties/replaced/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/attributedSources/" + i6+"/replaced",schemaPath:"#/properties/attributedSources/items/properties/replaced/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/attributedSources/" + i6,schemaPath:"#/properties/attributedSources/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/attributedSources",schemaPath:"#/properties/attributedSources/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data.structuredAnswer !== undefined){
+let data43 = data.structuredAnswer;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.raw === undefined){
+const err71 = {instancePath:instancePath+"/structuredAnswer",schemaPath:"#/properties/structuredAnswer/required",keyword:"required",params:{missingProperty: "raw"},message:"must have required property '"+"raw"+"'"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if(data43.claims === undefined){
+const err72 = {instancePath:instancePath+"/structuredAnswer",schemaPath:"#/properties/structuredAnswer/required",keyword:"required",params:{missingProperty: "claims"},message:"must have required property '"+"claims"+"'"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(data43.modelClaims === undefined){
+const err73 = {instancePath:instancePath+"/structuredAnswer",schemaPath:"#/properties/structuredAnswer/required",keyword:"required",params:{missingProperty: "modelClaims"},message:"must have required property '"+"modelClaims"+"'"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data43.raw !== undefined){
+if(typeof data43.raw !== "string"){
+const err74 = {instancePath:instancePath+"/structuredAnswer/raw",schemaPath:"#/properties/structuredAnswer/properties/raw/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data43.modelClaims !== undefined){
+let data45 = data43.modelClaims;
+if(Array.isArray(data45)){
+const len8 = data45.length;
+for(let i8=0; i8<len8; i8++){
+let data46 = data45[i8];
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.text === undefined){
+const err75 = {instancePath:instancePath+"/structuredAnswer/modelClaims/" + i8,schemaPath:"#/properties/structuredAnswer/properties/modelClaims/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(data46.sources === undefined){
+const err76 = {instancePath:instancePath+"/structuredAnswer/modelClaims/" + i8,schemaPath:"#/properties/structuredAnswer/properties/modelClaims/items/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(data46.text !== undefined){
+if(typeof data46.text !== "string"){
+const err77 = {instancePath:instancePath+"/structuredAnswer/modelClaims/" + i8+"/text",schemaPath:"#/properties/structuredAnswer/properties/modelClaims/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data46.sources !== undefined){
+let data48 = data46.sources;
+if(Array.isArray(data48)){
+const len9 = data48.length;
+for(let i9=0; i9<len9; i9++){
+if(typeof data48[i9] !== "string"){
+const err78 = {instancePath:instancePath+"/structuredAnswer/modelClaims/" + i8+"/sources/" + i9,schemaPath:"#/properties/structuredAnswer/properties/modelClaims/items/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/structuredAnswer/modelClaims/" + i8+"/sources",schemaPath:"#/properties/structuredAnswer/properties/modelClaims/items/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/structuredAnswer/modelClaims/" + i8,schemaPath:"#/properties/structuredAnswer/properties/modelClaims/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/structuredAnswer/modelClaims",schemaPath:"#/properties/structuredAnswer/properties/modelClaims/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data43.claims !== undefined){
+let data50 = data43.claims;
+if(Array.isArray(data50)){
+const len10 = data50.length;
+for(let i10=0; i10<len10; i10++){
+let data51 = data50[i10];
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.text === undefined){
+const err82 = {instancePath:instancePath+"/structuredAnswer/claims/" + i10,schemaPath:"#/properties/structuredAnswer/properties/claims/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(data51.sources === undefined){
+const err83 = {instancePath:instancePath+"/structuredAnswer/claims/" + i10,schemaPath:"#/properties/structuredAnswer/properties/claims/items/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(data51.text !== undefined){
+if(typeof data51.text !== "string"){
+const err84 = {instancePath:instancePath+"/structuredAnswer/claims/" + i10+"/text",schemaPath:"#/properties/structuredAnswer/properties/claims/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data51.sources !== undefined){
+let data53 = data51.sources;
+if(Array.isArray(data53)){
+const len11 = data53.length;
+for(let i11=0; i11<len11; i11++){
+if(typeof data53[i11] !== "string"){
+const err85 = {instancePath:instancePath+"/structuredAnswer/claims/" + i10+"/sources/" + i11,schemaPath:"#/properties/structuredAnswer/properties/claims/items/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/structuredAnswer/claims/" + i10+"/sources",schemaPath:"#/properties/structuredAnswer/properties/claims/items/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data51.supported !== undefined){
+let data55 = data51.supported;
+if((typeof data55 !== "boolean") && (data55 !== null)){
+const err87 = {instancePath:instancePath+"/structuredAnswer/claims/" + i10+"/supported",schemaPath:"#/properties/structuredAnswer/properties/claims/items/properties/supported/type",keyword:"type",params:{type: schema19.properties.structuredAnswer.properties.claims.items.properties.supported.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(data51.reason !== undefined){
+if(typeof data51.reason !== "string"){
+const err88 = {instancePath:instancePath+"/structuredAnswer/claims/" + i10+"/reason",schemaPath:"#/properties/structuredAnswer/properties/claims/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/structuredAnswer/claims/" + i10,schemaPath:"#/properties/structuredAnswer/properties/claims/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/structuredAnswer/claims",schemaPath:"#/properties/structuredAnswer/properties/claims/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data43.notInPassages !== undefined){
+let data57 = data43.notInPassages;
+if((typeof data57 !== "string") && (data57 !== null)){
+const err91 = {instancePath:instancePath+"/structuredAnswer/notInPassages",schemaPath:"#/properties/structuredAnswer/properties/notInPassages/type",keyword:"type",params:{type: schema19.properties.structuredAnswer.properties.notInPassages.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data43.refused !== undefined){
+if(typeof data43.refused !== "boolean"){
+const err92 = {instancePath:instancePath+"/structuredAnswer/refused",schemaPath:"#/properties/structuredAnswer/properties/refused/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data43.problem !== undefined){
+let data59 = data43.problem;
+if((typeof data59 !== "string") && (data59 !== null)){
+const err93 = {instancePath:instancePath+"/structuredAnswer/problem",schemaPath:"#/properties/structuredAnswer/properties/problem/type",keyword:"type",params:{type: schema19.properties.structuredAnswer.properties.problem.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data43.pruned !== undefined){
+let data60 = data43.pruned;
+if(Array.isArray(data60)){
+const len12 = data60.length;
+for(let i12=0; i12<len12; i12++){
+let data61 = data60[i12];
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+if(data61.sentence === undefined){
+const err94 = {instancePath:instancePath+"/structuredAnswer/pruned/" + i12,schemaPath:"#/properties/structuredAnswer/properties/pruned/items/required",keyword:"required",params:{missingProperty: "sentence"},message:"must have required property '"+"sentence"+"'"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if(data61.ids === undefined){
+const err95 = {instancePath:instancePath+"/structuredAnswer/pruned/" + i12,schemaPath:"#/properties/structuredAnswer/properties/pruned/items/required",keyword:"required",params:{missingProperty: "ids"},message:"must have required property '"+"ids"+"'"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(data61.sentence !== undefined){
+if(typeof data61.sentence !== "string"){
+const err96 = {instancePath:instancePath+"/structuredAnswer/pruned/" + i12+"/sentence",schemaPath:"#/properties/structuredAnswer/properties/pruned/items/properties/sentence/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data61.ids !== undefined){
+let data63 = data61.ids;
+if(Array.isArray(data63)){
+const len13 = data63.length;
+for(let i13=0; i13<len13; i13++){
+if(typeof data63[i13] !== "string"){
+const err97 = {instancePath:instancePath+"/structuredAnswer/pruned/" + i12+"/ids/" + i13,schemaPath:"#/properties/structuredAnswer/properties/pruned/items/properties/ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/structuredAnswer/pruned/" + i12+"/ids",schemaPath:"#/properties/structuredAnswer/properties/pruned/items/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/structuredAnswer/pruned/" + i12,schemaPath:"#/properties/structuredAnswer/properties/pruned/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/structuredAnswer/pruned",schemaPath:"#/properties/structuredAnswer/properties/pruned/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/structuredAnswer",schemaPath:"#/properties/structuredAnswer/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data.grounding !== undefined){
+let data65 = data.grounding;
+if((!(data65 && typeof data65 == "object" && !Array.isArray(data65))) && (data65 !== null)){
+const err102 = {instancePath:instancePath+"/grounding",schemaPath:"#/properties/grounding/type",keyword:"type",params:{type: schema19.properties.grounding.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(data65.verdict === undefined){
+const err103 = {instancePath:instancePath+"/grounding",schemaPath:"#/properties/grounding/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if(data65.verdictReason === undefined){
+const err104 = {instancePath:instancePath+"/grounding",schemaPath:"#/properties/grounding/required",keyword:"required",params:{missingProperty: "verdictReason"},message:"must have required property '"+"verdictReason"+"'"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(data65.verdict !== undefined){
+if(typeof data65.verdict !== "string"){
+const err105 = {instancePath:instancePath+"/grounding/verdict",schemaPath:"#/properties/grounding/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+if(data65.verdictReason !== undefined){
+if(typeof data65.verdictReason !== "string"){
+const err106 = {instancePath:instancePath+"/grounding/verdictReason",schemaPath:"#/properties/grounding/properties/verdictReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data65.sentences !== undefined){
+let data68 = data65.sentences;
+if(Array.isArray(data68)){
+const len14 = data68.length;
+for(let i14=0; i14<len14; i14++){
+let data69 = data68[i14];
+if(!(data69 && typeof data69 == "object" && !Array.isArray(data69))){
+const err107 = {instancePath:instancePath+"/grounding/sentences/" + i14,schemaPath:"#/properties/grounding/properties/sentences/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/grounding/sentences",schemaPath:"#/properties/grounding/properties/sentences/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data65.totals !== undefined){
+let data70 = data65.totals;
+if(!(data70 && typeof data70 == "object" && !Array.isArray(data70))){
+const err109 = {instancePath:instancePath+"/grounding/totals",schemaPath:"#/properties/grounding/properties/totals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+}
+if(data.reasoning !== undefined){
+let data71 = data.reasoning;
+if((typeof data71 !== "string") && (data71 !== null)){
+const err110 = {instancePath:instancePath+"/reasoning",schemaPath:"#/properties/reasoning/type",keyword:"type",params:{type: schema19.properties.reasoning.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+let data72 = data.mode;
+if(!((data72 === "generative") || (data72 === "evidence-only"))){
+const err111 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema19.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(data.indexManifestSha !== undefined){
+if(typeof data.indexManifestSha !== "string"){
+const err112 = {instancePath:instancePath+"/indexManifestSha",schemaPath:"#/properties/indexManifestSha/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data.route !== undefined){
+let data74 = data.route;
+if((!(data74 && typeof data74 == "object" && !Array.isArray(data74))) && (data74 !== null)){
+const err113 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: schema19.properties.route.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.path === undefined){
+const err114 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if(data74.confidence === undefined){
+const err115 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "confidence"},message:"must have required property '"+"confidence"+"'"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(data74.jurisdictions === undefined){
+const err116 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "jurisdictions"},message:"must have required property '"+"jurisdictions"+"'"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+if(data74.reasoning === undefined){
+const err117 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "reasoning"},message:"must have required property '"+"reasoning"+"'"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+if(data74.path !== undefined){
+if(typeof data74.path !== "string"){
+const err118 = {instancePath:instancePath+"/route/path",schemaPath:"#/properties/route/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data74.confidence !== undefined){
+let data76 = data74.confidence;
+if(!((typeof data76 == "number") && (isFinite(data76)))){
+const err119 = {instancePath:instancePath+"/route/confidence",schemaPath:"#/properties/route/properties/confidence/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data74.jurisdictions !== undefined){
+let data77 = data74.jurisdictions;
+if(Array.isArray(data77)){
+const len15 = data77.length;
+for(let i15=0; i15<len15; i15++){
+if(typeof data77[i15] !== "string"){
+const err120 = {instancePath:instancePath+"/route/jurisdictions/" + i15,schemaPath:"#/properties/route/properties/jurisdictions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/route/jurisdictions",schemaPath:"#/properties/route/properties/jurisdictions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data74.reasoning !== undefined){
+if(typeof data74.reasoning !== "string"){
+const err122 = {instancePath:instancePath+"/route/reasoning",schemaPath:"#/properties/route/properties/reasoning/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+}
+}
+if(data.calculator !== undefined){
+let data80 = data.calculator;
+if((!(data80 && typeof data80 == "object" && !Array.isArray(data80))) && (data80 !== null)){
+const err123 = {instancePath:instancePath+"/calculator",schemaPath:"#/properties/calculator/type",keyword:"type",params:{type: schema19.properties.calculator.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+if(data80.items === undefined){
+const err124 = {instancePath:instancePath+"/calculator",schemaPath:"#/properties/calculator/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if(data80.inputs !== undefined){
+let data81 = data80.inputs;
+if(!(data81 && typeof data81 == "object" && !Array.isArray(data81))){
+const err125 = {instancePath:instancePath+"/calculator/inputs",schemaPath:"#/properties/calculator/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+if(data80.readings !== undefined){
+let data82 = data80.readings;
+if(Array.isArray(data82)){
+const len16 = data82.length;
+for(let i16=0; i16<len16; i16++){
+if(typeof data82[i16] !== "string"){
+const err126 = {instancePath:instancePath+"/calculator/readings/" + i16,schemaPath:"#/properties/calculator/properties/readings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/calculator/readings",schemaPath:"#/properties/calculator/properties/readings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data80.items !== undefined){
+let data84 = data80.items;
+if(Array.isArray(data84)){
+const len17 = data84.length;
+for(let i17=0; i17<len17; i17++){
+let data85 = data84[i17];
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(data85.label === undefined){
+const err128 = {instancePath:instancePath+"/calculator/items/" + i17,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if(data85.status === undefined){
+const err129 = {instancePath:instancePath+"/calculator/items/" + i17,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+if(data85.value === undefined){
+const err130 = {instancePath:instancePath+"/calculator/items/" + i17,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if(data85.cells === undefined){
+const err131 = {instancePath:instancePath+"/calculator/items/" + i17,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "cells"},message:"must have required property '"+"cells"+"'"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+if(data85.target !== undefined){
+if(typeof data85.target !== "string"){
+const err132 = {instancePath:instancePath+"/calculator/items/" + i17+"/target",schemaPath:"#/properties/calculator/properties/items/items/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data85.label !== undefined){
+if(typeof data85.label !== "string"){
+const err133 = {instancePath:instancePath+"/calculator/items/" + i17+"/label",schemaPath:"#/properties/calculator/properties/items/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+if(data85.status !== undefined){
+if(typeof data85.status !== "string"){
+const err134 = {instancePath:instancePath+"/calculator/items/" + i17+"/status",schemaPath:"#/properties/calculator/properties/items/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+if(data85.value !== undefined){
+let data89 = data85.value;
+if((typeof data89 !== "string") && (data89 !== null)){
+const err135 = {instancePath:instancePath+"/calculator/items/" + i17+"/value",schemaPath:"#/properties/calculator/properties/items/items/properties/value/type",keyword:"type",params:{type: schema19.properties.calculator.properties.items.items.properties.value.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+if(data85.cells !== undefined){
+let data90 = data85.cells;
+if(Array.isArray(data90)){
+const len18 = data90.length;
+for(let i18=0; i18<len18; i18++){
+let data91 = data90[i18];
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+if(data91.caption === undefined){
+const err136 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "caption"},message:"must have required property '"+"caption"+"'"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+if(data91.row === undefined){
+const err137 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "row"},message:"must have required property '"+"row"+"'"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+if(data91.column === undefined){
+const err138 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "column"},message:"must have required property '"+"column"+"'"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+if(data91.cell === undefined){
+const err139 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "cell"},message:"must have required property '"+"cell"+"'"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+if(data91.caption !== undefined){
+if(typeof data91.caption !== "string"){
+const err140 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18+"/caption",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+if(data91.row !== undefined){
+if(typeof data91.row !== "string"){
+const err141 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18+"/row",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/row/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+if(data91.column !== undefined){
+if(typeof data91.column !== "string"){
+const err142 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18+"/column",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/column/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+if(data91.cell !== undefined){
+if(typeof data91.cell !== "string"){
+const err143 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18+"/cell",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/cell/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+}
+else {
+const err144 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+if(data85.missing !== undefined){
+let data96 = data85.missing;
+if(Array.isArray(data96)){
+const len19 = data96.length;
+for(let i19=0; i19<len19; i19++){
+if(typeof data96[i19] !== "string"){
+const err146 = {instancePath:instancePath+"/calculator/items/" + i17+"/missing/" + i19,schemaPath:"#/properties/calculator/properties/items/items/properties/missing/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+else {
+const err147 = {instancePath:instancePath+"/calculator/items/" + i17+"/missing",schemaPath:"#/properties/calculator/properties/items/items/properties/missing/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+if(data85.reason !== undefined){
+let data98 = data85.reason;
+if((typeof data98 !== "string") && (data98 !== null)){
+const err148 = {instancePath:instancePath+"/calculator/items/" + i17+"/reason",schemaPath:"#/properties/calculator/properties/items/items/properties/reason/type",keyword:"type",params:{type: schema19.properties.calculator.properties.items.items.properties.reason.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+if(data85.notes !== undefined){
+let data99 = data85.notes;
+if(Array.isArray(data99)){
+const len20 = data99.length;
+for(let i20=0; i20<len20; i20++){
+if(typeof data99[i20] !== "string"){
+const err149 = {instancePath:instancePath+"/calculator/items/" + i17+"/notes/" + i20,schemaPath:"#/properties/calculator/properties/items/items/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+}
+else {
+const err150 = {instancePath:instancePath+"/calculator/items/" + i17+"/notes",schemaPath:"#/properties/calculator/properties/items/items/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+}
+else {
+const err151 = {instancePath:instancePath+"/calculator/items/" + i17,schemaPath:"#/properties/calculator/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+}
+else {
+const err152 = {instancePath:instancePath+"/calculator/items",schemaPath:"#/properties/calculator/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+}
+}
+if(data.models !== undefined){
+let data101 = data.models;
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+if(data101.embedding !== undefined){
+let data102 = data101.embedding;
+if((!(data102 && typeof data102 == "object" && !Array.isArray(data102))) && (data102 !== null)){
+const err153 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/type",keyword:"type",params:{type: schema19.properties.models.properties.embedding.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+if(data102.id === undefined){
+const err154 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+if(data102.dtype === undefined){
+const err155 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/required",keyword:"required",params:{missingProperty: "dtype"},message:"must have required property '"+"dtype"+"'"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+if(data102.sha256 === undefined){
+const err156 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+if(data102.id !== undefined){
+if(typeof data102.id !== "string"){
+const err157 = {instancePath:instancePath+"/models/embedding/id",schemaPath:"#/properties/models/properties/embedding/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+}
+if(data102.dtype !== undefined){
+if(typeof data102.dtype !== "string"){
+const err158 = {instancePath:instancePath+"/models/embedding/dtype",schemaPath:"#/properties/models/properties/embedding/properties/dtype/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+if(data102.sha256 !== undefined){
+if(typeof data102.sha256 !== "string"){
+const err159 = {instancePath:instancePath+"/models/embedding/sha256",schemaPath:"#/properties/models/properties/embedding/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+}
+}
+if(data101.generation !== undefined){
+let data106 = data101.generation;
+if((!(data106 && typeof data106 == "object" && !Array.isArray(data106))) && (data106 !== null)){
+const err160 = {instancePath:instancePath+"/models/generation",schemaPath:"#/properties/models/properties/generation/type",keyword:"type",params:{type: schema19.properties.models.properties.generation.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
+if(data106.id === undefined){
+const err161 = {instancePath:instancePath+"/models/generation",schemaPath:"#/properties/models/properties/generation/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+if(data106.id !== undefined){
+if(typeof data106.id !== "string"){
+const err162 = {instancePath:instancePath+"/models/generation/id",schemaPath:"#/properties/models/properties/generation/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+if(data106.weightsUrl !== undefined){
+let data108 = data106.weightsUrl;
+if((typeof data108 !== "string") && (data108 !== null)){
+const err163 = {instancePath:instancePath+"/models/generation/weightsUrl",schemaPath:"#/properties/models/properties/generation/properties/weightsUrl/type",keyword:"type",params:{type: schema19.properties.models.properties.generation.properties.weightsUrl.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+if(data106.libraryUrl !== undefined){
+let data109 = data106.libraryUrl;
+if((typeof data109 !== "string") && (data109 !== null)){
+const err164 = {instancePath:instancePath+"/models/generation/libraryUrl",schemaPath:"#/properties/models/properties/generation/properties/libraryUrl/type",keyword:"type",params:{type: schema19.properties.models.properties.generation.properties.libraryUrl.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+if(data106.source !== undefined){
+let data110 = data106.source;
+if(!((data110 === "self-hosted") || (data110 === "remote"))){
+const err165 = {instancePath:instancePath+"/models/generation/source",schemaPath:"#/properties/models/properties/generation/properties/source/enum",keyword:"enum",params:{allowedValues: schema19.properties.models.properties.generation.properties.source.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err166 = {instancePath:instancePath+"/models",schemaPath:"#/properties/models/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+}
+if(data.assessment !== undefined){
+let data111 = data.assessment;
+if((!(data111 && typeof data111 == "object" && !Array.isArray(data111))) && (data111 !== null)){
+const err167 = {instancePath:instancePath+"/assessment",schemaPath:"#/properties/assessment/type",keyword:"type",params:{type: schema19.properties.assessment.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.document === undefined){
+const err168 = {instancePath:instancePath+"/assessment",schemaPath:"#/properties/assessment/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+if(data111.retrievals === undefined){
+const err169 = {instancePath:instancePath+"/assessment",schemaPath:"#/properties/assessment/required",keyword:"required",params:{missingProperty: "retrievals"},message:"must have required property '"+"retrievals"+"'"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+if(data111.document !== undefined){
+let data112 = data111.document;
+if(!(data112 && typeof data112 == "object" && !Array.isArray(data112))){
+const err170 = {instancePath:instancePath+"/assessment/document",schemaPath:"#/properties/assessment/properties/document/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+if(data111.retrievals !== undefined){
+let data113 = data111.retrievals;
+if(Array.isArray(data113)){
+const len21 = data113.length;
+for(let i21=0; i21<len21; i21++){
+let data114 = data113[i21];
+if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+if(data114.query === undefined){
+const err171 = {instancePath:instancePath+"/assessment/retrievals/" + i21,schemaPath:"#/properties/assessment/properties/retrievals/items/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+if(data114.context === undefined){
+const err172 = {instancePath:instancePath+"/assessment/retrievals/" + i21,schemaPath:"#/properties/assessment/properties/retrievals/items/required",keyword:"required",params:{missingProperty: "context"},message:"must have required property '"+"context"+"'"};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+if(data114.evidence === undefined){
+const err173 = {instancePath:instancePath+"/assessment/retrievals/" + i21,schemaPath:"#/properties/assessment/properties/retrievals/items/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+if(data114.query !== undefined){
+if(typeof data114.query !== "string"){
+const err174 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/query",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+}
+if(data114.context !== undefined){
+if(typeof data114.context !== "string"){
+const err175 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/context",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/context/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+}
+if(data114.evidence !== undefined){
+let data117 = data114.evidence;
+if(Array.isArray(data117)){
+const len22 = data117.length;
+for(let i22=0; i22<len22; i22++){
+let data118 = data117[i22];
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+if(data118.id === undefined){
+const err176 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+if(data118.score === undefined){
+const err177 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+if(data118.id !== undefined){
+if(typeof data118.id !== "string"){
+const err178 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/id",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+}
+if(data118.score !== undefined){
+let data120 = data118.score;
+if(!((typeof data120 == "number") && (isFinite(data120)))){
+const err179 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/score",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+}
+if(data118.parts !== undefined){
+let data121 = data118.parts;
+if(!(data121 && typeof data121 == "object" && !Array.isArray(data121))){
+const err180 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/parts",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/parts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+if(data118.stages !== undefined){
+let data122 = data118.stages;
+if(Array.isArray(data122)){
+const len23 = data122.length;
+for(let i23=0; i23<len23; i23++){
+let data123 = data122[i23];
+if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
+if(data123.stage === undefined){
+const err181 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "stage"},message:"must have required property '"+"stage"+"'"};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+if(data123.rank === undefined){
+const err182 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "rank"},message:"must have required property '"+"rank"+"'"};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+if(data123.score === undefined){
+const err183 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+if(data123.stage !== undefined){
+if(typeof data123.stage !== "string"){
+const err184 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23+"/stage",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/properties/stage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+}
+if(data123.rank !== undefined){
+let data125 = data123.rank;
+if(!((typeof data125 == "number") && (isFinite(data125)))){
+const err185 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23+"/rank",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/properties/rank/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+if(data123.score !== undefined){
+let data126 = data123.score;
+if(!((typeof data126 == "number") && (isFinite(data126)))){
+const err186 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23+"/score",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+}
+}
+else {
+const err187 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+}
+else {
+const err188 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+}
+}
+else {
+const err189 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+}
+else {
+const err190 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+}
+}
+else {
+const err191 = {instancePath:instancePath+"/assessment/retrievals/" + i21,schemaPath:"#/properties/assessment/properties/retrievals/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+}
+else {
+const err192 = {instancePath:instancePath+"/assessment/retrievals",schemaPath:"#/properties/assessment/properties/retrievals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+}
+}
+}
+if(data.requirements !== undefined){
+let data127 = data.requirements;
+if((!(data127 && typeof data127 == "object" && !Array.isArray(data127))) && (data127 !== null)){
+const err193 = {instancePath:instancePath+"/requirements",schemaPath:"#/properties/requirements/type",keyword:"type",params:{type: schema19.properties.requirements.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
+if(data127.draft === undefined){
+const err194 = {instancePath:instancePath+"/requirements",schemaPath:"#/properties/requirements/required",keyword:"required",params:{missingProperty: "draft"},message:"must have required property '"+"draft"+"'"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+if(data127.draft !== undefined){
+let data128 = data127.draft;
+if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
+if(data128.requirements === undefined){
+const err195 = {instancePath:instancePath+"/requirements/draft",schemaPath:"#/properties/requirements/properties/draft/required",keyword:"required",params:{missingProperty: "requirements"},message:"must have required property '"+"requirements"+"'"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+if(data128.requirements !== undefined){
+let data129 = data128.requirements;
+if(Array.isArray(data129)){
+const len24 = data129.length;
+for(let i24=0; i24<len24; i24++){
+let data130 = data129[i24];
+if(!(data130 && typeof data130 == "object" && !Array.isArray(data130))){
+const err196 = {instancePath:instancePath+"/requirements/draft/requirements/" + i24,schemaPath:"#/properties/requirements/properties/draft/properties/requirements/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+}
+}
+else {
+const err197 = {instancePath:instancePath+"/requirements/draft/requirements",schemaPath:"#/properties/requirements/properties/draft/properties/requirements/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+if(data128.query !== undefined){
+if(typeof data128.query !== "string"){
+const err198 = {instancePath:instancePath+"/requirements/draft/query",schemaPath:"#/properties/requirements/properties/draft/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+}
+}
+else {
+const err199 = {instancePath:instancePath+"/requirements/draft",schemaPath:"#/properties/requirements/properties/draft/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+}
+if(data127.modelDraft !== undefined){
+let data132 = data127.modelDraft;
+if(!(data132 && typeof data132 == "object" && !Array.isArray(data132))){
+const err200 = {instancePath:instancePath+"/requirements/modelDraft",schemaPath:"#/properties/requirements/properties/modelDraft/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+}
+}
+if(data.assistance !== undefined){
+let data133 = data.assistance;
+if((!(data133 && typeof data133 == "object" && !Array.isArray(data133))) && (data133 !== null)){
+const err201 = {instancePath:instancePath+"/assistance",schemaPath:"#/properties/assistance/type",keyword:"type",params:{type: schema19.properties.assistance.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
+if(data133.alternatives === undefined){
+const err202 = {instancePath:instancePath+"/assistance",schemaPath:"#/properties/assistance/required",keyword:"required",params:{missingProperty: "alternatives"},message:"must have required property '"+"alternatives"+"'"};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+if(data133.parsed !== undefined){
+if(typeof data133.parsed !== "boolean"){
+const err203 = {instancePath:instancePath+"/assistance/parsed",schemaPath:"#/properties/assistance/properties/parsed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+}
+if(data133.alternatives !== undefined){
+let data135 = data133.alternatives;
+if(Array.isArray(data135)){
+const len25 = data135.length;
+for(let i25=0; i25<len25; i25++){
+let data136 = data135[i25];
+if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
+if(data136.text === undefined){
+const err204 = {instancePath:instancePath+"/assistance/alternatives/" + i25,schemaPath:"#/properties/assistance/properties/alternatives/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+if(data136.label === undefined){
+const err205 = {instancePath:instancePath+"/assistance/alternatives/" + i25,schemaPath:"#/properties/assistance/properties/alternatives/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+if(data136.text !== undefined){
+if(typeof data136.text !== "string"){
+const err206 = {instancePath:instancePath+"/assistance/alternatives/" + i25+"/text",schemaPath:"#/properties/assistance/properties/alternatives/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+}
+if(data136.label !== undefined){
+if(typeof data136.label !== "string"){
+const err207 = {instancePath:instancePath+"/assistance/alternatives/" + i25+"/label",schemaPath:"#/properties/assistance/properties/alternatives/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+}
+else {
+const err208 = {instancePath:instancePath+"/assistance/alternatives/" + i25,schemaPath:"#/properties/assistance/properties/alternatives/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+}
+}
+else {
+const err209 = {instancePath:instancePath+"/assistance/alternatives",schemaPath:"#/properties/assistance/properties/alternatives/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+}
+if(data133.raw !== undefined){
+if(typeof data133.raw !== "string"){
+const err210 = {instancePath:instancePath+"/assistance/raw",schemaPath:"#/properties/assistance/properties/raw/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+}
+}
+}
+if(data.answerContext !== undefined){
+let data140 = data.answerContext;
+if((!(data140 && typeof data140 == "object" && !Array.isArray(data140))) && (data140 !== null)){
+const err211 = {instancePath:instancePath+"/answerContext",schemaPath:"#/properties/answerContext/type",keyword:"type",params:{type: schema19.properties.answerContext.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
+if(data140.documents === undefined){
+const err212 = {instancePath:instancePath+"/answerContext",schemaPath:"#/properties/answerContext/required",keyword:"required",params:{missingProperty: "documents"},message:"must have required property '"+"documents"+"'"};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+if(data140.source !== undefined){
+if(typeof data140.source !== "string"){
+const err213 = {instancePath:instancePath+"/answerContext/source",schemaPath:"#/properties/answerContext/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+if(data140.documents !== undefined){
+let data142 = data140.documents;
+if(Array.isArray(data142)){
+const len26 = data142.length;
+for(let i26=0; i26<len26; i26++){
+let data143 = data142[i26];
+if(!(data143 && typeof data143 == "object" && !Array.isArray(data143))){
+const err214 = {instancePath:instancePath+"/answerContext/documents/" + i26,schemaPath:"#/properties/answerContext/properties/documents/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+}
+}
+else {
+const err215 = {instancePath:instancePath+"/answerContext/documents",schemaPath:"#/properties/answerContext/properties/documents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+}
+}
+}
+if(data.scope !== undefined){
+let data144 = data.scope;
+if((!(data144 && typeof data144 == "object" && !Array.isArray(data144))) && (data144 !== null)){
+const err216 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema19.properties.scope.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+if(data144 && typeof data144 == "object" && !Array.isArray(data144)){
+if(data144.message === undefined){
+const err217 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+if(data144.instrument === undefined){
+const err218 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: "instrument"},message:"must have required property '"+"instrument"+"'"};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+if(data144.location === undefined){
+const err219 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+if(data144.message !== undefined){
+if(typeof data144.message !== "string"){
+const err220 = {instancePath:instancePath+"/scope/message",schemaPath:"#/properties/scope/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+}
+if(data144.instrument !== undefined){
+if(typeof data144.instrument !== "string"){
+const err221 = {instancePath:instancePath+"/scope/instrument",schemaPath:"#/properties/scope/properties/instrument/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+}
+if(data144.location !== undefined){
+if(typeof data144.location !== "string"){
+const err222 = {instancePath:instancePath+"/scope/location",schemaPath:"#/properties/scope/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err223 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+validate18.errors = vErrors;
+return errors === 0;
+}

@@ -7,12 +7,13 @@ import type { ManifestSource } from '../../core/index/manifest';
 import { validateUserDocumentForm, type FormField } from '../../core/userdocs/form';
 import { duplicateOf, parseUserDocumentExport } from '../../core/userdocs/export-file';
 import { USER_DOCUMENT_NOTICE } from '../../core/userdocs/user-index';
-import { shown } from '../../core/userdocs/validate';
+import { comparable, shown } from '../../core/userdocs/validate';
 import { extractText, FileReadCancelledError, fileSizeProblem } from './extract-text';
 import type { SkyCiteRuntime } from '../../runtime/types';
 import { userDocumentExport, type UserDocumentInfo, type UserDocumentProgress } from '../../runtime/user-documents';
 import { createUserDocsStore, type UserDocsStore } from '../../storage/user-docs-store';
 import { downloadText } from '../format';
+import { whileImporting } from '../../pwa/import-lock';
 
 /**
  * Seconds left of an embedding, from its pace since `since` (the first progress seen of it), or
@@ -34,6 +35,19 @@ export function etaText(seconds: number): string {
 
 /** An import stopped by Cancel (in the runtime or while reading), by its name: it crosses the worker as a name. */
 const isCancelled = (e: unknown): boolean => e instanceof Error && (e.name === 'UserDocumentImportCancelledError' || e.name === 'FileReadCancelledError');
+
+/** The BroadcastChannel on which a tab tells the others that it added or removed a document. */
+export const USER_DOCS_CHANNEL = 'skycite-user-documents';
+const CHANGED = 'skycite-user-documents-changed';
+
+type Channel = Pick<BroadcastChannel, 'postMessage' | 'addEventListener'>;
+const defaultChannel = (): Channel | null => {
+  if (typeof BroadcastChannel !== 'function') return null;
+  const channel = new BroadcastChannel(USER_DOCS_CHANNEL);
+  // Node (tests): the channel does not keep the process alive
+  (channel as { unref?: () => void }).unref?.();
+  return channel;
+};
 
 export interface AddRequest {
   file: File;
@@ -62,11 +76,51 @@ export class UserDocsState {
   private since: { title: string; total: number; at: number; done: number } | null = null;
   /** Stops reading a file when Cancel is pressed (the runtime's part is cancelled in the worker). */
   private reading: AbortController | null = null;
+  /** Another tab changed the stored documents while this one was busy: follow once it is done. */
+  private syncPending = false;
+  private readonly channel: Channel | null;
 
   constructor(
     private readonly runtime: SkyCiteRuntime,
     private readonly clock: () => number = () => performance.now(),
-  ) {}
+    channel: Channel | null = defaultChannel(),
+  ) {
+    this.channel = channel;
+    channel?.addEventListener('message', (event) => {
+      if ((event as MessageEvent).data?.type === CHANGED) void this.sync();
+    });
+  }
+
+  /** Tell the other tabs that the stored documents changed (they follow: `sync`). */
+  private announceChange(): void {
+    try {
+      this.channel?.postMessage({ type: CHANGED });
+    } catch {
+      // a closed channel: the other tabs see the change on their next load
+    }
+  }
+
+  /**
+   * Follow what another tab stored or removed: the runtime reads the device store again (documents
+   * added there join the search here, removed ones leave it) and the list shows what is stored. Waits
+   * while this tab is adding or removing something (never throws).
+   */
+  async sync(): Promise<void> {
+    if (!this.loaded) return;
+    if (this.busy) {
+      this.syncPending = true;
+      return;
+    }
+    this.syncPending = false;
+    if (this.storedOnly) return this.listStored();
+    try {
+      const r = await this.runtime.syncUserDocuments();
+      this.documents = r.documents;
+      this.problems = r.problems;
+    } catch {
+      // the list stays as it was; the next change or load reads the store again
+    }
+  }
 
   /** The index could not load: list the stored documents from the device store (never throws). */
   async listStored(open: () => UserDocsStore = () => createUserDocsStore()): Promise<void> {
@@ -154,7 +208,8 @@ export class UserDocsState {
     this.since = null;
     this.reading = cancellable ? new AbortController() : null;
     try {
-      return await f();
+      // an add, import or re-index holds the import lock: an update accepted meanwhile (here or in another tab) waits for it
+      return await (cancellable ? whileImporting(f) : f());
     } catch (e) {
       if (isCancelled(e))
         this.done = `Cancelled: ${label.charAt(0).toLowerCase()}${label.slice(1)} was stopped. Nothing of it was stored and your library is as it was.`;
@@ -163,12 +218,14 @@ export class UserDocsState {
     } finally {
       this.busy = null;
       this.reading = null;
+      if (this.syncPending) void this.sync();
     }
   }
 
   /** Read, chunk, embed, store and index each file in turn; stops at the first failure (the others are not added). */
   async add(requests: AddRequest[]): Promise<boolean> {
     const added: string[] = [];
+    const addedIds: string[] = [];
     const ok = await this.run(
       `Adding ${requests.length === 1 ? `“${requests[0]!.title}”` : `${requests.length} documents`}`,
       async () => {
@@ -189,18 +246,38 @@ export class UserDocsState {
           const info = await this.runtime.addUserDocument({ ...v.value, fileName: r.file.name, pages }, (p) => this.progress(p));
           this.documents = [...this.documents, info];
           added.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
+          addedIds.push(info.id);
+          this.announceChange();
         }
         return true;
       },
       true,
     );
     if (added.length) {
+      // what is stored now, other tabs' documents included (one of them may have the same title)
+      this.syncPending = false;
+      await this.sync();
       const kept = this.documents.every((d) => d.stored) ? ' and kept on this device' : '';
       // set by run() only when the rest was cancelled
       const cancelled = this.done ? ` ${this.done}` : '';
-      this.done = `Added ${added.join(', ')}. ${added.length === 1 ? 'It is' : 'They are'} searched with the built-in documents${kept}.${cancelled}`;
+      this.done = `Added ${added.join(', ')}. ${added.length === 1 ? 'It is' : 'They are'} searched with the built-in documents${kept}.${this.sameTitleNote(addedIds)}${cancelled}`;
     }
     return ok === true;
+  }
+
+  /** " “X” is kept beside your other document of the same title (edition E)." for each added document that has a namesake. */
+  private sameTitleNote(ids: readonly string[]): string {
+    const notes: string[] = [];
+    for (const id of ids) {
+      const d = this.documents.find((x) => x.id === id);
+      if (!d) continue;
+      const others = this.documents.filter((x) => x.id !== id && comparable(x.title) === comparable(d.title));
+      if (others.length)
+        notes.push(
+          ` “${shown(d.title)}” is kept beside your other document${others.length === 1 ? '' : 's'} of the same title (${others.map((o) => `edition ${shown(o.edition, 40)}`).join(', ')}); remove the one you no longer need.`,
+        );
+    }
+    return notes.join('');
   }
 
   /**
@@ -224,6 +301,7 @@ export class UserDocsState {
             );
           const info = await this.runtime.addUserDocument(parsed.value, (p) => this.progress(p));
           this.documents = [...this.documents, info];
+          this.announceChange();
           imported.push(`“${info.title}” (${info.chunkCount} passage${info.chunkCount === 1 ? '' : 's'})`);
         }
         return true;
@@ -239,6 +317,7 @@ export class UserDocsState {
     await this.run(`Removing “${d.title}”`, async () => {
       await this.runtime.removeUserDocument(d.id);
       this.documents = this.documents.filter((x) => x.id !== d.id);
+      this.announceChange();
       this.done = `Removed “${d.title}” from the index and from this device.`;
     });
   }
@@ -248,6 +327,7 @@ export class UserDocsState {
     await this.run(`Removing “${id}”`, async () => {
       await this.runtime.removeUserDocument(id);
       this.problems = this.problems.filter((p) => p !== problem);
+      this.announceChange();
       this.done = `Removed the damaged document “${id}”.`;
     });
   }
@@ -258,6 +338,7 @@ export class UserDocsState {
       async () => {
         const info = await this.runtime.reindexUserDocument(d.id, (p) => this.progress(p));
         this.documents = this.documents.map((x) => (x.id === d.id ? info : x));
+        this.announceChange();
         this.done = `Re-indexed “${d.title}”: ${info.chunkCount} passages.`;
       },
       true,
