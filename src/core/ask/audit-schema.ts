@@ -55,7 +55,7 @@ export const AUDIT_RECORD_SCHEMA = {
     'indexManifestSha',
   ],
   properties: {
-    id: { type: 'string', minLength: 1 },
+    id: { type: 'string', pattern: '\\S' },
     kind: { enum: ['ask', 'assess', 'requirements'] },
     time: { type: 'string', pattern: ISO_TIME },
     question: nullableStr,
