@@ -26,6 +26,7 @@ import {
   groupOf,
   isSkip,
   locateQuote,
+  fnv1a,
   sha16,
   spanText,
   splitOf,
@@ -222,7 +223,11 @@ if (verb === 'show') {
   // eval-format questions (../shared/eval's format) for `npm run eval`: written outside git, as they quote the sources
   const split = values.split ?? 'train';
   const out = values.out ?? `.tmp/bank-${split}.jsonl`;
-  const bank = checkBank(readBank(DATA_DIR), chunks).usable.filter((q) => split === 'all' || q.split === split);
+  // train-a / train-b: the halves of the training part by question id, as `npm run index -- --questions bank-train-a|b` indexes them
+  const half = (id: string) => (fnv1a(id) % 2 === 0 ? 'a' : 'b');
+  const bank = checkBank(readBank(DATA_DIR), chunks).usable.filter((q) =>
+    split === 'all' ? true : split === 'train-a' || split === 'train-b' ? q.split === 'train' && half(q.id) === split.slice(-1) : q.split === split,
+  );
   const lines = bank.map((q) => {
     const c = byId.get(q.chunk)!;
     const curated = c.docId === 'skysafe-sora-curated';

@@ -1,7 +1,7 @@
 /**
- * `npm run train:data [-- --pool 30 --negatives 8]`: training data for the tuned
- * bi-encoder and the cross-encoder reranker, from the committed synthetic
- * questions (never from evaluation questions):
+ * `npm run train:data [-- --source bank|synthetic] [--pool 30 --negatives 8]`: training data for the tuned
+ * bi-encoder and the cross-encoder reranker, from the question bank (default; docs/question-bank.md) or
+ * the older model-written synthetic questions (never from evaluation questions):
  *
  *   .cache/train/passages.jsonl  {id, docId, text}: each chunk's retrieval string
  *   .cache/train/pairs.jsonl     {q, style, pos, negs, posWin, negWins, split}: a synthetic question, its
@@ -14,9 +14,9 @@
  *   .cache/train/offtopic.jsonl  {q, topic, lookalikes}: off-topic questions and the windows of
  *                                the passages the retriever ranks highest for them (negatives)
  *
- * The split holds back every passage whose id hashes to 0 mod 10 (about 10 %):
- * their questions are never trained on and measure the tuned models on passages
- * they have not seen.
+ * The split: with the bank, its held-out part is left out entirely, and its CV fold 0 (whole sections)
+ * is held back — never trained on, it measures the tuned models on sections they have not seen; with
+ * the synthetic questions, every passage whose id hashes to 0 mod 10 (about 10 %) is held back.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -25,9 +25,15 @@ import { nodeEngine } from '../node/engine.js';
 import { windowScorer } from '../../src/core/retrieval/windows.js';
 import { windowText } from '../../src/core/retrieval/rerank-input.js';
 import { OFFTOPIC_FILE, type OfftopicQuestions, questionsByChunk, readVerified } from '../synth/store.js';
+import { checkBank, readBank } from '../bank/store.js';
 
 const { values } = parseArgs({
-  options: { pool: { type: 'string', default: '30' }, negatives: { type: 'string', default: '8' }, out: { type: 'string', default: '.cache/train' } },
+  options: {
+    pool: { type: 'string', default: '30' },
+    negatives: { type: 'string', default: '8' },
+    out: { type: 'string', default: '.cache/train' },
+    source: { type: 'string', default: 'bank' },
+  },
 });
 const pool = Number(values.pool);
 const maxNeg = Number(values.negatives);
@@ -42,8 +48,22 @@ const bestWindowText = (qv: Float32Array, id: string): string => {
   const { window } = windows.best(qv, index.rowOf.get(id)!);
   return window < 0 ? index.chunks[index.rowOf.get(id)!]!.retrieval : windowText(index, window);
 };
-const { byChunk, stale, missing } = questionsByChunk(index.chunks);
-console.error(`${byChunk.size} passages with questions (${stale} stale, ${missing} without).`);
+// each passage's questions and the split of each question
+const byChunk = new Map<string, { style: string; q: string; split: 'train' | 'heldback' }[]>();
+if (values.source === 'bank') {
+  for (const q of checkBank(readBank('corpus-build/data'), index.chunks).usable) {
+    if (q.split === 'heldout') continue; // the bank's held-out part is reported once, never trained on
+    byChunk.set(q.chunk, [...(byChunk.get(q.chunk) ?? []), { style: q.style, q: q.q, split: q.fold === 0 ? 'heldback' : 'train' }]);
+  }
+} else {
+  const synth = questionsByChunk(index.chunks);
+  console.error(`${synth.byChunk.size} passages with synthetic questions (${synth.stale} stale, ${synth.missing} without).`);
+  for (const [id, qs] of synth.byChunk)
+    byChunk.set(
+      id,
+      qs.map((x) => ({ style: x.style, q: x.q, split: heldBack(id) ? 'heldback' : 'train' })),
+    );
+}
 mkdirSync(values.out!, { recursive: true });
 writeFileSync(`${values.out}/passages.jsonl`, index.chunks.map((c) => JSON.stringify({ id: c.id, docId: c.docId, text: c.retrieval })).join('\n') + '\n');
 
@@ -54,8 +74,7 @@ const total = [...byChunk.values()].reduce((a, qs) => a + qs.length, 0);
 for (const chunk of index.chunks) {
   const qs = byChunk.get(chunk.id);
   if (!qs) continue;
-  const split = heldBack(chunk.id) ? 'heldback' : 'train';
-  for (const { style, q } of qs) {
+  for (const { style, q, split } of qs) {
     const r = await engine.retrieve(q, { filters: { docIds: [chunk.docId] }, config: { gate: { enabled: false }, rrf: { k: 60, pool }, keep: pool } });
     const negs = r.evidence
       .map((e) => e.id)

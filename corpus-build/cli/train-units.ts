@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createDocumentAgents, agentConfigForEmbedder } from '../../src/core/agents/agents.js';
-import { candidateUnits } from '../../src/core/answer/quotes.js';
+import { candidateUnits, DEFAULT_QUOTES_CONFIG } from '../../src/core/answer/quotes.js';
 import {
   documentFrequencies,
   scoreFeatures,
@@ -39,10 +39,12 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'src/core/answer/unit-ranker.json' },
     limit: { type: 'string' },
     'no-removed': { type: 'boolean', default: false },
+    'next-part': { type: 'string' },
   },
 });
 const PASSAGES = Number(values.passages);
 const WITH_REMOVED = !values['no-removed'];
+const QUOTES = { ...DEFAULT_QUOTES_CONFIG, passages: PASSAGES, ...(values['next-part'] !== undefined ? { nextPartUnits: Number(values['next-part']) } : {}) };
 
 const loaded = await nodeEngine({});
 const { baseIndex: index, baseEmbedder: embedder } = loaded;
@@ -80,7 +82,7 @@ async function examplesOf(questions: BankQuestion[]): Promise<Example[]> {
     const [qv] = await embedder.embed([q.q], 'query');
     const chunks = ask.chunks.slice(0, PASSAGES);
     const evidence = ask.retrieval.evidence.slice(0, PASSAGES);
-    const cands = await candidateUnits({ queryVector: qv!, chunks, evidence, index, embedder, gridOf: gridForChunk });
+    const cands = await candidateUnits({ queryVector: qv!, chunks, evidence, index, embedder, gridOf: gridForChunk, config: QUOTES });
     if (!cands.length) continue;
     const answers = answersOf(q);
     const y = cands.map((c) => (isAnswer(c, q, answers) ? 1 : 0));
@@ -89,7 +91,15 @@ async function examplesOf(questions: BankQuestion[]): Promise<Example[]> {
     answering.add(q.chunk);
     const keep = chunks.map((c, i) => ({ c, e: evidence[i]! })).filter((x) => !answering.has(x.c.id));
     const removed = keep.length
-      ? await candidateUnits({ queryVector: qv!, chunks: keep.map((x) => x.c), evidence: keep.map((x) => x.e), index, embedder, gridOf: gridForChunk })
+      ? await candidateUnits({
+          queryVector: qv!,
+          chunks: keep.map((x) => x.c),
+          evidence: keep.map((x) => x.e),
+          index,
+          embedder,
+          gridOf: gridForChunk,
+          config: QUOTES,
+        })
       : [];
     out.push({ q, x: unitFeatures(q.q, cands, freq), y, xRemoved: removed.length ? unitFeatures(q.q, removed, freq) : [] });
     if (++k % 100 === 0) console.error(`  ${k}/${questions.length} questions`);
@@ -101,6 +111,7 @@ async function examplesOf(questions: BankQuestion[]): Promise<Example[]> {
 // logistic regression, standardised features, L2, full-batch gradient descent
 
 interface Fitted {
+  features: readonly string[];
   mean: number[];
   std: number[];
   weights: number[];
@@ -136,7 +147,7 @@ function fit(examples: Example[], l2 = 1e-3, steps = 400, rate = 0.5): Fitted {
     for (let k = 0; k < d; k++) w[k]! -= rate * (g[k]! / norm + l2 * w[k]!);
     b -= rate * (gb / norm);
   }
-  return { mean, std, weights: w, bias: b };
+  return { features: UNIT_FEATURES, mean, std, weights: w, bias: b };
 }
 
 /** Hit@1 and MRR of a scoring over questions with an answering unit among the candidates. */
@@ -251,7 +262,7 @@ if (values.heldout) {
     bias: Number(final.bias.toFixed(6)),
     answerThreshold: threshold,
     provenance: {
-      command: `npm run train:units -- --passages ${PASSAGES}`,
+      command: `npm run train:units -- --passages ${PASSAGES} --next-part ${QUOTES.nextPartUnits}`,
       bank: { file: 'corpus-build/data/question-bank.jsonl', sha256: bankSha, split: 'train' },
       index: { chunksSha256: index.manifest.artifacts['chunks.json']?.sha256 ?? null, model: index.manifest.model.id },
       trainedAt: new Date().toISOString(),

@@ -75,6 +75,39 @@ export const KNOBS: Knob[] = [
     ],
   },
   {
+    name: 'fusion: BM25 weight',
+    values: [
+      { label: '1', over: {} },
+      { label: '0.5', over: { rrf: { weights: { bm25: 0.5 } } } },
+      { label: '0.25', over: { rrf: { weights: { bm25: 0.25 } } } },
+      { label: '0', over: { rrf: { weights: { bm25: 0 } } } },
+    ],
+  },
+  {
+    name: 'fusion: windows weight',
+    values: [
+      { label: '1', over: {} },
+      { label: '0.5', over: { rrf: { weights: { windows: 0.5 } } } },
+      { label: '0', over: { rrf: { weights: { windows: 0 } } } },
+    ],
+  },
+  {
+    name: 'fusion: dense weight',
+    values: [
+      { label: '1', over: {} },
+      { label: '1.5', over: { rrf: { weights: { dense: 1.5 } } } },
+      { label: '2', over: { rrf: { weights: { dense: 2 } } } },
+    ],
+  },
+  {
+    name: 'fusion: indexed-questions weight',
+    values: [
+      { label: '1', over: {} },
+      { label: '0.5', over: { rrf: { weights: { questions: 0.5 } } } },
+      { label: '2', over: { rrf: { weights: { questions: 2 } } } },
+    ],
+  },
+  {
     name: 'MMR',
     values: [
       { label: 'off', over: {} },

@@ -47,6 +47,8 @@ export interface EvidencePassage {
   text: string;
   /** Highlighted sentences, in text order. */
   highlights: Highlight[];
+  /** Set when this passage was not retrieved but continues a retrieved one (the next part of its section), quoted from: that passage's id. */
+  continues?: string;
 }
 
 export interface EvidenceOnlyAnswer {
@@ -58,6 +60,8 @@ export interface EvidenceOnlyAnswer {
   ranking: 'units' | 'embedding' | 'term-overlap';
   /** The quotations that answer (the unit ranker's), or null without ranker data. */
   quoted: QuotedAnswer | null;
+  /** Passages quoted that the retrieval did not return: the next parts of retrieved ones (shown after them). */
+  continuing?: Chunk[];
   /** Always false: recorded in the audit entry. */
   generativeModelUsed: false;
 }
@@ -92,7 +96,15 @@ export async function composeEvidenceOnlyAnswer(input: EvidenceOnlyInput): Promi
         .filter((x): x is { e: (typeof input.retrieval.evidence)[number]; c: Chunk } => x.c !== undefined)
         .slice(0, cfg.maxPassages);
   if (!picked.length) return { text: NO_EVIDENCE_TEXT, passages: [], noEvidence: true, ranking, generativeModelUsed: false, quoted: null };
-  if (input.quoted) return quotedEvidence(input.quoted, picked);
+  if (input.quoted) {
+    // a quoted unit of the next part of a retrieved passage: that part is listed after the retrieved ones
+    const continuing = input.quoted.quotes
+      .map((q) => q.chunkId)
+      .filter((id, i, all) => all.indexOf(id) === i && !picked.some((p) => p.c.id === id))
+      .map((id) => byId.get(id))
+      .filter((c): c is Chunk => c !== undefined);
+    return quotedEvidence(input.quoted, picked, continuing);
+  }
 
   const spansOf = picked.map(({ c }) => splitSentenceSpans(c.text));
   let scoresOf: number[][];
@@ -142,26 +154,41 @@ export const GAP_NOTICE =
   'These passages do not state the answer to this question; the closest passages are quoted below. The answer may be in a document SkyCite does not hold.';
 
 /** The evidence-only answer of quotations: the quotes with their passages, the passages with the quoted units highlighted. */
-function quotedEvidence(quoted: QuotedAnswer, picked: { e: RetrievalResult['evidence'][number]; c: Chunk }[]): EvidenceOnlyAnswer {
-  const passages: EvidencePassage[] = picked.map(({ e, c }, i) => ({
-    number: i + 1,
-    id: c.id,
-    title: c.title,
-    docId: c.docId,
-    pages: formatPages(c),
-    score: e.score,
-    text: c.text,
-    highlights: quoted.quotes
-      .filter((q) => q.chunkId === c.id)
+function quotedEvidence(quoted: QuotedAnswer, picked: { e: RetrievalResult['evidence'][number]; c: Chunk }[], continuing: Chunk[]): EvidenceOnlyAnswer {
+  const highlightsOf = (id: string): Highlight[] =>
+    quoted.quotes
+      .filter((q) => q.chunkId === id)
       .map((q) => ({ start: q.start, end: q.end, score: q.score }))
-      .sort((a, b) => a.start - b.start),
-  }));
-  const byId = new Map(picked.map(({ c }) => [c.id, c]));
+      .sort((a, b) => a.start - b.start);
+  const passages: EvidencePassage[] = [
+    ...picked.map(({ e, c }, i) => ({
+      number: i + 1,
+      id: c.id,
+      title: c.title,
+      docId: c.docId,
+      pages: formatPages(c),
+      score: e.score,
+      text: c.text,
+      highlights: highlightsOf(c.id),
+    })),
+    ...continuing.map((c, i) => ({
+      number: picked.length + i + 1,
+      id: c.id,
+      title: c.title,
+      docId: c.docId,
+      pages: formatPages(c),
+      score: 0,
+      text: c.text,
+      highlights: highlightsOf(c.id),
+      continues: c.id.replace(/part-(\d+)$/, (_, k: string) => `part-${Number(k) - 1}`),
+    })),
+  ];
+  const byId = new Map([...picked.map(({ c }) => [c.id, c] as const), ...continuing.map((c) => [c.id, c] as const)]);
   const lines = [NO_MODEL_NOTICE, ''];
   if (quoted.gap) lines.push(GAP_NOTICE, '');
   quoted.quotes.forEach((q, i) => {
     const c = byId.get(q.chunkId);
     lines.push(`${i + 1}. “${q.header ? `${q.header}: ` : ''}${q.text}” [${q.chunkId}]${c ? ` — ${c.title}, ${formatPages(c)}` : ''}`);
   });
-  return { text: lines.join('\n').trimEnd(), passages, noEvidence: false, ranking: 'units', generativeModelUsed: false, quoted };
+  return { text: lines.join('\n').trimEnd(), passages, noEvidence: false, ranking: 'units', generativeModelUsed: false, quoted, continuing };
 }

@@ -28,9 +28,18 @@ export interface QuotesConfig {
   relativeFloor: number;
   /** Two units sharing this share of their words say the same thing (Jaccard). Default 0.8. */
   duplicateJaccard: number;
+  /**
+   * Units of the next part of a split passage (the same section continued) that are candidates too, when that
+   * part was not retrieved: an explanation often runs on past a part boundary. Default 2 (measured: docs/answers.md).
+   */
+  nextPartUnits: number;
 }
 
-export const DEFAULT_QUOTES_CONFIG: QuotesConfig = { passages: 5, maxQuotes: 3, relativeFloor: 0.5, duplicateJaccard: 0.8 };
+export const DEFAULT_QUOTES_CONFIG: QuotesConfig = { passages: 5, maxQuotes: 3, relativeFloor: 0.5, duplicateJaccard: 0.8, nextPartUnits: 2 };
+
+/** The id of the next part of a split passage ("…/part-3" → "…/part-4"), or null. */
+export const nextPartId = (chunk: Pick<Chunk, 'id' | 'part'>): string | null =>
+  chunk.part && chunk.part.index < chunk.part.of ? chunk.id.replace(/part-(\d+)$/, (_, k: string) => `part-${Number(k) + 1}`) : null;
 
 export interface Quote {
   /** The passage cited. */
@@ -101,7 +110,7 @@ export async function candidateUnits(input: {
   chunks: readonly Chunk[];
   /** The passages' evidence entries (score and its parts), in the same order. */
   evidence: readonly Pick<Evidence, 'score' | 'parts'>[];
-  index: Pick<LoadedIndex, 'rowOf' | 'units'>;
+  index: Pick<LoadedIndex, 'rowOf' | 'units' | 'chunks'>;
   embedder: Pick<Embedder, 'embed'>;
   gridOf?: (chunk: Chunk) => GridLike | null;
   config?: QuotesConfig;
@@ -112,8 +121,19 @@ export async function candidateUnits(input: {
   const top = input.evidence[0] && input.evidence[0].score > 0 ? input.evidence[0].score : 1;
   const out: UnitCandidate[] = [];
   const missing: { at: number; text: string }[] = [];
-  for (const [p, chunk] of input.chunks.slice(0, cfg.passages).entries()) {
-    const units = quotableUnits(segmentUnits(chunk, input.gridOf?.(chunk) ?? null));
+  const passages = input.chunks.slice(0, cfg.passages);
+  const retrieved = new Set(passages.map((c) => c.id));
+  // each passage, then the first units of its next part when that part was not retrieved (the section continued)
+  const sources: { chunk: Chunk; p: number; next: boolean }[] = [];
+  passages.forEach((chunk, p) => {
+    sources.push({ chunk, p, next: false });
+    const nextId = cfg.nextPartUnits > 0 ? nextPartId(chunk) : null;
+    const row = nextId && !retrieved.has(nextId) ? input.index.rowOf.get(nextId) : undefined;
+    if (row !== undefined && input.index.chunks[row]) sources.push({ chunk: input.index.chunks[row]!, p, next: true });
+  });
+  for (const { chunk, p, next } of sources) {
+    const all = quotableUnits(segmentUnits(chunk, input.gridOf?.(chunk) ?? null));
+    const units = next ? all.slice(0, cfg.nextPartUnits) : all;
     const row = input.index.rowOf.get(chunk.id);
     const stored = row === undefined ? [] : unitVectorsOfRow(input.index.units, row);
     units.forEach((unit, position) => {
@@ -129,8 +149,9 @@ export async function candidateUnits(input: {
         passageDense: ev?.parts.dense ?? 0,
         passageWindow: ev?.parts.window ?? 0,
         cosine,
-        unitsInPassage: units.length,
+        unitsInPassage: next ? all.length : units.length,
         position,
+        nextPart: next,
       });
     });
   }

@@ -28,6 +28,8 @@ export interface UnitCandidate {
   readonly unitsInPassage: number;
   /** Its position among them (0-based). */
   readonly position: number;
+  /** A unit of the next part of a retrieved split passage (the section continued), not of a retrieved passage. */
+  readonly nextPart?: boolean;
 }
 
 export interface UnitRankerModel {
@@ -59,6 +61,7 @@ export const UNIT_FEATURES = [
   'numbers',
   'passageDense',
   'passageWindow',
+  'nextPart',
 ] as const;
 
 /** A word's comparable form: lower case, the first six letters (a light stem: "inspections" ~ "inspection"). */
@@ -122,15 +125,29 @@ export function unitFeatures(question: string, candidates: readonly UnitCandidat
       qNumbers.length ? qNumbers.filter((n) => unitNumbers.has(n)).length / qNumbers.length : 0,
       c.passageDense,
       c.passageWindow,
+      c.nextPart ? 1 : 0,
     ];
   });
 }
 
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
-/** Probability that each feature vector is an answering unit. */
-export function scoreFeatures(x: readonly number[][], model: Pick<UnitRankerModel, 'mean' | 'std' | 'weights' | 'bias'>): number[] {
-  return x.map((f) => sigmoid(model.bias + f.reduce((s, v, k) => s + model.weights[k]! * ((v - model.mean[k]!) / (model.std[k]! || 1)), 0)));
+/**
+ * Probability that each feature vector (in UNIT_FEATURES order) is an answering unit. The model names the
+ * features it was trained on: a feature it does not know is ignored, one it knows but this code no longer
+ * computes counts as its training mean.
+ */
+export function scoreFeatures(x: readonly number[][], model: Pick<UnitRankerModel, 'features' | 'mean' | 'std' | 'weights' | 'bias'>): number[] {
+  const at = model.features.map((name) => (UNIT_FEATURES as readonly string[]).indexOf(name));
+  return x.map((f) =>
+    sigmoid(
+      model.bias +
+        at.reduce((s, k, j) => {
+          const v = k < 0 ? model.mean[j]! : f[k]!;
+          return s + model.weights[j]! * ((v - model.mean[j]!) / (model.std[j]! || 1));
+        }, 0),
+    ),
+  );
 }
 
 export interface RankedUnit extends UnitCandidate {

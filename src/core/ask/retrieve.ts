@@ -156,10 +156,15 @@ export function createLocalRetrieval(current: () => LocalRetrievalDeps): AskRetr
     async evidenceOnly(question, result) {
       const { embedder, index, unitRanker } = current();
       const quoted = unitRanker && !hasNoContext(result.retrieval) ? await quoteUnits(question, result, index, embedder, unitRanker) : null;
+      // a quote from the next part of a retrieved passage brings that part along
+      const continuing = (quoted?.quotes ?? [])
+        .filter((q) => !result.chunks.some((c) => c.id === q.chunkId))
+        .map((q) => index.chunks[index.rowOf.get(q.chunkId) ?? -1])
+        .filter((c): c is Chunk => Boolean(c));
       return composeEvidenceOnlyAnswer({
         question,
         retrieval: result.retrieval,
-        chunks: result.chunks,
+        chunks: [...result.chunks, ...continuing],
         embedder: windowBackedEmbedder(embedder, index, result.chunks),
         quoted,
       });

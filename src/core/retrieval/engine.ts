@@ -120,33 +120,29 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const questionsOf = (v: Float32Array) =>
       cfg.questions.enabled && cfg.dense_enabled && index.questions.count ? questions.search(v, cfg.questions.pool * poolFactor, allowed) : [];
     const byQuestion = questionsOf(qv);
-    trace.push(
-      traceOf('synthetic questions', now() - t, byQuestion, !cfg.questions.enabled ? 'off' : index.questions.count ? undefined : 'none in this index'),
-    );
+    trace.push(traceOf('indexed questions', now() - t, byQuestion, !cfg.questions.enabled ? 'off' : index.questions.count ? undefined : 'none in this index'));
     t = now();
     const lexicalOf = (text: string) => (cfg.bm25.enabled ? bm25Search(index.bm25, text, index.rowOf, allowed, cfg.bm25.pool * poolFactor, cfg.bm25) : []);
     const lexical = lexicalOf(query);
     trace.push(traceOf('bm25', now() - t, lexical, cfg.bm25.enabled ? undefined : 'off'));
     // every alternative formulation adds its own ranked lists to the fusion
+    const w = cfg.rrf.weights;
+    const listWeights = [w.dense, w.windows, w.questions, w.bm25];
     const extra: Scored[][] = [];
     for (const alt of alternatives) {
       t = now();
       const lists = [denseOf(alt.vector), windowsOf(alt.vector), questionsOf(alt.vector), lexicalOf(alt.text)];
       extra.push(...lists);
-      const fusedAlt = rrf(
-        lists.filter((l) => l.length),
-        cfg.rrf.k,
-        cfg.rrf.pool,
-      );
+      const fusedAlt = rrf(lists, cfg.rrf.k, cfg.rrf.pool, listWeights);
       trace.push(traceOf(`alternative: ${alt.label}`, now() - t, fusedAlt, alt.text.length > 160 ? `${alt.text.slice(0, 157)}…` : alt.text));
     }
     t = now();
-    const fused = rrf(
-      [diversified, byWindow, byQuestion, lexical, ...extra].filter((l) => l.length),
-      cfg.rrf.k,
-      cfg.rrf.pool * poolFactor,
-    );
-    trace.push(traceOf('rrf', now() - t, fused, `k=${cfg.rrf.k}, ${1 + alternatives.length} formulation(s)`));
+    // each list keeps its kind's weight (the alternatives' lists come in the same order: dense, windows, questions, BM25)
+    const fused = rrf([diversified, byWindow, byQuestion, lexical, ...extra], cfg.rrf.k, cfg.rrf.pool * poolFactor, [
+      ...listWeights,
+      ...extra.map((_, i) => listWeights[i % 4]!),
+    ]);
+    trace.push(traceOf('rrf', now() - t, fused, `k=${cfg.rrf.k}, weights ${listWeights.join('/')}, ${1 + alternatives.length} formulation(s)`));
     t = now();
     const post = fused.length
       ? postScore(

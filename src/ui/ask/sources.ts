@@ -51,7 +51,7 @@ export function claimsCiting(id: string, answerText: string, grounding: Groundin
 export function turnSources(input: SourceInput): TurnSources {
   const ask = input.ask;
   if (!ask) return { cited: [], other: [] };
-  const byId = new Map(ask.chunks.map((c) => [c.id, c]));
+  const byId = new Map([...ask.chunks, ...(input.evidence?.continuing ?? [])].map((c) => [c.id, c]));
   const cited: SourceItem[] = [];
   if (input.evidence && !input.evidence.noEvidence) {
     for (const p of input.evidence.passages) {
