@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import { parseManifest } from '../../src/core/index/manifest.js';
 import { buildCoverage } from '../coverage/build.js';
-import { INSTRUMENTS } from '../coverage/instruments.js';
+import { CATEGORIES, INSTRUMENTS } from '../coverage/instruments.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,11 +43,19 @@ if (sha(chunksBytes) !== expected) {
   process.exit(2);
 }
 const chunks = JSON.parse(chunksBytes.toString('utf8')) as Chunk[];
-const data = buildCoverage(chunks, INSTRUMENTS, { manifestSha256: sha(manifestBytes), chunksSha256: expected, builtAt: manifest.builtAt ?? '' });
+const verbatim = new Map(manifest.sources.map((s) => [s.id, s.verbatim] as const));
+const data = buildCoverage(
+  chunks,
+  INSTRUMENTS,
+  { manifestSha256: sha(manifestBytes), chunksSha256: expected, builtAt: manifest.builtAt ?? '' },
+  { categories: CATEGORIES, verbatim: (docId) => verbatim.get(docId) === true },
+);
 
 const absent = data.instruments.filter((i) => i.status === 'absent');
 for (const i of data.instruments) {
-  console.log(`${i.status.padEnd(16)} ${String(i.mentions.count).padStart(4)} mentions ${String(i.mentions.chunks.length).padStart(3)} chunks  ${i.id}`);
+  console.log(
+    `${i.status.padEnd(16)} ${String(i.mentions.count).padStart(4)} mentions ${String(i.mentions.chunks.length).padStart(3)} chunks  ${i.id}${i.categories ? ` [${i.categories.join(', ')}]` : ''}${i.notice ? `  notice (${i.notice.kind}): ${i.notice.sources.length} source passage(s)` : ''}`,
+  );
 }
 console.log(`${data.instruments.length} instruments, ${absent.length} absent from the corpus; ${data.unclaimed.length} unclaimed reference keys`);
 if (data.unclaimed.length) {

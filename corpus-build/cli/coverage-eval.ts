@@ -205,6 +205,17 @@ function chooseThreshold(m: ReturnType<typeof fit>, rows: Row[], target: number)
   return ansProbs[allowed]! + 1e-12;
 }
 
+/**
+ * Entries split from the one an LLM question was written for (issue 33): naming the part counts as
+ * the right instrument for the whole's questions (the 'open' competence entry held Article 9; the
+ * Union/national catch-all held insurance, liability and privacy).
+ */
+const SPLIT_FROM: Record<string, string[]> = {
+  'r947-competence': ['r947-art9'],
+  'union-national-other': ['insurance', 'liability', 'r2016-679'],
+};
+const rightInstrument = (r: Row): boolean => r.instrument === r.group || (SPLIT_FROM[r.group]?.includes(r.instrument ?? '') ?? false);
+
 interface Figures {
   oos: number;
   oosNotInDocuments: number;
@@ -221,7 +232,7 @@ function figures(rows: Row[], decide: (r: Row) => boolean): Figures {
   return {
     oos: oos.length,
     oosNotInDocuments: rate(oos, decide),
-    oosRightInstrument: rate(oos, (r) => decide(r) && r.instrument === r.group),
+    oosRightInstrument: rate(oos, (r) => decide(r) && rightInstrument(r)),
     oosRefusedWithGate: rate(oos, (r) => decide(r) || r.noEvidence),
     answerable: ans.length,
     answerableRefusedByDecision: rate(ans, decide),

@@ -6,7 +6,15 @@
  */
 import type { Chunk } from '../../src/core/model/chunk.js';
 import { resolveKey, scanReferences } from '../../src/core/coverage/refs.js';
-import { COVERAGE_FORMAT_VERSION, type CoverageData, type CoverageInstrument, type CoverageMention } from '../../src/core/coverage/types.js';
+import {
+  COVERAGE_FORMAT_VERSION,
+  type CoverageCategory,
+  type CoverageData,
+  type CoverageInstrument,
+  type CoverageMention,
+  type CoverageNotice,
+  type CoverageSource,
+} from '../../src/core/coverage/types.js';
 import type { InstrumentSpec } from './instruments.js';
 
 /** "AMC1 Article 11", "GM1 UAS.SPEC.030(3)(e)", "AMC1bis Article 11": a heading that opens AMC/GM in the corpus. */
@@ -31,15 +39,68 @@ export function guidanceKeys(chunks: Pick<Chunk, 'sectionPath'>[]): Map<string, 
   return out;
 }
 
+type BuildChunk = Pick<Chunk, 'id' | 'text' | 'sectionPath' | 'docId'> & { pageStart?: number | null };
+
+/** "AMC1 Article 11, Annex I, I.7" from a chunk's section headings: the AMC/GM it belongs to, its annex, its numbered section, the form it is. */
+export function whereOf(sectionPath: readonly string[]): string {
+  const path = sectionPath.map((s) => s.replace(/\s+/g, ' ').trim());
+  const head = path[0] ?? '';
+  const parts: string[] = [GUIDANCE_HEADING.exec(head)?.[0].trim() ?? head];
+  const annex = path.slice(1).find((s) => /^Annex [A-Z]\b/.test(s));
+  if (annex) parts.push(/^Annex [A-Z]\b/.exec(annex)![0]);
+  const last = path.length > 1 ? path[path.length - 1]! : '';
+  const numbered = /^(?:[A-Z]\.)?\d+(?:\.\d+)*/.exec(last)?.[0];
+  if (numbered) parts.push(numbered);
+  const form = /\bEASA Form \d+\b/.exec(head)?.[0];
+  if (form) parts.push(form);
+  return parts.join(', ');
+}
+
+/**
+ * A notice's sources: the passages of the verbatim documents that match its evidence, in corpus
+ * order. Fails when there is none, when a `cited-only` notice names no instrument, or when the notice
+ * names an instrument (a citation, not a subject in words) that none of its sources cites.
+ */
+export function noticeOf(spec: InstrumentSpec, chunks: readonly BuildChunk[], verbatim: (docId: string) => boolean): CoverageNotice | undefined {
+  if (!spec.notice) return undefined;
+  const { evidence, ...notice } = spec.notice;
+  const re = new RegExp(evidence, 'i');
+  const hits = chunks.filter((c) => verbatim(c.docId) && re.test(c.text.replace(/\s+/g, ' ')));
+  if (!hits.length) throw new Error(`coverage: the notice of ${spec.id} has no source: no passage of a verbatim document matches ${evidence}`);
+  const cited = scanReferences(notice.says).filter((r) => !r.subject);
+  if (notice.kind === 'cited-only' && !cited.length) throw new Error(`coverage: the cited-only notice of ${spec.id} names no instrument`);
+  for (const r of cited) {
+    if (!hits.some((c) => scanReferences(c.text).some((x) => x.key === r.key))) {
+      throw new Error(`coverage: the notice of ${spec.id} names ${r.text}, which none of its sources cites (${evidence})`);
+    }
+  }
+  const sources: CoverageSource[] = hits.map((c) => ({ chunk: c.id, where: whereOf(c.sectionPath), page: c.pageStart ?? null }));
+  return { ...notice, sources };
+}
+
 const claims = (spec: InstrumentSpec, key: string): boolean => resolveKeyIn(key, [spec]) !== null;
 const resolveKeyIn = (key: string, specs: InstrumentSpec[]): InstrumentSpec | null => resolveKey(key, specs);
 
-export function buildCoverage(chunks: Pick<Chunk, 'id' | 'text' | 'sectionPath' | 'docId'>[], specs: InstrumentSpec[], index: CoverageIndexInfo): CoverageData {
+export interface BuildOptions {
+  /** How questions name the categories of operation (corpus-build/coverage/instruments.ts CATEGORIES). */
+  categories?: CoverageCategory[];
+  /** Whether a document is verbatim (the authoritative text): only its passages are a notice's sources. Default: every document. */
+  verbatim?: (docId: string) => boolean;
+}
+
+export function buildCoverage(chunks: BuildChunk[], specs: InstrumentSpec[], index: CoverageIndexInfo, options: BuildOptions = {}): CoverageData {
+  const verbatim = options.verbatim ?? (() => true);
+  const categories = options.categories ?? [];
+  const known = new Set(categories.map((c) => c.id));
+  for (const c of categories) for (const re of c.cues) new RegExp(re, 'i');
   const ids = new Set<string>();
   for (const s of specs) {
     if (ids.has(s.id)) throw new Error(`coverage: instrument id ${s.id} appears twice in corpus-build/coverage/instruments.ts`);
     ids.add(s.id);
     for (const c of s.cues) new RegExp(c.re, 'i'); // a bad pattern fails the build, not the app
+    for (const c of s.categories ?? []) {
+      if (!known.has(c)) throw new Error(`coverage: instrument ${s.id} has category ${c}, which CATEGORIES does not define`);
+    }
   }
   type Acc = { count: number; forms: Map<string, number>; chunks: Set<string> };
   const byKey = new Map<string, Acc>();
@@ -78,6 +139,7 @@ export function buildCoverage(chunks: Pick<Chunk, 'id' | 'text' | 'sectionPath' 
     const status = s.statusOverride?.status ?? (heads.length ? 'guidance-present' : 'absent');
     const statusReason = s.statusOverride?.reason ?? (heads.length ? `AMC/GM in the corpus: ${[...new Set(heads)].join('; ')}` : undefined);
     const order = new Map(chunks.map((c, i) => [c.id, i]));
+    const notice = noticeOf(s, chunks, verbatim);
     return {
       id: s.id,
       label: s.label,
@@ -85,6 +147,8 @@ export function buildCoverage(chunks: Pick<Chunk, 'id' | 'text' | 'sectionPath' 
       description: s.description,
       status,
       ...(statusReason ? { statusReason } : {}),
+      ...(s.categories ? { categories: s.categories } : {}),
+      ...(notice ? { notice } : {}),
       keys: s.keys,
       cues: s.cues,
       mentions: {
@@ -99,6 +163,7 @@ export function buildCoverage(chunks: Pick<Chunk, 'id' | 'text' | 'sectionPath' 
     generator: 'corpus-build/cli/coverage-build.ts (npm run coverage:build)',
     index: { ...index, chunkCount: chunks.length },
     sources: [...new Set(chunks.map((c) => c.docId))],
+    categories,
     instruments,
     unclaimed: unclaimed.sort((x, y) => y.count - x.count),
   };

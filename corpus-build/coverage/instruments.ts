@@ -11,8 +11,20 @@
  * subject-matter words of those titles; none was taken from an evaluation question.
  * Status (absent / guidance-present) is computed by the build from the corpus's own
  * AMC/GM headings; `statusOverride` records the two cases decided by reading the corpus.
+ *
+ * Categories and notices (issue 33). `categories` says which categories of operation an entry's
+ * rule belongs to (UAS.OPEN: 'open'), so that a question about another category (the specific
+ * category, an operational authorisation, the SORA, a PDRA, a standard scenario …) is not sent to
+ * it on a shared word; decided from the instruments' structure. `notice` is for subjects the
+ * documents do not cover, decided by reading the corpus: they set no rule on insurance, liability,
+ * security and environmental protection (the SORA excludes them from its scope; the application and
+ * authorisation forms only have the operator declare compliance with the applicable Union and
+ * national rules), and they only cite Article 15 of Regulation (EU) 2019/947 for geographical zones
+ * (including those that protect aerodromes) and Regulation (EU) 2016/679 for personal data. The
+ * build keeps, as the notice's sources, the passages of the verbatim documents that match
+ * `evidence`, and fails when there is none or when `says` names an instrument no source cites.
  */
-import type { CoverageCue, CoverageStatus } from '../../src/core/coverage/types.js';
+import type { CoverageCue, CoverageNotice, CoverageStatus, OperationCategory, CoverageCategory } from '../../src/core/coverage/types.js';
 
 export interface InstrumentSpec {
   id: string;
@@ -22,7 +34,45 @@ export interface InstrumentSpec {
   keys: string[];
   cues: CoverageCue[];
   statusOverride?: { status: CoverageStatus; reason: string };
+  /** The categories of operation whose rules it holds; absent: not bound to one. */
+  categories?: OperationCategory[];
+  /** A subject the documents do not cover: the notice; `evidence` (a regular-expression source) finds its sources in the corpus. */
+  notice?: Omit<CoverageNotice, 'sources'> & { evidence: string };
 }
+
+/**
+ * How a question names a category of operation. Anything that exists only in the 'specific'
+ * category (an operational authorisation, the SORA and its terms, a PDRA, a standard scenario, a
+ * light UAS operator certificate, BVLOS) marks a 'specific' category question.
+ */
+export const CATEGORIES: CoverageCategory[] = [
+  {
+    id: 'open',
+    label: "the 'open' category",
+    cues: [
+      String.raw`\bopen[’'"]?\s+(?:category|cat\.)`,
+      String.raw`\bsub-?categor(?:y|ies)\s+A[123]\b|\bA[123]\s+sub-?categor`,
+      String.raw`\bUAS\.OPEN\b`,
+      String.raw`\bpart\s+A\s+of\s+the\s+annex\b`,
+    ],
+  },
+  {
+    id: 'specific',
+    label: "the 'specific' category",
+    cues: [
+      String.raw`\bspecific[’'"]?\s+(?:category|cat\.)`,
+      String.raw`\boperational\s+authori[sz]ations?\b|\bauthori[sz]ed\s+operations?\b|\bEASA\s+Form\s+20[89]\b`,
+      String.raw`\bSORA\b|\bspecific\s+operations?\s+risk\s+assessment\b|\b(?:operational\s+)?risk\s+assessments?\b`,
+      String.raw`\bPDRA(?:-?[SG]\d\d)?s?\b|\bpre-?defined\s+risk\s+assessments?\b`,
+      String.raw`\bstandard\s+scenarios?\b|\bSTS[- ]?0?[12]\b|\bUAS\.STS\b`,
+      String.raw`\bLUC\b|\blight\s+UAS\s+operator\s+certificates?\b`,
+      String.raw`\bUAS\.SPEC\b|\bpart\s+B\s+of\s+the\s+annex\b`,
+      String.raw`\bOSOs?\b|\boperational\s+safety\s+objectives?\b|\bSAIL\b|\b[if]?GRC\b|\bground\s+risk\s+class\b|\b(?:initial\s+|residual\s+)?ARC(?:-[a-d])?\b|\bair\s+risk\s+class\b|\bTMPR\b|\bConOps\b`,
+      String.raw`\bBVLOS\b|\bbeyond\s+visual\s+line\s+of\s+sight\b`,
+    ],
+  },
+  { id: 'certified', label: "the 'certified' category", cues: [String.raw`\bcertified[’'"]?\s+(?:category|cat\.)`] },
+];
 
 const named = (...res: string[]): CoverageCue[] => res.map((re) => ({ re, kind: 'named' as const }));
 const topic = (...res: string[]): CoverageCue[] => res.map((re) => ({ re, kind: 'topic' as const }));
@@ -78,6 +128,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     description:
       "Conditions for low-risk flights without an authorisation: the A1, A2 and A3 subcategories, mass and class-label limits, maximum height, distances from people, and the operator's and remote pilot's duties in that category.",
     keys: ['reg:2019/947:art:4', 'uas:OPEN', 'concept:open-category'],
+    categories: ['open'],
     cues: [
       ...named(
         String.raw`\barticle\s+4\b(?!\d)`,
@@ -101,6 +152,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     description:
       "When an operation falls in the 'specific' category and which route it takes: an operational authorisation after a risk assessment, a declaration for a standard scenario, or a light UAS operator certificate.",
     keys: ['reg:2019/947:art:5'],
+    categories: ['specific'],
     cues: named(String.raw`\barticle\s+5\b(?!\d)`),
   },
   {
@@ -110,6 +162,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     description:
       "When an operation belongs to the 'certified' category (for example carrying people, transporting dangerous goods with high risk, or large UAS over assemblies of people) and what certification it then needs.",
     keys: ['reg:2019/947:art:6', 'concept:certified-category'],
+    categories: ['certified'],
     cues: [
       ...named(String.raw`\barticle\s+6\b(?!\d)`, String.raw`\bcertified[’'"]?\s+category\b`),
       ...topic(
@@ -120,19 +173,38 @@ export const INSTRUMENTS: InstrumentSpec[] = [
   },
   {
     id: 'r947-competence',
-    label: 'Remote pilot competence and minimum age (Articles 8 and 9, UAS.OPEN.020–040)',
-    location: `${R947}, Articles 8 and 9 and Part A of the Annex (UAS.OPEN.020, .030, .040)`,
-    description: "What training, online test or certificate of competency a remote pilot needs in the 'open' category, and the minimum age of remote pilots.",
-    keys: ['reg:2019/947:art:8', 'reg:2019/947:art:9', 'concept:remote-pilot-competence'],
+    label: "Remote pilot competence in the 'open' category (Article 8, UAS.OPEN.020–040)",
+    location: `${R947}, Article 8(1) and Part A of the Annex (UAS.OPEN.020, .030, .040)`,
+    description:
+      "What training, online test or certificate of competency a remote pilot needs in the 'open' category (A1/A3 online training and test, A2 certificate of competency).",
+    keys: ['reg:2019/947:art:8', 'concept:remote-pilot-competence'],
+    // Article 8(2) leaves the specific category's competence to the authorisation, declaration or LUC: the documents' OSO #09 and PDRAs
+    categories: ['open'],
     cues: [
-      ...named(String.raw`\barticles?\s+[89]\b(?!\d)`),
+      ...named(String.raw`\barticles?\s+8\b(?!\d)`),
       ...topic(
         String.raw`\bremote\s+pilot\s+certificate\b|\bcertificate\s+of\s+(?:remote\s+pilot\s+)?competen`,
         String.raw`\bA[12]\s+(?:certificate|CofC|exam|test|training)\b|\b(?:A1\/A3|A1-A3)\b`,
         String.raw`\bonline\s+(?:training|test|exam|course|theory)\b|\btheor(?:y|etical)\s+(?:exam|test)\b`,
         String.raw`\b(?:drone|pilot)\s+(?:licen[cs]e|licen[cs]ing)\b|\b(?:licen[cs]e|certificate)\s+to\s+fly\b|\bwithout\s+(?:a\s+|any\s+)?(?:licen[cs]e|certificate)\b`,
-        String.raw`\bremote\s+pilots?\b.{0,60}\b(?:training|trained|exam|test|age|certificate)\b`,
-        String.raw`\bminimum\s+age\b|\bhow\s+old\b|\bchildren\b|\bunder\s+1[2-8]\b`,
+        String.raw`\bremote\s+pilots?\b.{0,60}\b(?:training|trained|exam|test|certificate)\b`,
+      ),
+    ],
+  },
+  {
+    id: 'r947-art9',
+    label: 'Minimum age of remote pilots (Article 9)',
+    location: `${R947}, Article 9`,
+    description:
+      "The minimum age of remote pilots in the 'open' and 'specific' categories, the exceptions for toy-class and privately built light UAS and under supervision, and what Member States may lower.",
+    keys: ['reg:2019/947:art:9'],
+    categories: ['open', 'specific'],
+    cues: [
+      ...named(String.raw`\barticles?\s+9\b(?!\d)`),
+      ...topic(
+        String.raw`\bminimum\s+age\b|\bage\s+(?:limit|requirement|restriction)s?\b`,
+        String.raw`\bhow\s+old\b.{0,40}\b(?:pilot|I|you|be|operator|child|kid)\b`,
+        String.raw`\b\d{1,2}[- ]years?[- ]olds?\b|\b(?:children|kids|minors|teenagers?)\b.{0,40}\b(?:fly|pilot|operate)\b|\b(?:fly|pilot|operate)\b.{0,40}\b(?:children|kids|minors|teenagers?)\b`,
       ),
     ],
   },
@@ -142,6 +214,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     location: `${R947}, Article 13`,
     description: 'How an operation authorised in one Member State is flown in another: the application to the State of operation and what it may add.',
     keys: ['reg:2019/947:art:13'],
+    categories: ['specific'],
     cues: [
       ...named(String.raw`\barticle\s+13\b`),
       ...topic(
@@ -171,8 +244,18 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     keys: ['reg:2019/947:art:15'],
     cues: [
       ...named(String.raw`\barticle\s+15\b`),
-      ...topic(String.raw`\bgeographical\s+zones?\b|\bgeo-?zones?\b|\bno-?fly\s+zones?\b|\brestricted\s+zones?\b`),
+      ...topic(
+        String.raw`\bgeographical\s+zones?\b|\bgeo-?zones?\b|\bno-?fly\s+zones?\b|\brestricted\s+(?:zones?|areas?)\b|\bflight\s+restriction\s+zones?\b`,
+        String.raw`\b(?:near|close\s+to|around|next\s+to|by|over|at|from)\s+(?:an?\s+|the\s+|my\s+local\s+)?(?:[A-Z][\w-]+\s+)?(?:airports?|aerodromes?|airfields?|heliports?|airstrips?)\b`,
+        String.raw`\b(?:over|above|near)\s+(?:an?\s+|the\s+)?(?:nature\s+reserves?|national\s+parks?|military\s+(?:bases?|sites?|areas?)|prisons?|power\s+plants?|critical\s+infrastructure)\b`,
+      ),
     ],
+    notice: {
+      kind: 'cited-only',
+      subject: 'geographical zones, including those around airports',
+      says: 'they cite Article 15 of Regulation (EU) 2019/947, under which the Member States define and publish such zones, including those that protect the aerodrome environment',
+      evidence: String.raw`Article\s+15\s+of\s+(?:Implementing\s+)?Regulation\s+\(EU\)\s+2019\/947`,
+    },
   },
   {
     id: 'r947-art16',
@@ -245,6 +328,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     description:
       "Requirements for operations in the 'specific' category: declarations, applications and authorisations, the operator's and remote pilot's responsibilities.",
     keys: ['uas:SPEC'],
+    categories: ['specific'],
     cues: named(String.raw`\bUAS\.SPEC\b(?!\.(?:030|040))`, String.raw`\bpart\s+B\s+of\s+the\s+annex\b`),
   },
   {
@@ -270,6 +354,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     description:
       "The duties of a UAS operator in the 'specific' category: procedures, staff competence, maintenance, records, and the equipment the aircraft must carry.",
     keys: ['uas:SPEC.050'],
+    categories: ['specific'],
     cues: named(String.raw`\bUAS\.SPEC\.050\b`),
   },
   {
@@ -278,6 +363,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     location: `${R947}, Part B of the Annex, UAS.SPEC.060`,
     description: "The remote pilot's duties before and during a flight in the 'specific' category (fitness, information, checks, limits).",
     keys: ['uas:SPEC.060'],
+    categories: ['specific'],
     cues: named(String.raw`\bUAS\.SPEC\.060\b`),
   },
   {
@@ -287,6 +373,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     description:
       "Consequences of using equipment or an unmanned aircraft with a certificate in the 'specific' category (airworthiness, maintenance, staff licensing).",
     keys: ['uas:SPEC.100'],
+    categories: ['specific'],
     cues: named(String.raw`\bUAS\.SPEC\.100\b`),
   },
   {
@@ -296,6 +383,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     description:
       "The standard scenarios flown on a declaration instead of an authorisation: their operational limits, the required class-marked UAS (C5, C6), remote pilot training and the operator's duties.",
     keys: ['uas:STS', 'uas:SPEC.020'],
+    categories: ['specific'],
     cues: [
       ...named(String.raw`\bUAS\.STS\b`, String.raw`\bSTS[- ]?0?[12]\b`, String.raw`\bUAS\.SPEC\.020\b`),
       ...topic(String.raw`\bstandard\s+scenarios?\b`, String.raw`\bdeclar(?:e|ation)\b.{0,40}\b(?:operations?|operator|scenario)\b`),
@@ -307,6 +395,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     location: `${R947}, Part C of the Annex (UAS.LUC)`,
     description: 'The certificate an organisation can hold to authorise its own operations: its management system, privileges and obligations.',
     keys: ['uas:LUC'],
+    categories: ['specific'],
     cues: [
       ...named(String.raw`\bUAS\.LUC\b`, String.raw`\bLUC\b`, String.raw`\bpart\s+C\s+of\s+the\s+annex\b`),
       ...topic(String.raw`\blight\s+UAS\s+operator\s+certificate\b|\bself-?authori[sz]\w*`),
@@ -323,7 +412,8 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     cues: [
       ...named(String.raw`\b2019\/945\b`, String.raw`\bdelegated\s+regulation\b`),
       ...topic(
-        String.raw`\bclass\s+(?:C[0-6]|identification|label|mark(?:ing)?)\b|\bC[0-6]\b(?:[- ](?:class|marked|label|drones?|UAS))?`,
+        // not "C2 link" (command and control) nor "C3" (command, control and communication)
+        String.raw`\bclass\s+(?:C[0-6]|identification|label|mark(?:ing)?)\b|\bC[0-6]\b(?![- ]?(?:links?|datalinks?|command|communication))(?:[- ](?:class|marked|label|drones?|UAS))?`,
         String.raw`\bclass[- ](?:labell?ed|marked)\b|\bCE\s+(?:mark|marking|label)\b`,
         String.raw`\b(?:manufacturers?|importers?|distributors?)\b.{0,40}\b(?:obligations?|requirements?|must)\b|\bplaced?\s+on\s+the\s+market\b|\bmarket\s+surveillance\b`,
         String.raw`\bremote\s+ID\b|\b(?:direct|network)\s+remote\s+identification\b`,
@@ -345,6 +435,7 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     location: `${R945}, Article 40`,
     description: "When the design, production and maintenance of a UAS flown in the 'certified' or 'specific' category must be certified.",
     keys: ['reg:2019/945:art:40'],
+    categories: ['specific', 'certified'],
     cues: named(String.raw`\barticle\s+40\b`),
   },
   // ---- other Union acts
@@ -399,28 +490,70 @@ export const INSTRUMENTS: InstrumentSpec[] = [
     label: 'Regulation (EU) 2016/679 (GDPR)',
     location: 'Regulation (EU) 2016/679 (General Data Protection Regulation)',
     description: 'Protection of personal data, including images and recordings made by drone cameras, and data protection impact assessments.',
-    keys: ['reg:2016/679', 'dir:95/46'],
+    keys: ['reg:2016/679', 'dir:95/46', 'concept:privacy'],
     cues: [
       ...named(String.raw`\b2016\/679\b`, String.raw`\bGDPR\b`),
       ...topic(
-        String.raw`\bpersonal\s+data\b`,
+        String.raw`\bpersonal\s+data\b|\bprivacy\b|\bdata\s+protection\b`,
         String.raw`\b(?:film(?:ing)?|photograph(?:ing)?|record(?:ing)?|video)\b.{0,40}\b(?:people|neighbou?rs?|persons?|private)\b`,
+        String.raw`\b(?:consent|permission)\b.{0,40}\b(?:film|photograph|record)`,
       ),
     ],
+    notice: {
+      kind: 'cited-only',
+      subject: 'privacy and data protection',
+      says: 'the SORA leaves them out of its scope, and for the processing of personal data in a UAS operation they cite Regulation (EU) 2016/679 (GDPR), with which the operator declares its procedures comply',
+      evidence: String.raw`(?:compliance|comply)\s+with\s+Regulation\s+\(EU\)\s+2016\/679|\bPrivacy,\s+data\s+protection,\s+liability\b`,
+    },
+  },
+  {
+    id: 'insurance',
+    label: 'Insurance (not set by these documents)',
+    location: 'Other applicable Union and national rules (these documents name none)',
+    description: 'Whether a drone operator must hold insurance, such as third-party liability cover, and how much.',
+    keys: ['concept:insurance'],
+    cues: topic(String.raw`\binsur(?:ance|ed|e|er|ers)\b`, String.raw`\b(?:third[- ]party|liability)\s+cover(?:age)?\b`),
+    notice: {
+      kind: 'not-regulated',
+      subject: 'insurance',
+      says: 'they set no insurance requirement; the SORA leaves insurance out of its scope, and the application and authorisation forms only have the operator declare that the operation complies with the applicable Union and national rules on insurance and that the cover, where required, is in place',
+      evidence: String.raw`\binsurance\b`,
+    },
+  },
+  {
+    id: 'liability',
+    label: 'Liability for damage (not set by these documents)',
+    location: 'Other applicable Union and national rules (these documents name none)',
+    description: 'Who is liable, and who compensates, when an unmanned aircraft causes injury or damage.',
+    keys: ['concept:liability'],
+    cues: topic(
+      String.raw`\bliab(?:le|ility)\b(?!\s+(?:insurance|cover))`,
+      String.raw`\b(?:compensation|compensate)\b|\bwho\s+(?:pays|is\s+responsible)\b.{0,60}\b(?:damage|injur|harm|crash)`,
+    ),
+    notice: {
+      kind: 'not-regulated',
+      subject: 'liability for damage',
+      says: 'they set no liability rule; the SORA leaves liability out of its scope, and the application and authorisation forms only have the operator declare compliance with the applicable Union and national rules on it',
+      evidence: String.raw`\bliability,\s+insurance\b`,
+    },
   },
   {
     id: 'union-national-other',
-    label: 'Union and national rules on privacy, data protection, liability, insurance, security and environment',
-    location: 'Other Union acts and the national law of the Member State where the flight takes place',
+    label: 'Security and environmental protection (not set by these documents)',
+    location: 'Other applicable Union and national rules (these documents name none)',
     description:
-      'Matters outside the safety rules of the UAS Regulation: privacy, data protection, liability, insurance, security and environmental protection.',
-    keys: ['concept:privacy-insurance'],
+      'Rules outside aviation safety on the security of UAS operations and on environmental protection, such as noise and disturbance of people and wildlife.',
+    keys: ['concept:security-environment'],
     cues: topic(
-      String.raw`\binsur(?:ance|ed|e)\b`,
-      String.raw`\bliab(?:le|ility)\b`,
-      String.raw`\bprivacy\b`,
-      String.raw`\bnoise\s+(?:complaints?|nuisance)\b`,
+      String.raw`\bnoise\b|\bnuisance\b`,
+      String.raw`\benvironmental\s+(?:protection|rules?|law|impact)\b|\bwildlife\b|\b(?:disturb|disturbing)\s+(?:animals|birds|wildlife)\b`,
     ),
+    notice: {
+      kind: 'not-regulated',
+      subject: 'security and environmental protection',
+      says: 'they set no rule on them; the SORA leaves security and environmental protection out of its scope, and the application and authorisation forms only have the operator declare compliance with the applicable Union and national rules on them',
+      evidence: String.raw`\bliability,\s+insurance,\s+security,?\s+and\s+environmental\s+protection\b`,
+    },
   },
   {
     id: 'national',

@@ -7,10 +7,11 @@
  */
 import type { CoverageInstrument } from '../../src/core/coverage/types.js';
 
-export const TEMPLATE_VERSION = 'coverage-templates/1';
+export const TEMPLATE_VERSION = 'coverage-templates/2';
 
-/** The subject of an instrument in words: its label's descriptive parenthesis, else the label. */
-export function subjectOf(ins: Pick<CoverageInstrument, 'label'>): string {
+/** The subject of an instrument in words: a not-regulated subject's own words, else its label's descriptive parenthesis, else the label. */
+export function subjectOf(ins: Pick<CoverageInstrument, 'label' | 'notice'>): string {
+  if (ins.notice?.kind === 'not-regulated') return ins.notice.subject;
   const paren = /\(([^()]*)\)\s*$/.exec(ins.label)?.[1];
   if (paren && !/\d/.test(paren) && /[a-z]{4}/.test(paren)) return paren;
   const bare = ins.label.replace(/\s*\([^()]*\)\s*$/, '').trim();
@@ -51,7 +52,9 @@ export function templateQuestions(instruments: readonly CoverageInstrument[]): T
     const subject = subjectOf(ins);
     const cite = citationOf(ins);
     const seen = new Set<string>();
-    for (const t of TEMPLATES) {
+    // a subject no instrument is named for has no rule to cite
+    const styles = TEMPLATES.filter((t) => t.style !== 'names_rule' || ins.notice?.kind !== 'not-regulated');
+    for (const t of styles) {
       const q = t.make(subject, cite, ins.location).replace(/\s+/g, ' ');
       if (seen.has(q)) continue;
       seen.add(q);

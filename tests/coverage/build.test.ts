@@ -1,6 +1,6 @@
 /** Building the coverage data from chunks (corpus-build/coverage/build.ts) on hand-made chunks. */
 import { describe, expect, it } from 'vitest';
-import { buildCoverage, guidanceKeys } from '../../corpus-build/coverage/build.js';
+import { buildCoverage, guidanceKeys, whereOf } from '../../corpus-build/coverage/build.js';
 import type { InstrumentSpec } from '../../corpus-build/coverage/instruments.js';
 
 const chunk = (id: string, text: string, sectionPath: string[] = ['Some section']) => ({ id, docId: 'doc', text, sectionPath });
@@ -66,5 +66,65 @@ describe('guidanceKeys', () => {
       { sectionPath: ['Article 14 mentioned in a heading'] },
     ]);
     expect([...g.keys()].sort()).toEqual(['reg:2019/947:art:11', 'uas:SPEC.030']);
+  });
+});
+
+describe('notices for subjects the documents do not cover', () => {
+  const chunks = [
+    {
+      ...chunk('s13', 'Privacy, liability and insurance are excluded from the scope of this methodology.', [
+        'AMC1 Article 11 Rules',
+        'Section 1',
+        'S.1.3 Applicability',
+      ]),
+      pageStart: 8,
+    },
+    {
+      ...chunk('zones', 'Zones are defined according to Article 15 of Implementing Regulation (EU) 2019/947.', [
+        'AMC1 Article 11 Rules',
+        'Annex I to AMC1 Article 11',
+        'I.7. Aerodrome environment',
+      ]),
+      pageStart: 157,
+    },
+    { ...chunk('curated', 'Insurance is a matter for national law.'), docId: 'restatement' },
+  ];
+  const verbatim = (docId: string) => docId === 'doc';
+  const ins = spec('insurance', [], {
+    notice: { kind: 'not-regulated', subject: 'insurance', says: 'they leave it to other rules', evidence: String.raw`\binsurance\b` },
+  });
+  const art15 = spec('art15', ['reg:2019/947:art:15'], {
+    categories: ['open'],
+    notice: { kind: 'cited-only', subject: 'geographical zones', says: 'they cite Article 15 of Regulation (EU) 2019/947', evidence: 'Article 15 of' },
+  });
+  const categories = [{ id: 'open' as const, label: 'open', cues: ['open category'] }];
+
+  it('keeps as sources the verbatim documents’ passages that match the evidence, with where they are', () => {
+    const d = buildCoverage(chunks, [ins, art15], index, { verbatim, categories });
+    const byId = Object.fromEntries(d.instruments.map((i) => [i.id, i]));
+    expect(byId.insurance!.notice).toEqual({
+      kind: 'not-regulated',
+      subject: 'insurance',
+      says: 'they leave it to other rules',
+      sources: [{ chunk: 's13', where: 'AMC1 Article 11, S.1.3', page: 8 }],
+    });
+    expect(byId.art15!.notice!.sources).toEqual([{ chunk: 'zones', where: 'AMC1 Article 11, Annex I, I.7', page: 157 }]);
+    expect(byId.art15!.categories).toEqual(['open']);
+    expect(d.categories).toEqual(categories);
+  });
+
+  it('fails on a notice without a source, on one that names an instrument no source cites, and on an unknown category', () => {
+    const none = spec('x', [], { notice: { kind: 'not-regulated', subject: 'tax', says: 'none', evidence: String.raw`\bVAT\b` } });
+    expect(() => buildCoverage(chunks, [none], index, { verbatim })).toThrow(/no source/);
+    const uncited = spec('y', [], {
+      notice: { kind: 'not-regulated', subject: 'insurance', says: 'see Regulation (EC) No 785/2004', evidence: String.raw`\binsurance\b` },
+    });
+    expect(() => buildCoverage(chunks, [uncited], index, { verbatim })).toThrow(/names Regulation \(EC\) No 785\/2004, which none of its sources cites/);
+    expect(() => buildCoverage(chunks, [art15], index, { verbatim })).toThrow(/category open/);
+  });
+
+  it('whereOf names the AMC/GM, its annex, its numbered section and the form', () => {
+    expect(whereOf(['AMC1 UAS.SPEC.030(2) Application for an operational authorisation — EASA Form 208'])).toBe('AMC1 UAS.SPEC.030(2), EASA Form 208');
+    expect(whereOf(['AMC1 Article 11 Rules', 'Section 2 Key concepts', 'S.2.4 Robustness'])).toBe('AMC1 Article 11, S.2.4');
   });
 });

@@ -20,10 +20,14 @@ const ins = (
 
 export function fixture(): CoverageData {
   return {
-    formatVersion: 1,
+    formatVersion: 2,
     generator: 'test',
     index: { manifestSha256: 'a'.repeat(64), chunksSha256: 'b'.repeat(64), chunkCount: 3, builtAt: '' },
     sources: ['doc'],
+    categories: [
+      { id: 'open', label: 'open', cues: [String.raw`\bopen\s+category\b`] },
+      { id: 'specific', label: 'specific', cues: [String.raw`\bspecific\s+category\b`, String.raw`\bSORA\b`] },
+    ],
     instruments: [
       ins('r947', 'guidance-present', ['reg:2019/947']),
       ins('art11', 'guidance-present', ['reg:2019/947:art:11'], [{ re: String.raw`\bSORA\b`, kind: 'named' }]),
@@ -38,6 +42,10 @@ export function fixture(): CoverageData {
         ],
       ),
       ins('gdpr', 'absent', ['reg:2016/679'], [{ re: String.raw`\bGDPR\b`, kind: 'named' }]),
+      {
+        ...ins('competence', 'absent', ['concept:remote-pilot-competence'], [{ re: String.raw`\bremote\s+pilots?\b.{0,60}\btraining\b`, kind: 'topic' }]),
+        categories: ['open'],
+      },
     ],
     unclaimed: [],
   };

@@ -5,8 +5,8 @@ import { fixture } from './fixture.js';
 
 describe('parseCoverage', () => {
   it('accepts valid data, from an object or a JSON string', () => {
-    expect(parseCoverage(fixture()).instruments).toHaveLength(5);
-    expect(parseCoverage(JSON.stringify(fixture())).instruments).toHaveLength(5);
+    expect(parseCoverage(fixture()).instruments).toHaveLength(6);
+    expect(parseCoverage(JSON.stringify(fixture())).instruments).toHaveLength(6);
   });
   it('rejects another format version, naming the command that rebuilds it', () => {
     expect(() => parseCoverage({ ...fixture(), formatVersion: 99 })).toThrow(/format version 99.*coverage:build/);
@@ -18,6 +18,11 @@ describe('parseCoverage', () => {
     expect(() => parseCoverage({ ...d, instruments: [{ ...d.instruments[0]!, cues: [{ re: '(', kind: 'topic' }] }] })).toThrow(/invalid cue/);
     expect(() => parseCoverage({ ...d, instruments: [d.instruments[0]!, d.instruments[0]!] })).toThrow(/twice/);
     expect(() => parseCoverage('{not json')).toThrow(/not valid JSON/);
+    expect(() => parseCoverage({ ...d, categories: undefined })).toThrow(/category list/);
+    expect(() => parseCoverage({ ...d, instruments: [{ ...d.instruments[0]!, categories: ['hobby'] }] })).toThrow(/unknown categories/);
+    expect(() =>
+      parseCoverage({ ...d, instruments: [{ ...d.instruments[0]!, notice: { kind: 'not-regulated', subject: 'x', says: 'y', sources: [] } }] }),
+    ).toThrow(/notice without/);
   });
 });
 
@@ -29,6 +34,6 @@ describe('coverageBinding', () => {
     expect(coverageBinding(d, { manifestSha256: 'x'.repeat(64), chunksSha256: 'y'.repeat(64) })).toBe('stale');
   });
   it('absentInstruments keeps only instruments the corpus does not hold', () => {
-    expect(absentInstruments(d).map((i) => i.id)).toEqual(['art14', 'open', 'gdpr']);
+    expect(absentInstruments(d).map((i) => i.id)).toEqual(['art14', 'open', 'gdpr', 'competence']);
   });
 });

@@ -1,6 +1,6 @@
 /** coverageOf: does a question name, or ask about, an instrument the corpus only references? */
 import { describe, expect, it } from 'vitest';
-import { coverageMatches, coverageOf } from '../../src/core/coverage/match.js';
+import { categoryFits, coverageMatches, coverageOf, questionCategories } from '../../src/core/coverage/match.js';
 import { fixture } from './fixture.js';
 
 const data = fixture();
@@ -40,5 +40,21 @@ describe('coverageOf', () => {
     expect(m.covered.map((h) => h.instrument.id)).toEqual(['art11']);
     expect(m.topic.map((h) => h.instrument.id).sort()).toEqual(['art14', 'open']);
     expect(m.named).toEqual([]);
+  });
+
+  it('sends a subject to a category-bound instrument only when the question’s category fits (never on a shared keyword)', () => {
+    expect(coverageOf('Must a remote pilot complete training first?', data)?.instrument.id).toBe('competence');
+    expect(coverageOf('Must a remote pilot complete training first in the specific category?', data)).toBeNull();
+    expect(coverageOf('Must a remote pilot complete training under the SORA?', data)).toBeNull();
+    expect(coverageMatches('Must a remote pilot complete training under the SORA?', data).categories).toEqual(['specific']);
+  });
+
+  it('questionCategories reads the categories a question names; categoryFits lets an unbound entry or an unstated category through', () => {
+    expect(questionCategories('Open category or specific category?', data)).toEqual(['open', 'specific']);
+    expect(questionCategories('Do I need to register my drone?', data)).toEqual([]);
+    expect(categoryFits({ categories: ['open'] }, ['specific'])).toBe(false);
+    expect(categoryFits({ categories: ['open', 'specific'] }, ['specific'])).toBe(true);
+    expect(categoryFits({}, ['specific'])).toBe(true);
+    expect(categoryFits({ categories: ['open'] }, [])).toBe(true);
   });
 });

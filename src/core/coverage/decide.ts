@@ -10,8 +10,8 @@
  * Pure: the caller passes the retrieval result (or the signal taken from it).
  */
 import type { RetrievalResult } from '../retrieval/types.js';
-import { coverageMatches, type CoverageMatches } from './match.js';
-import type { CoverageData, CoverageHit, CoverageInstrument } from './types.js';
+import { categoryFits, coverageMatches, type CoverageMatches } from './match.js';
+import type { CoverageData, CoverageHit, CoverageInstrument, CoverageSource } from './types.js';
 
 /** What the decision reads from a retrieval result. */
 export interface EvidenceSignal {
@@ -106,7 +106,8 @@ export function candidateOf(m: CoverageMatches, near?: NearestInstrument | null,
   // a question that names a covered point asks about the documents' own content
   if (m.covered.length) return null;
   const instrument = coverage.instruments.find((i) => i.id === near.id && i.status === 'absent');
-  return instrument ? { instrument, why: { kind: 'similar', matched: instrument.label } } : null;
+  // the nearest instrument is named only when the question's category fits it (never UAS.OPEN for a SORA question)
+  return instrument && categoryFits(instrument, m.categories) ? { instrument, why: { kind: 'similar', matched: instrument.label } } : null;
 }
 
 export function decisionFeatures(
@@ -159,7 +160,27 @@ export function decideAnswerability(
   return p >= model.threshold ? { verdict: 'not-in-documents', hit, probability: p } : { verdict: 'answerable', probability: p, hit };
 }
 
-/** The user-facing line: where the rule is likely to live, said before the closest passages. */
+/** "AMC1 Article 11, S.1.3 (p. 8); AMC1 UAS.SPEC.030(2), EASA Form 208 (pp. 175, 176)": a notice's sources, grouped by where they are. */
+export function sourcesText(sources: readonly CoverageSource[], max = 3): string {
+  const groups = new Map<string, number[]>();
+  for (const s of sources) {
+    const pages = groups.get(s.where) ?? [];
+    if (s.page !== null && !pages.includes(s.page)) pages.push(s.page);
+    groups.set(s.where, pages);
+  }
+  return [...groups]
+    .slice(0, max)
+    .map(([where, pages]) => (pages.length ? `${where} (${pages.length > 1 ? 'pp.' : 'p.'} ${pages.join(', ')})` : where))
+    .join('; ');
+}
+
+/**
+ * The user-facing line, said before the closest passages: where the rule is likely to live, or,
+ * for a subject the documents do not cover, that they do not, what they do about it and where
+ * they say so (an instrument is named only when those passages cite it).
+ */
 export function notInDocumentsMessage(hit: CoverageHit): string {
+  const n = hit.instrument.notice;
+  if (n) return `These documents do not cover ${n.subject}: ${n.says} (${sourcesText(n.sources)}). The passages below are the closest ones they hold.`;
   return `${hit.instrument.location} — not included in these documents. The passages below are the closest ones they hold.`;
 }

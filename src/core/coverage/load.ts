@@ -11,6 +11,16 @@ export class CoverageDataError extends SkyCiteError {
 
 const REBUILD = 'Rebuild it with `npm run coverage:build` (after `npm run index`).';
 const STATUSES = new Set(['absent', 'guidance-present', 'quoted']);
+const CATEGORIES = new Set(['open', 'specific', 'certified']);
+const NOTICES = new Set(['not-regulated', 'cited-only']);
+
+function checkPattern(re: unknown, where: string): void {
+  try {
+    new RegExp(re as string, 'i');
+  } catch {
+    throw new CoverageDataError(`${where} has an invalid cue pattern ${String(re)}. ${REBUILD}`);
+  }
+}
 
 function checkInstrument(x: unknown, i: number): CoverageInstrument {
   const o = x as Partial<CoverageInstrument> | null;
@@ -23,11 +33,14 @@ function checkInstrument(x: unknown, i: number): CoverageInstrument {
   if (!Array.isArray(o.keys) || !Array.isArray(o.cues) || !o.mentions || !Array.isArray(o.mentions.chunks)) {
     throw new CoverageDataError(`${where} (${o.id}) lacks keys, cues or mentions. ${REBUILD}`);
   }
-  for (const c of o.cues) {
-    try {
-      new RegExp(c.re, 'i');
-    } catch {
-      throw new CoverageDataError(`${where} (${o.id}) has an invalid cue pattern ${c.re}. ${REBUILD}`);
+  for (const c of o.cues) checkPattern(c.re, `${where} (${o.id})`);
+  if (o.categories !== undefined && (!Array.isArray(o.categories) || !o.categories.every((c) => CATEGORIES.has(c)))) {
+    throw new CoverageDataError(`${where} (${o.id}) has unknown categories ${JSON.stringify(o.categories)}. ${REBUILD}`);
+  }
+  const n = o.notice;
+  if (n !== undefined) {
+    if (!n || !NOTICES.has(n.kind) || typeof n.subject !== 'string' || typeof n.says !== 'string' || !Array.isArray(n.sources) || !n.sources.length) {
+      throw new CoverageDataError(`${where} (${o.id}) has a notice without kind, subject, text or sources. ${REBUILD}`);
     }
   }
   return o as CoverageInstrument;
@@ -44,6 +57,10 @@ export function parseCoverage(json: unknown): CoverageData {
     throw new CoverageDataError(`coverage.json does not say which index it was built from. ${REBUILD}`);
   }
   if (!Array.isArray(d.instruments)) throw new CoverageDataError(`coverage.json has no instrument list. ${REBUILD}`);
+  if (!Array.isArray(d.categories) || !d.categories.every((c) => CATEGORIES.has(c?.id) && Array.isArray(c.cues))) {
+    throw new CoverageDataError(`coverage.json has no valid category list. ${REBUILD}`);
+  }
+  d.categories.forEach((c) => c.cues.forEach((re) => checkPattern(re, `coverage.json category ${c.id}`)));
   const instruments = d.instruments.map(checkInstrument);
   const ids = new Set<string>();
   for (const i of instruments) {

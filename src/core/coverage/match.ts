@@ -6,9 +6,15 @@
  * Part-UAS point, a Regulation number, "the 'open' category") come before subject-matter
  * cues; a named point whose AMC/GM the corpus holds (Article 11, UAS.SPEC.030, ...) is
  * reported as covered and suppresses topic matches, since the documents answer it.
+ *
+ * Category and subject: an entry bound to categories of operation (UAS.OPEN: 'open') is matched on
+ * its subject only when the question names no category or one of its categories; a question about
+ * the specific category's remote pilot competence is not about the 'open' category's rule however
+ * many words they share. A question that names the instrument itself (a citation, a proper name)
+ * is about it whatever else it says.
  */
 import { resolveKey, scanReferences } from './refs.js';
-import type { CoverageData, CoverageHit, CoverageInstrument } from './types.js';
+import type { CoverageData, CoverageHit, CoverageInstrument, OperationCategory } from './types.js';
 
 export interface CoverageMatches {
   /** Absent instruments the question names (reference or named cue), most specific first. */
@@ -17,26 +23,48 @@ export interface CoverageMatches {
   topic: CoverageHit[];
   /** Instruments the question names that the corpus covers (AMC/GM present or quoted). */
   covered: CoverageHit[];
+  /** The categories of operation the question names (none: it does not say). */
+  categories: OperationCategory[];
 }
 
-type Compiled = { ins: CoverageInstrument; named: RegExp[]; topic: RegExp[] }[];
+type Compiled = {
+  table: { ins: CoverageInstrument; named: RegExp[]; topic: RegExp[] }[];
+  categories: { id: OperationCategory; cues: RegExp[] }[];
+};
 const compiled = new WeakMap<CoverageData, Compiled>();
 
 function compile(data: CoverageData): Compiled {
   let c = compiled.get(data);
   if (!c) {
-    c = data.instruments.map((ins) => ({
-      ins,
-      named: ins.cues.filter((q) => q.kind === 'named').map((q) => new RegExp(q.re, 'i')),
-      topic: ins.cues.filter((q) => q.kind === 'topic').map((q) => new RegExp(q.re, 'i')),
-    }));
+    c = {
+      table: data.instruments.map((ins) => ({
+        ins,
+        named: ins.cues.filter((q) => q.kind === 'named').map((q) => new RegExp(q.re, 'i')),
+        topic: ins.cues.filter((q) => q.kind === 'topic').map((q) => new RegExp(q.re, 'i')),
+      })),
+      categories: (data.categories ?? []).map((k) => ({ id: k.id, cues: k.cues.map((re) => new RegExp(re, 'i')) })),
+    };
     compiled.set(data, c);
   }
   return c;
 }
 
+/** The categories of operation a question names ("the specific category", "an operational authorisation", "SORA", "PDRA-S01" …). */
+export function questionCategories(question: string, data: CoverageData): OperationCategory[] {
+  const q = question.replace(/\s+/g, ' ');
+  return compile(data)
+    .categories.filter((k) => k.cues.some((re) => re.test(q)))
+    .map((k) => k.id);
+}
+
+/** Whether an entry's subject can be what the question asks about, given the categories the question names. */
+export function categoryFits(ins: Pick<CoverageInstrument, 'categories'>, categories: readonly OperationCategory[]): boolean {
+  return !ins.categories?.length || !categories.length || ins.categories.some((c) => categories.includes(c));
+}
+
 export function coverageMatches(question: string, data: CoverageData): CoverageMatches {
   const q = question.replace(/\s+/g, ' ');
+  const categories = questionCategories(q, data);
   const named: CoverageHit[] = [];
   const covered: CoverageHit[] = [];
   const seen = new Set<string>();
@@ -50,7 +78,7 @@ export function coverageMatches(question: string, data: CoverageData): CoverageM
     if (seen.has(ins.id)) continue;
     if (r.subject) {
       // a subject in words is a topic cue, kept for step 3
-      if (ins.status === 'absent' && !subjects.some((h) => h.instrument.id === ins.id))
+      if (ins.status === 'absent' && categoryFits(ins, categories) && !subjects.some((h) => h.instrument.id === ins.id))
         subjects.push({ instrument: ins, why: { kind: 'topic', matched: r.text, key: r.key } });
       continue;
     }
@@ -59,7 +87,7 @@ export function coverageMatches(question: string, data: CoverageData): CoverageM
     (ins.status === 'absent' ? named : covered).push(hit);
   }
   // 2. names written in the data (GDPR, U-space, "Basic Regulation", ...)
-  const table = compile(data);
+  const { table } = compile(data);
   for (const { ins, named: res } of table) {
     if (seen.has(ins.id)) continue;
     for (const re of res) {
@@ -74,7 +102,7 @@ export function coverageMatches(question: string, data: CoverageData): CoverageM
   // 3. subject-matter cues
   const scored: { hit: CoverageHit; n: number; order: number }[] = [];
   table.forEach(({ ins, topic: res }, order) => {
-    if (ins.status !== 'absent' || seen.has(ins.id)) return;
+    if (ins.status !== 'absent' || seen.has(ins.id) || !categoryFits(ins, categories)) return;
     const found = res
       .map((re) => re.exec(q))
       .filter((m): m is RegExpExecArray => !!m)
@@ -89,7 +117,7 @@ export function coverageMatches(question: string, data: CoverageData): CoverageM
       });
   });
   scored.sort((a, b) => b.n - a.n || a.order - b.order);
-  return { named, topic: scored.map((s) => s.hit), covered };
+  return { named, topic: scored.map((s) => s.hit), covered, categories };
 }
 
 /**

@@ -16,7 +16,7 @@
  *   "SERA.3201", "ORO.FC.115", "14 CFR 91.113", "EN 4709-002", "ED-280", "DO-160G",
  *   "SAE ARP 4754A", "ED Decision 2022/002/R", "JARUS", and named concepts whose rules
  *   live elsewhere ("‘open’ category", "standard scenario", "U-space", "geographical zone",
- *   "light UAS operator certificate", "registration", "national regulations", ...).
+ *   "light UAS operator certificate", "registration", "national regulations", "insurance", ...).
  *
  * Pure TypeScript: no DOM, no Node built-ins.
  */
@@ -83,9 +83,14 @@ const CONCEPTS: { key: string; re: RegExp; subject?: true }[] = [
   {
     key: 'concept:remote-pilot-competence',
     re: /\bremote\s+pilot\s+certificates?\b|\bcertificate\s+of\s+remote\s+pilot\s+competency\b|\bproof\s+of\s+(?:completion\s+of\s+)?online\s+training\b/gi,
+    // a subject, not a name: which category's competence is asked about decides the instrument
+    subject: true,
   },
   { key: 'national', re: /\bnational\s+(?:regulations?|rules?|laws?|legislation)\b/gi, subject: true },
-  { key: 'concept:privacy-insurance', re: /\bprivacy\b|\bdata\s+protection\b|\binsurance\b|\bliability\b/gi, subject: true },
+  { key: 'concept:privacy', re: /\bprivacy\b|\bdata\s+protection\b/gi, subject: true },
+  { key: 'concept:insurance', re: /\binsurance\b/gi, subject: true },
+  { key: 'concept:liability', re: /\bliability\b/gi, subject: true },
+  { key: 'concept:security-environment', re: /\benvironmental\s+protection\b/gi, subject: true },
   { key: 'jarus', re: /\bJARUS\b/g },
   { key: 'easa:light-uas', re: /\b(?:SC|MoC)\s+Light[- ]UAS\b/gi },
   { key: 'concept:model-aircraft-clubs', re: /\bmodel\s+aircraft\s+(?:clubs?|associations?)\b/gi, subject: true },
