@@ -226,7 +226,13 @@ if (verb === 'show') {
   // train-a / train-b: the halves of the training part by question id, as `npm run index -- --questions bank-train-a|b` indexes them
   const half = (id: string) => (fnv1a(id) % 2 === 0 ? 'a' : 'b');
   const bank = checkBank(readBank(DATA_DIR), chunks).usable.filter((q) =>
-    split === 'all' ? true : split === 'train-a' || split === 'train-b' ? q.split === 'train' && half(q.id) === split.slice(-1) : q.split === split,
+    split === 'all'
+      ? true
+      : split === 'train-a' || split === 'train-b'
+        ? q.split === 'train' && half(q.id) === split.slice(-1)
+        : /^fold\d$/.test(split)
+          ? q.split === 'train' && q.fold === Number(split.slice(4))
+          : q.split === split,
   );
   const lines = bank.map((q) => {
     const c = byId.get(q.chunk)!;
