@@ -84,6 +84,14 @@ describe('the lead', () => {
     expect(r.answer).toBe('The buffer is as wide as the height [doc/a]. Small drones use one-to-one [doc/a].');
   });
 
+  it('drops a sentence that copies a quotation (it says what the quote below says)', async () => {
+    const quoted = quotedOf([A]);
+    const engine = engineDouble({ streams: [[delta(`[1] ${quoted.quotes[0]!.text} The buffer grows with the flight height [1].`, 'stop')]] });
+    const r = await answerQuestion({ question: 'How wide is the buffer?', retrieval: retrievalOf([A]), engine, config: CONFIG, quotes: quoted });
+    expect(r.quoted!.lead).toBe(`The buffer grows with the flight height [${unitId('doc/a', 0)}].`);
+    expect(r.quoted!.leadTrimmed).toBe(1);
+  });
+
   it('is not written when the quotations do not answer (no model call), and is dropped when the model says they do not', async () => {
     const engine = engineDouble();
     const gap = await answerQuestion({ question: 'Insurance?', retrieval: retrievalOf([C]), engine, config: CONFIG, quotes: quotedOf([C], true) });

@@ -35,6 +35,8 @@ export interface LeadLimits {
   maxSentences: number;
   /** Frequency penalty while writing it (both runtimes), against a sentence repeated. Ours: 0.5. */
   frequencyPenalty: number;
+  /** A lead sentence sharing this share of its words with a quotation copies it (a repeat, dropped). Ours: 0.7 (the quotes' own duplicate rule is 0.8; a copy with a word changed stays above 0.7). */
+  copyJaccard: number;
 }
 
 /** Limits of structured answers, written into the schema (structured.ts `answerSchema`). */
@@ -155,7 +157,7 @@ export const DEFAULT_ANSWER_CONFIG: AnswerConfig = {
   instructions: 'full',
   citationMarkers: 'number',
   answerForm: 'quoted',
-  lead: { maxTokens: 96, maxSentences: 2, frequencyPenalty: 0.5 },
+  lead: { maxTokens: 96, maxSentences: 2, frequencyPenalty: 0.5, copyJaccard: 0.7 },
   // 6 claims of ≤ 300 characters and the keys fit the 512-token reply (≈ 4.3 characters per token);
   // 3 sources per claim is the issue's bound; a sentence of what is missing, ≤ 300 characters
   structured: { minClaims: 1, maxClaims: 6, maxClaimChars: 300, maxSourcesPerClaim: 3, maxNotInPassagesChars: 300 },

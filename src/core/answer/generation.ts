@@ -48,7 +48,7 @@ import { answerSchema, ClaimStream, draftClaim, NOT_IN_PASSAGES_LABEL, renderCla
 import { type ChatMessage } from '../llm/engine.js';
 import { hasNoContext } from './no-context.js';
 import { LEAD_DECLINED, LEAD_SYSTEM_PROMPT, leadUserMessage, MINIMAL_LEAD_PROMPT, NO_ANSWER_TEXT } from './prompts.js';
-import { shownLead, unitId, type Quote, type QuotedAnswer } from './quotes.js';
+import { sameWords, shownLead, unitId, type Quote, type QuotedAnswer } from './quotes.js';
 import { splitSentences } from '../text/sentences.js';
 import { splitReasoning, ThinkSplitter } from './reasoning.js';
 import { findApprovalWording } from './wording.js';
@@ -500,10 +500,12 @@ function quotedResult(
   // one or two sentences, none repeated: a repeat or a sentence past the limit is dropped (and counted)
   const sentences: string[] = [];
   let trimmed = 0;
+  // a sentence that copies a quotation says what the quotation below already says: a repeat, not a lead
+  const copies = (s: string) => quotes.quotes.some((q) => sameWords(stripCitations(s), q.text, config.lead.copyJaccard));
   for (const s of declined ? [] : splitSentences(filtered.text)) {
     const key = stripCitations(s).toLowerCase().replace(/\W+/g, ' ').trim();
-    if (!key || sentences.some((k) => stripCitations(k).toLowerCase().replace(/\W+/g, ' ').trim() === key) || sentences.length >= config.lead.maxSentences)
-      trimmed++;
+    const repeat = sentences.some((k) => stripCitations(k).toLowerCase().replace(/\W+/g, ' ').trim() === key);
+    if (!key || repeat || copies(s) || sentences.length >= config.lead.maxSentences) trimmed++;
     else sentences.push(s);
   }
   const lead = sentences.length ? sentences.join(' ') : null;

@@ -172,6 +172,9 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return inter / Math.max(1, a.size + b.size - inter);
 }
 
+/** Two texts that share this share of their words (Jaccard) or more say the same thing. */
+export const sameWords = (a: string, b: string, share: number): boolean => jaccard(wordSet(a), wordSet(b)) >= share;
+
 /** The quotes of an answer: the best units, no two alike; a gap when the best is below the threshold. */
 export function selectQuotes(
   ranked: readonly RankedUnit[],
