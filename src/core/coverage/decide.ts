@@ -161,5 +161,6 @@ export function decideAnswerability(
 
 /** The user-facing line: where the rule is likely to live, said before the closest passages. */
 export function notInDocumentsMessage(hit: CoverageHit): string {
-  return `${hit.instrument.location} — not included in these documents. The passages below are the closest ones they hold.`;
+  // said on its own: whether the closest passages follow is the view's to say (it shows them only when there are some)
+  return `${hit.instrument.location} — not included in these documents.`;
 }
