@@ -13,7 +13,6 @@
  * questions are never trained on, and no setting is chosen from them.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { foldsOf } from '../../src/core/evaluation/cross-validation.js';
 import {
@@ -25,10 +24,10 @@ import {
   type RouteTrainOptions,
   trainRouteModel,
 } from '../../src/core/route/route-model.js';
-import { composeBoth, isTableChunk } from '../synth/compose-routes.js';
-import { templateRouteQuestions } from '../synth/route-templates.js';
-import { ROUTE_FILE, ROUTE_PROMPT_VERSION, type RouteQuestions } from '../synth/route-prompt.js';
-import { DATA_DIR, type PassageQuestions, parseJsonl, readVerified, sha256, SYNTH_FILE } from '../synth/store.js';
+import { composeBoth } from '../synth/compose-routes.js';
+import { ROUTE_PROMPT_VERSION } from '../synth/route-prompt.js';
+import { modelWrittenQuestions, sectionOf, templateQuestions, WRITTEN_FILE, writtenQuestions, type Labelled } from '../synth/route-training.js';
+import { parseJsonl } from '../synth/store.js';
 
 /** Template questions per table and path added to the training folds (0 = none; docs/router.md says why 10). */
 const DEFAULT_TEMPLATES = 10;
@@ -56,6 +55,7 @@ const { values } = parseArgs({
     'check-seeds': { type: 'string', default: '1,2,3' },
     'default-only': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
+    'no-written': { type: 'boolean', default: false },
     out: { type: 'string', default: 'src/core/route/route-model.json' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -69,26 +69,17 @@ const fail = (msg: string): never => {
   process.exit(2);
 };
 
-interface Labelled extends RouteExample {
-  readonly group: string;
-}
-
-const sha = (path: string) => sha256(readFileSync(path));
-const routePath = resolve(DATA_DIR, ROUTE_FILE);
-let routeRecords: RouteQuestions[] = [];
+let loaded: ReturnType<typeof modelWrittenQuestions> | null = null;
 try {
-  routeRecords = parseJsonl<RouteQuestions>(readFileSync(routePath, 'utf8'), ROUTE_FILE).filter((r) => r.prompt === ROUTE_PROMPT_VERSION);
+  loaded = modelWrittenQuestions();
 } catch (e) {
-  fail(`cannot read corpus-build/data/${ROUTE_FILE} (${(e as Error).message}); write it with npm run synth:routes -- --model <GGUF>`);
+  fail((e as Error).message);
 }
-if (!routeRecords.length) fail(`corpus-build/data/${ROUTE_FILE} has no ${ROUTE_PROMPT_VERSION} records; run npm run synth:routes -- --model <GGUF>`);
-const passages = readVerified<PassageQuestions>(SYNTH_FILE);
-
-const sectionOf = (chunkId: string) => chunkId.replace(/\/(?:part-\d+|table-[^/]+)$/, '').replace(/\/[^/]+$/, '');
-const examples: Labelled[] = [];
-for (const r of routeRecords) for (const q of r.questions) examples.push({ text: q.q, path: r.path, group: `table:${r.table}` });
-for (const r of passages)
-  if (!isTableChunk(r.chunk)) for (const q of r.questions) examples.push({ text: q.q, path: 'rules', group: `section:${sectionOf(r.chunk)}` });
+const { examples, routeRecords, passages, hashes } = loaded!;
+// the engineer-written routing questions of the `cv` split (npm run cv:router chose them; docs/router.md): in every
+// training set, never scored here (their own CV is cv:router's); the `held-out` split is never trained on
+const writtenFile = values['no-written'] ? null : writtenQuestions();
+const written: RouteExample[] = (writtenFile?.questions ?? []).filter((q) => q.split === 'cv').map((q) => ({ text: q.query, path: q.path }));
 // composed both questions (training folds only): a database question joined with a question about
 // its table's section; they belong to both groups, and leave a fold's training set when either is tested
 const composeN = Number(values.compose);
@@ -107,15 +98,16 @@ const composed: Composed[] = composeN
 // training folds only, each in its table's group, so a held-out table's templates leave its training set
 const templatesN = Number(values.templates);
 if (!Number.isInteger(templatesN) || templatesN < 0) fail(`--templates must be a whole number ≥ 0, got ${values.templates}`);
-const templates: Labelled[] = templatesN ? templateRouteQuestions(templatesN).map((t) => ({ text: t.text, path: t.path, group: `table:${t.table}` })) : [];
+const templates: Labelled[] = templateQuestions(templatesN);
 const trainingOutside = (f: number | null): RouteExample[] => [
+  ...written,
   ...examples.filter((e) => f === null || folds.get(e.group) !== f),
   ...composed.filter((c) => f === null || c.groups.every((g) => folds.get(g) !== f)),
   ...templates.filter((t) => f === null || folds.get(t.group) !== f),
 ];
 const countOf = (c: RouteClass) => examples.filter((e) => e.path === c).length;
 console.log(
-  `training questions: ${ROUTE_CLASSES.map((c) => `${c} ${countOf(c)}`).join(', ')}${composed.length ? `, plus ${composed.length} composed both questions (training only)` : ''}${templates.length ? `, plus ${templates.length} template questions (training only)` : ''}`,
+  `training questions: ${ROUTE_CLASSES.map((c) => `${c} ${countOf(c)}`).join(', ')}${composed.length ? `, plus ${composed.length} composed both questions (training only)` : ''}${templates.length ? `, plus ${templates.length} template questions (training only)` : ''}${written.length ? `, plus ${written.length} engineer-written questions (training only)` : ''}`,
 );
 
 /** Accuracy and per-class recall of a predictor over labelled questions. */
@@ -145,13 +137,14 @@ const folds = foldsOf(
   Number(values['fold-seed']),
 );
 const candidates: Partial<RouteTrainOptions>[] = [
-  { kind: DEFAULT_ROUTE_TRAIN.kind, l2: DEFAULT_ROUTE_TRAIN.l2, extractorGate: DEFAULT_ROUTE_TRAIN.extractorGate },
+  { kind: DEFAULT_ROUTE_TRAIN.kind, l2: DEFAULT_ROUTE_TRAIN.l2, extractorGate: DEFAULT_ROUTE_TRAIN.extractorGate, features: DEFAULT_ROUTE_TRAIN.features },
 ];
 if (!values['default-only'])
   for (const kind of ['multinomial', 'factored'] as const)
     for (const l2 of [1e-1, 3e-2, 1e-2, 1e-3, 1e-4])
       for (const extractorGate of [true, false])
-        if (JSON.stringify({ kind, l2, extractorGate }) !== JSON.stringify(candidates[0])) candidates.push({ kind, l2, extractorGate });
+        if (JSON.stringify({ kind, l2, extractorGate, features: DEFAULT_ROUTE_TRAIN.features }) !== JSON.stringify(candidates[0]))
+          candidates.push({ kind, l2, extractorGate, features: DEFAULT_ROUTE_TRAIN.features });
 const balanced = (r: Record<string, number>) => Number((ROUTE_CLASSES.reduce((a, c) => a + (r[c] ?? 0), 0) / ROUTE_CLASSES.length).toFixed(3));
 /** Standard error of the balanced accuracy: the per-class recalls' binomial variances, averaged. */
 const balancedSe = (r: Record<string, number>) =>
@@ -180,10 +173,7 @@ if (templates.length) {
   const cvDefault = (dealt: Map<string, number>, withTemplates: boolean) => {
     const predicted = new Map<number, RouteClass>();
     for (let f = 0; f < k; f++) {
-      const m = trainRouteModel(
-        [...examples, ...(withTemplates ? templates : [])].filter((e) => dealt.get(e.group) !== f),
-        candidates[0],
-      );
+      const m = trainRouteModel([...written, ...[...examples, ...(withTemplates ? templates : [])].filter((e) => dealt.get(e.group) !== f)], candidates[0]);
       examples.forEach((e, i) => dealt.get(e.group) === f && predicted.set(i, predictRoute(m, e.text).path));
     }
     return score(
@@ -219,8 +209,8 @@ console.log(`its CV confusion (gold → predicted): ${JSON.stringify(best.cv.con
 const cv = best.cv;
 
 const model = trainRouteModel(trainingOutside(null), best.options, {
-  [ROUTE_FILE]: sha(routePath),
-  [SYNTH_FILE]: sha(resolve(DATA_DIR, SYNTH_FILE)),
+  ...hashes,
+  ...(writtenFile && written.length ? { [WRITTEN_FILE]: writtenFile.sha256, written: written.length } : {}),
   routePrompt: ROUTE_PROMPT_VERSION,
   composedBoth: composeN ? { perQuestion: composeN, n: composed.length } : 0,
   templates: templatesN ? { perTable: templatesN, n: templates.length } : 0,

@@ -14,7 +14,7 @@
 import { RuntimeError } from './errors.js';
 import type { Embedder } from '../core/embedding/embedder.js';
 import type { LoadedIndex } from '../core/index/load.js';
-import { ingestUserDocument, markdownToText, textToDocument } from '../core/ingest/user-document.js';
+import { ingestUserDocument, markdownDocument, textToDocument } from '../core/ingest/user-document.js';
 import type { Chunk } from '../core/model/chunk.js';
 import type { DocumentUnit } from '../core/ingest/documents.js';
 import { userDocumentId, validateUserDocumentForm, type UserFileFormat } from '../core/userdocs/form.js';
@@ -316,10 +316,10 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
     onProgress({ stage: 'reading', title: meta.title, done: 0, total: 1 });
     await scheduler.turn();
     check(t);
-    const text = meta.format === 'markdown' ? (Array.isArray(pages) ? pages.map(markdownToText) : markdownToText(pages)) : pages;
+    // Markdown: its headings are marked, so each section is a passage of its own under its heading
     const { chunks, document } = ingestUserDocument(
       { id, title: meta.title, jurisdiction: meta.jurisdiction, edition: meta.edition },
-      textToDocument(id, text),
+      meta.format === 'markdown' ? markdownDocument(id, pages) : textToDocument(id, pages),
       reserved,
     );
     const vectors = await embedUserDocument(chunks, document, paced(t), (p) => onProgress({ stage: 'embedding', title: meta.title, ...p }), IMPORT_BATCH);
@@ -372,10 +372,9 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
     const reserved = [...builtInIds, ...entries.keys(), ...damagedIds(), ...taken];
     const id = userDocumentId(record.meta.title, reserved);
     const { meta } = record;
-    const text = meta.format === 'markdown' ? (Array.isArray(record.pages) ? record.pages.map(markdownToText) : markdownToText(record.pages)) : record.pages;
     const { chunks, document } = ingestUserDocument(
       { id, title: meta.title, jurisdiction: meta.jurisdiction, edition: meta.edition },
-      textToDocument(id, text),
+      meta.format === 'markdown' ? markdownDocument(id, record.pages) : textToDocument(id, record.pages),
       reserved,
     );
     const before = userDocumentTexts(record.chunks, record.document);

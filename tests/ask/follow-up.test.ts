@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { standaloneFollowUp } from '../../src/core/ask/follow-up';
 import { runTurn } from '../../src/core/ask/turn';
+import { searchedAs } from '../../src/core/ask/turn-state';
 import { createFakeRuntime } from '../ui/fake-runtime';
 import type { StreamingChatRequest } from '../../src/core/llm/engine';
 import { delta, engineDouble } from '../answer/helpers';
@@ -38,6 +39,31 @@ describe('a follow-up as a standalone query', () => {
     );
     expect(f.retrievalQuery).toMatch(/^for 1 m\? \(igrc 3 drone 30 500 people km2\)$/);
     expect(runtime.queries.at(-1)).toBe(f.retrievalQuery);
+  });
+});
+
+describe('the topic across turns (issue 35, item 5)', () => {
+  it("carries the first question's topic into a third turn that names none, and takes a new one when a message names it", async () => {
+    const runtime = createFakeRuntime();
+    const ask = (question: string, previous: Parameters<typeof runTurn>[0]['previous']) =>
+      runTurn({ question, previous, index: { manifestSha: '' } }, { retrieval: runtime, model: null });
+    const prior = (t: Awaited<ReturnType<typeof ask>>) => ({ question: t.question, path: t.route!.path, topic: t.topic });
+    const a = await ask(FIRST, []);
+    expect(a.topic).toEqual(['training', 'oso', '09', 'require', 'remote', 'crew']);
+    const b = await ask('and at night?', [prior(a)]);
+    expect(b.retrievalQuery).toBe('at night? (training oso 09 require remote crew)');
+    expect(b.topic).toEqual(a.topic);
+    const c = await ask('and for BVLOS?', [prior(a), prior(b)]);
+    expect(c.retrievalQuery).toBe('for BVLOS? (training oso 09 require remote crew)');
+    expect(c.retrievalQuery).not.toContain('night');
+    expect(searchedAs(c)).toBe('for BVLOS? (training oso 09 require remote crew)');
+    // a message with its own topic changes it; the next follow-up carries the new one
+    const d = await ask('and what about the emergency response plan?', [prior(a), prior(b), prior(c)]);
+    expect(d.retrievalQuery).toBe('the emergency response plan?');
+    expect(d.topic).toEqual(['emergency', 'response', 'plan']);
+    const e = await ask('and who tests it?', [prior(a), prior(b), prior(c), prior(d)]);
+    expect(e.retrievalQuery).toMatch(/\(emergency response plan\)$/);
+    expect(searchedAs(a)).toBeNull(); // a first question is searched as asked
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { EMPTY_CALC_MEMORY, runTurn, weakTableRoute, type TurnEvent } from '../../src/core/ask/turn';
+import { showsCalculator } from '../../src/core/ask/turn-state';
 import { runCalc } from '../../src/core/sora/message-calc';
 import { answerConfig } from '../../src/core/answer/config';
 import { answerOne } from '../../corpus-build/node/answer-eval';
@@ -148,8 +149,36 @@ describe('a table route the turn does not impose', () => {
     );
     expect(out.route?.path).toBe('rules');
     expect(out.calc).toBeNull();
-    expect(out.calcOffer?.why).toMatch(/low confidence \(43 %\)/);
+    // plain words for the user; the figure stays in the route's reasoning (Technical details)
+    expect(out.calcOffer?.why).toMatch(/does not ask for a SORA value/);
+    expect(out.calcOffer?.why).not.toMatch(/%/);
+    expect(out.route?.reasoning).toMatch(/low confidence 43 %/);
     expect(events.some((e) => e.type === 'calc')).toBe(false);
+  });
+
+  it('shows the calculator only for a question about a SORA value: not for one that only gives a mass (issue 35, item 1)', async () => {
+    const crowd = await runTurn(
+      { question: 'Can I fly my 249 g drone over a crowd in the open category?', index: INDEX },
+      { retrieval: createFakeRuntime(), model: null },
+    );
+    expect(crowd.calc).toBeNull();
+    expect(crowd.calcAsked).toBe(false);
+    expect(crowd.route?.path).toBe('rules');
+    expect(showsCalculator(crowd)).toBe(false);
+    const asked = await runTurn({ question: 'What is the iGRC of a 249 g drone?', index: INDEX }, { retrieval: createFakeRuntime(), model: null });
+    expect(asked.calcAsked).toBe(true);
+    expect(asked.calc?.items.map((i) => i.target)).toEqual(['igrc']);
+    expect(showsCalculator(asked)).toBe(true);
+    // computed from the parameters given, without naming the value: shown, except under a "not in these documents" notice
+    const computed = await runTurn(
+      { question: 'A 1 m drone at 20 m/s over 300 people/km2 with ARC-b', index: INDEX },
+      { retrieval: createFakeRuntime(), model: null },
+    );
+    expect(computed.calc?.items.some((i) => i.status === 'ok')).toBe(true);
+    expect(computed.calcAsked).toBe(false);
+    expect(showsCalculator(computed)).toBe(true);
+    expect(showsCalculator({ ...computed, scope: { message: 'm', instrument: 'i', location: 'l' } })).toBe(false);
+    expect(showsCalculator({ ...asked, scope: { message: 'm', instrument: 'i', location: 'l' } })).toBe(true);
   });
 
   it('is weak only below the decision probability and when every calculator item lacks its inputs', () => {

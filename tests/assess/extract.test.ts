@@ -1,5 +1,6 @@
 /** Operation parameters read from free text: units, density words (Table 2), and what is left unread. */
 import { describe, expect, it } from 'vitest';
+import { formatMass } from '../../src/core/sora/units';
 import { extractOperation, mergeParams } from '../../src/core/sora/extract.js';
 import { runCalc } from '../../src/core/sora/message-calc.js';
 import { runSoraChain } from '../../src/core/sora/chain.js';
@@ -38,6 +39,14 @@ describe('lengths, speeds and masses in common units', () => {
     expect(p('a 249 g drone').massG).toBe(249);
     expect(p('2 lb payload drone').massG).toBe(907);
     expect(p('C2 link over 4G').massG).toBeUndefined();
+  });
+
+  it('reads a mass back as people write it: grams below 1 kg, kilograms from there (issue 35, item 6)', () => {
+    expect(formatMass(249)).toBe('249 g');
+    expect(formatMass(20000)).toBe('20 kg');
+    expect(formatMass(1500)).toBe('1.5 kg');
+    expect(formatMass(907)).toBe('907 g');
+    expect(extractOperation('iGRC of a 20 kg drone').readings).toContain('Take-off mass 20 kg (from "20 kg")');
   });
 });
 

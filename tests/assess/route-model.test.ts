@@ -3,7 +3,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRouteModel, predictRoute, routeFeatures, trainRouteModel, type RouteExample, type RouteModel } from '../../src/core/route/route-model.js';
+import {
+  messageClauses,
+  parseRouteModel,
+  predictRoute,
+  routeFeatures,
+  trainRouteModel,
+  type RouteExample,
+  type RouteModel,
+} from '../../src/core/route/route-model.js';
 import shipped from '../../src/core/route/route-model.json';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -15,6 +23,16 @@ describe('route model features', () => {
     expect(f).toContain('b:grc of');
     expect(f.some((x) => x.startsWith('x:in:'))).toBe(true);
     expect(f).not.toContain('w:4');
+  });
+
+  it('with clause features, sees a request for text beside the value request (issue 35, item 10)', () => {
+    expect(messageClauses('Which SAIL for GRC 5 and ARC-b, and why is it not lower?')).toEqual(['Which SAIL for GRC 5 and ARC-b', 'why is it not lower']);
+    const both = routeFeatures('Which SAIL for GRC 5 and ARC-b, and why is it not lower?', undefined, 'clauses');
+    expect(both).toEqual(expect.arrayContaining(['c:calc:1', 'c:other:1', 'c:calc+other', 't:why', 't:lower']));
+    const value = routeFeatures('What is the iGRC of a 3 m drone at 30 m/s over < 500 people/km2?', undefined, 'clauses');
+    expect(value).toEqual(expect.arrayContaining(['c:n:1', 'c:calc:1', 'c:other:0']));
+    expect(value.some((f) => f.startsWith('t:'))).toBe(false);
+    expect(routeFeatures('SAIL for GRC 4?', undefined, 'words').some((f) => f.startsWith('c:'))).toBe(false); // the words set has none
   });
 });
 
@@ -79,6 +97,9 @@ describe('the shipped route model', () => {
         .digest('hex');
     expect(m.trainedOn['route-questions.jsonl']).toBe(sha('route-questions.jsonl'));
     expect(m.trainedOn['synthetic-questions.jsonl']).toBe(sha('synthetic-questions.jsonl'));
+    // and on the engineer-written routing questions of the cv split (the held-out split never: issue 35, item 10)
+    expect(m.trainedOn['route-written.jsonl']).toBe(sha('route-written.jsonl'));
+    expect(m.features).toBe('clauses');
   });
 
   it('rejects a malformed model file with a message that names the fix', () => {

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { extractJurisdictions } from '../../src/core/route/jurisdictions.js';
-import { prefilterRoute, routeMessage, type ChatTurn, type RouterClassifier } from '../../src/core/route/router.js';
+import { prefilterRoute, readsTableValue, routeMessage, type ChatTurn, type RouterClassifier } from '../../src/core/route/router.js';
+import { extractOperation } from '../../src/core/sora/extract.js';
 import { parseJsonl, scoreRouter, toRouterCase } from '../../src/core/evaluation/operations-and-routes.js';
 import { EVAL_DIR } from './corpus-text.js';
 
@@ -77,12 +78,34 @@ describe('jurisdiction extraction', () => {
 });
 
 describe('router: inputs read by the calculator extractor', () => {
-  // measured 0.841 (37 of 44) with the model trained on synthetic questions; these were never trained on
-  it('routes the engineer-written routing questions (tests/fixtures/router-own.jsonl, never trained on) with accuracy ≥ 0.8', () => {
+  // measured 0.841 (37 of 44) with the model trained on synthetic questions, 0.955 (42 of 44) with clause features, the
+  // engineer-written routing questions and the rule for a message that reads no table value (issue 35); never trained on
+  it('routes the engineer-written routing questions (tests/fixtures/router-own.jsonl, never trained on) with accuracy ≥ 0.93', () => {
     const file = resolve(import.meta.dirname, '../fixtures/router-own.jsonl');
     const cases = parseJsonl(readFileSync(file, 'utf8'), file).map((r) => toRouterCase(r, file));
     const report = scoreRouter(cases);
-    expect(report.accuracy, JSON.stringify(report.errors, null, 2)).toBeGreaterThanOrEqual(0.8);
+    expect(report.accuracy, JSON.stringify(report.errors, null, 2)).toBeGreaterThanOrEqual(0.93);
+  });
+
+  // the held-out split of corpus-build/data/route-written.jsonl: never trained on, chosen by nothing (0.948, 55 of 58, when adopted)
+  it('routes the held-out engineer-written questions (route-written.jsonl, split held-out) with accuracy ≥ 0.93', () => {
+    const file = resolve(import.meta.dirname, '../../corpus-build/data/route-written.jsonl');
+    const rows = parseJsonl(readFileSync(file, 'utf8'), file).filter((r) => (r.value as { split?: string }).split === 'held-out');
+    expect(rows.length).toBe(58);
+    const report = scoreRouter(rows.map((r) => toRouterCase(r, file)));
+    expect(report.accuracy, JSON.stringify(report.errors, null, 2)).toBeGreaterThanOrEqual(0.93);
+  });
+
+  it('sends a message that neither asks for a table value nor gives one to the text, whatever the model says (issue 35, item 10)', () => {
+    for (const q of ['What is a controlled ground area?', 'Can PDRA-S02 be used over a populated area?', 'What counts as a sparsely populated area?']) {
+      const r = prefilterRoute(q);
+      expect(r.decision.path, q).toBe('rules');
+    }
+    const ex = (t: string) => extractOperation(t);
+    expect(readsTableValue(ex('What is a sparsely populated area?'), 'What is a sparsely populated area?')).toBe(false);
+    expect(readsTableValue(ex('Which band is 700 people per km²?'), 'Which band is 700 people per km²?')).toBe(true);
+    expect(readsTableValue(ex('Final GRC for iGRC 5 with M1(A) medium?'), 'Final GRC for iGRC 5 with M1(A) medium?')).toBe(true);
+    expect(readsTableValue(ex('By how much does M2 high lower an iGRC of 3?'), 'By how much does M2 high lower an iGRC of 3?')).toBe(true);
   });
 
   it('sends a table question with density words or imperial units to the table path', () => {

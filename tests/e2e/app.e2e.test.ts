@@ -122,9 +122,14 @@ describe('SkyCite in Chromium (production build)', () => {
     const consulted = turn.getByTestId('documents-consulted');
     await consulted.locator('summary').click();
     const consultedText = (await consulted.textContent()) ?? '';
-    expect(consultedText).toMatch(/Documents consulted \(\d of [1-3] kept\)/);
+    expect(consultedText).toMatch(/Documents searched: \d of [1-3] used/);
     expect(consultedText).toMatch(/AMC & GM to Article 11 — Rules for conducting an operational risk assessment/);
-    expect(consultedText).toMatch(/owns \d+ of the top 20 passages; closest summary: .*summary match \d\.\d\d/);
+    // why in plain words; the figures only under Technical details
+    expect(consultedText).toMatch(/Used: (?:it holds the passage closest to your question|.* of the passages closest to your question)/);
+    expect(consultedText).not.toMatch(/summary match|cosine/);
+    const technical = turn.getByTestId('turn-technical');
+    await technical.locator('summary').click();
+    expect(await technical.textContent()).toMatch(/owns \d+ of the top 20 passages; closest summary: .*summary match \d\.\d\d/);
 
     // opening a source shows the chunk with the cited passage highlighted
     await turn.getByTestId('open-passage').first().click();

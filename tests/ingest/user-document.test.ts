@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ingestUserDocument, markdownToText, textToDocument, UserDocumentError } from '../../src/core/ingest/user-document.js';
+import { ingestUserDocument, markdownDocument, markdownToText, textToDocument, UserDocumentError } from '../../src/core/ingest/user-document.js';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { createDocumentAgents } from '../../src/core/agents/agents.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';
@@ -117,5 +117,45 @@ describe('a user document chunked by its headings and pages (issue 26, item 6)',
     expect((await readPdf(await guidancePdf({ metadataTitle: METADATA_TITLE }), 'x.pdf', undefined, nodePdfjs)).title).toBe(METADATA_TITLE);
     expect((await readPdf(await guidancePdf(), 'x.pdf', undefined, nodePdfjs)).title).toBe(PRINTED_TITLE);
     expect((await readPdf(await guidancePdf({ metadataTitle: 'Microsoft Word - guidance_v3.docx' }), 'x.pdf', undefined, nodePdfjs)).title).toBe(PRINTED_TITLE);
+  });
+});
+
+describe('a Markdown document chunked by its headings (issue 35, item 8)', () => {
+  const MD = [
+    '# Riverside park drone rules',
+    'Issued by the park authority.',
+    '## Launch sites',
+    'Drones may take off only from the marked pad next to the boathouse.',
+    '## Night flights',
+    'Flights after sunset require a green flashing light visible from 500 m.',
+    '',
+    '## Wildlife',
+    'Keep 150 m from the heron colony between March and July.',
+    '### Nesting season',
+    'No flight at all over the reed beds in April.',
+    '## Records',
+    'The pilot logs every flight in the park office book.',
+    '```',
+    '## not a heading (code)',
+    '```',
+  ].join('\n');
+  const park = { ...meta, title: 'Riverside park drone rules' };
+
+  it('makes each ## section a passage titled by its heading, the heading kept out of its text', () => {
+    const { chunks } = ingestUserDocument(park, markdownDocument(park.id, MD));
+    expect(chunks.map((c) => c.title)).toEqual([park.title, 'Launch sites', 'Night flights', 'Wildlife', 'Nesting season', 'Records']);
+    const night = chunks.find((c) => c.title === 'Night flights')!;
+    expect(night.text).toBe('Flights after sunset require a green flashing light visible from 500 m.');
+    expect(chunks.find((c) => c.title === 'Nesting season')!.sectionPath).toEqual([park.title, 'Wildlife', 'Nesting season']);
+    for (const c of chunks.slice(0, -1)) expect(c.text).not.toMatch(/^#|Launch sites\n|Night flights\n/m);
+    expect(chunks.at(-1)!.text).toContain('## not a heading (code)');
+  });
+
+  it('reads setext headings, and a "---" rule after a blank line is not one', () => {
+    const doc = markdownDocument('x', 'Scope\n=====\nIt applies to the park.\n\nConsent\n-------\nAsk the warden.\n\n---\n\nLast line.');
+    expect(doc.lines.filter((l) => l.heading !== undefined).map((l) => [l.text, l.heading])).toEqual([
+      ['Scope', 1],
+      ['Consent', 2],
+    ]);
   });
 });

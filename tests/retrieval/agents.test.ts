@@ -120,6 +120,9 @@ describe('document agents', () => {
     for (const c of r.consulted) {
       for (const e of c.evidence) expect(index.chunks[e.row]!.documentId).toBe(c.id);
       expect(c.reason).toMatch(/owns \d+ of the top 20 passages; closest summary: .*, summary match \d\.\d\d/);
+      // the same in plain words, without the figures (issue 35, item 6)
+      expect(c.why).toMatch(/^Used: /);
+      expect(c.why).not.toMatch(/\d\.\d|summary match|cosine/);
     }
     expect(r.evidence[0]!.id).toBe('batt/1');
     // the refined context is extractive and cited, with the document's edition in its header
@@ -167,6 +170,8 @@ describe('document agents', () => {
     expect(dropped.length).toBeGreaterThan(0);
     for (const c of dropped) {
       expect(c.reason).toMatch(/dropped: best dense cosine/);
+      expect(c.why).toMatch(/^Searched \(.*\), but none of its passages is close enough to the question to be shown\.$/);
+      expect(c.why).not.toMatch(/cosine|\d\.\d/);
       expect(c.evidence).toEqual([]);
     }
     expect(r.consulted.find((c) => c.id === 'batt')!.kept).toBe(true);

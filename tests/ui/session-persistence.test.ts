@@ -8,6 +8,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { createSessionStore, type SessionStore } from '../../src/storage/session-store';
 import { AskSession } from '../../src/ui/ask/session.svelte';
+import { CONVERSATION_VERSION } from '../../src/core/ask/stored-conversation';
 import { AssessModel } from '../../src/ui/assess/assess-model.svelte';
 import { CHUNKS } from './fake-runtime';
 import { appStandIn } from './stand-ins';
@@ -48,7 +49,7 @@ describe('the Ask conversation across a reload', () => {
 
   it('drops a damaged stored conversation with a notice, and shows none of it', async () => {
     const sessionStore = freshStore();
-    await sessionStore.save('conversation', { version: 2, turns: [{ question: 42 }], memory: { params: null, targets: [] } });
+    await sessionStore.save('conversation', { version: CONVERSATION_VERSION, turns: [{ question: 42 }], memory: { params: null, targets: [] } });
     const s = new AskSession({ ...appStandIn(), sessionStore });
     await s.restore();
     expect(s.turns).toEqual([]);

@@ -126,6 +126,20 @@ export interface DocumentScore {
   anchor?: boolean;
 }
 
+/** Why a document was searched and whether it was used, in plain words (the figures stay in `reason`). */
+export function consultedWhy(s: Pick<DocumentScore, 'named' | 'anchor' | 'hitCount'>, kept: boolean, backfilled: boolean): string {
+  const why = s.named.length
+    ? `your question names it (${s.named.join(', ')})`
+    : s.anchor
+      ? 'it holds the passage closest to your question'
+      : backfilled
+        ? 'searched in place of a document that had nothing close enough'
+        : s.hitCount > 0
+          ? `${s.hitCount === 1 ? 'one' : s.hitCount} of the passages closest to your question ${s.hitCount === 1 ? 'is' : 'are'} in it`
+          : 'its summary is close to your question';
+  return kept ? `Used: ${why}.` : `Searched (${why}), but none of its passages is close enough to the question to be shown.`;
+}
+
 /**
  * The printed identifiers in a document title, as the regulation numbers its parts: "Annex B",
  * "Article 11", "UAS.SPEC.030", "Form 208", "AMC1bis" (normalised: one space, upper-case letters).
@@ -243,8 +257,10 @@ export interface ConsultedDocument {
   pages: string;
   rank: number;
   score: number;
-  /** Why it was selected, in words (shown with the answer). */
+  /** Why it was selected and its figures (scores, gate verdict): the technical detail. */
   reason: string;
+  /** Why it was searched and whether it was used, in plain words (shown with the answer). */
+  why: string;
   /** False when its best evidence was below the gate (dropped). */
   kept: boolean;
   /** Consulted in place of a document dropped at the gate (AgentConfig.backfill), not chosen by the selection. */
@@ -351,6 +367,7 @@ export function createDocumentAgents(index: LoadedIndex, engine: RetrievalEngine
           score: s.score,
           // what decided first (a name in the question, the best passage, the passages it owns), then the summary match (informative; it counts only with summaryWeight > 0)
           reason: `${rank >= chosen.length ? 'next by score, in place of a document dropped at the evidence gate; ' : ''}${s.named.length ? `named in the question (${s.named.join(', ')}); ` : ''}${s.anchor ? 'holds the best-matching passage; ' : ''}owns ${s.hitCount} of the top ${cfg.hitPool} passages; closest summary: ${where}, summary match ${s.summary.toFixed(2)}${kept ? '' : `; dropped: ${r.gate?.note ?? 'no evidence'}`}`,
+          why: consultedWhy(s, kept, rank >= chosen.length),
           kept,
           ...(rank >= chosen.length ? { backfilled: true } : {}),
           evidence: r.evidence,

@@ -1,8 +1,10 @@
 /**
  * A follow-up as a standalone search, without a model: the new message's own words drive the
- * query, and the previous question supplies only the topic it lacks (its content words the new
+ * query, and the conversation supplies only the topic it lacks (its content words the new
  * message does not repeat). "and at night?" after a question about crew training searches
  * "at night" with the training topic, not the previous question again with two words appended.
+ * The topic carries across turns until a message names its own: "and for BVLOS?" after "and at
+ * night?" still searches with the crew-training topic (not with "night").
  * With a model loaded, model-assisted retrieval adds its own rewrite on top (query-assist.ts).
  */
 import { contentTokens } from '../text/tokenize.js';
@@ -41,8 +43,13 @@ const ASKING = new Set([
 export interface StandaloneQuery {
   /** What retrieval searches. */
   query: string;
-  /** The topic words taken from the previous question (empty when the message names its own). */
+  /** The topic words taken from the conversation (empty when the message names its own). */
   topic: string[];
+}
+
+/** The words of a message that name its topic: its content words, without the words that only ask. */
+export function topicWords(text: string): string[] {
+  return [...new Set(contentTokens(text.replace(OPENER, ' ')))].filter((w) => !ASKING.has(w));
 }
 
 /**
@@ -52,10 +59,27 @@ export interface StandaloneQuery {
  */
 export const OWN_TOPIC_WORDS = 3;
 
-export function standaloneFollowUp(message: string, previousQuestion: string, rule: 'missing' | 'always' = 'missing'): StandaloneQuery {
+/**
+ * `previous`: the previous question (its topic words are taken), or the topic the conversation
+ * carried into the previous turn (`{ topic }`, what {@link conversationTopic} returned for it).
+ */
+export function standaloneFollowUp(
+  message: string,
+  previous: string | { readonly topic: readonly string[] },
+  rule: 'missing' | 'always' = 'missing',
+): StandaloneQuery {
   const own = message.replace(OPENER, '').replace(/\s+/g, ' ').trim() || message.trim();
   const ownWords = new Set(contentTokens(own));
   if (rule === 'missing' && ownWords.size >= OWN_TOPIC_WORDS) return { query: own, topic: [] };
-  const topic = [...new Set(contentTokens(previousQuestion))].filter((w) => !ownWords.has(w) && !ASKING.has(w));
+  const carried = typeof previous === 'string' ? topicWords(previous) : previous.topic;
+  const topic = [...new Set(carried)].filter((w) => !ownWords.has(w) && !ASKING.has(w));
   return { query: topic.length ? `${own} (${topic.join(' ')})` : own, topic };
+}
+
+/**
+ * The topic a turn carries on to the next: the conversation's topic it came in with (`carriedIn`) when
+ * it took its topic from there (a follow-up that names none), else the topic words of its own message.
+ */
+export function conversationTopic(message: string, followUp: StandaloneQuery | null, carriedIn: readonly string[]): string[] {
+  return followUp && followUp.topic.length ? [...carriedIn] : topicWords(message);
 }

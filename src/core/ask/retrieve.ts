@@ -88,13 +88,14 @@ export async function retrieveLocal(
           documents: {
             mode: consulted.mode,
             editionNote: consulted.editionNote,
-            consulted: consulted.consulted.map(({ id, title, edition, pages, rank, reason, kept, evidence, refined }) => ({
+            consulted: consulted.consulted.map(({ id, title, edition, pages, rank, reason, why, kept, evidence, refined }) => ({
               id,
               title,
               edition,
               pages,
               rank,
               reason,
+              why,
               kept,
               evidenceIds: evidence.map((ev) => ev.id),
               refined,

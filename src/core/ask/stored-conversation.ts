@@ -8,7 +8,7 @@ import * as generated from '../schema/validators.generated.js';
 import type { CalcMemory } from './turn.js';
 import type { TurnState } from './turn-state.js';
 
-export const CONVERSATION_VERSION = 2;
+export const CONVERSATION_VERSION = 3;
 
 export interface StoredConversation {
   version: typeof CONVERSATION_VERSION;
@@ -76,7 +76,7 @@ const grounding = {
   properties: { sentences: { type: 'array' }, totals: { type: 'object', required: ['unsupported'] }, verdict: str, verdictReason: str },
 };
 
-/** The JSON schema of a stored conversation (version 2). */
+/** The JSON schema of a stored conversation (version 3: each turn's topic, queue and whether it asked for a SORA value). */
 export const STORED_CONVERSATION_SCHEMA = {
   $id: 'skycite/stored-conversation',
   type: 'object',
@@ -91,7 +91,10 @@ export const STORED_CONVERSATION_SCHEMA = {
         'phase',
         'route',
         'retrievalQuery',
+        'topic',
+        'queuedFor',
         'calc',
+        'calcAsked',
         'calcOffer',
         'assistance',
         'assistError',
@@ -121,6 +124,9 @@ export const STORED_CONVERSATION_SCHEMA = {
           properties: { path: { enum: ['rules', 'database', 'both'] }, confidence: { type: 'number' }, reasoning: str, jurisdictions: arrayOf(str) },
         }),
         retrievalQuery: str,
+        topic: arrayOf(str),
+        queuedFor: { enum: ['index', 'answer', null] },
+        calcAsked: { type: 'boolean' },
         calc: nullable({ type: 'object', required: ['items'], properties: { items: arrayOf({ type: 'object', required: ['target', 'status'] }) } }),
         calcOffer: nullable({ type: 'object', required: ['calc', 'why'], properties: { why: str } }),
         assistance: nullable({ type: 'object' }),

@@ -31,7 +31,13 @@ export interface TurnState {
   readonly prefilter: PrefilterResult | null;
   /** What was searched: the question, or a follow-up's standalone form. */
   readonly retrievalQuery: string;
+  /** The topic words the conversation carries on from this turn (a follow-up that names no topic of its own keeps the one it came in with). */
+  readonly topic: readonly string[];
+  /** Queued before it runs: behind the index loading, or behind the answer still being written; null once it runs (or never queued). */
+  readonly queuedFor: 'index' | 'answer' | null;
   readonly calc: CalcOutcome | null;
+  /** The question asks for a SORA value (names one, or a follow-up changes the inputs of one computed before). */
+  readonly calcAsked: boolean;
   /** A weakly routed table question with no calculator input: the text answers, the calculator is offered, with why. */
   readonly calcOffer: { readonly calc: CalcOutcome; readonly why: string } | null;
   /** Model-assisted retrieval: the model's rewrite, hypothetical answer and sub-questions, or null. */
@@ -64,8 +70,8 @@ export interface TurnState {
 /** Events the turn emits (core/ask/turn.ts) and the lifecycle events of whoever runs it. */
 export type TurnEvent =
   | { type: 'phase'; phase: TurnPhase }
-  | { type: 'route'; route: RouteDecision; retrievalQuery: string; prefilter?: PrefilterResult }
-  | { type: 'calc'; calc: CalcOutcome }
+  | { type: 'route'; route: RouteDecision; retrievalQuery: string; prefilter?: PrefilterResult; topic?: readonly string[] }
+  | { type: 'calc'; calc: CalcOutcome; asked: boolean }
   | { type: 'calc-offer'; calc: CalcOutcome; why: string }
   | { type: 'assistance'; assistance: QueryAssistance }
   | { type: 'assist-error'; message: string }
@@ -85,14 +91,17 @@ export type TurnEvent =
 /** What only the runner of a turn knows: it failed, or its audit record was (not) stored. */
 export type TurnLifecycleEvent = { type: 'failed'; error: TurnError } | { type: 'audited' } | { type: 'audit-error'; message: string };
 
-export function initialTurnState(question: string, phase: TurnPhase = 'routing'): TurnState {
+export function initialTurnState(question: string, phase: TurnPhase = 'routing', queuedFor: TurnState['queuedFor'] = null): TurnState {
   return {
     question,
     phase,
     route: null,
     prefilter: null,
     retrievalQuery: question,
+    topic: [],
+    queuedFor: phase === 'queued' ? (queuedFor ?? 'index') : null,
     calc: null,
+    calcAsked: false,
     calcOffer: null,
     assistance: null,
     assistError: null,
@@ -114,6 +123,19 @@ export function initialTurnState(question: string, phase: TurnPhase = 'routing')
   };
 }
 
+/**
+ * Whether the calculator card is shown: for a question that asks for a SORA value, or that gives the
+ * parameters of one (computed) — but on a question whose rule these documents do not hold, only when
+ * it asked for the value itself.
+ */
+export const showsCalculator = (s: Pick<TurnState, 'calc' | 'calcAsked' | 'scope'>): boolean => s.calc !== null && (s.calcAsked || s.scope === null);
+
+/** What was searched, when it is not the question as asked (a follow-up's standalone form, the model's rewrite); else null. */
+export function searchedAs(s: Pick<TurnState, 'question' | 'retrievalQuery'>): string | null {
+  const norm = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
+  return norm(s.retrievalQuery) === norm(s.question) ? null : s.retrievalQuery.replace(/\s+/g, ' ').trim();
+}
+
 /** The phases after which nothing runs any more. */
 export const isFinished = (s: Pick<TurnState, 'phase'>): boolean => s.phase === 'done' || s.phase === 'stopped' || s.phase === 'error';
 
@@ -121,11 +143,17 @@ export const isFinished = (s: Pick<TurnState, 'phase'>): boolean => s.phase === 
 export function reduceTurn(s: TurnState, e: TurnEvent | TurnLifecycleEvent): TurnState {
   switch (e.type) {
     case 'phase':
-      return { ...s, phase: e.phase };
+      return { ...s, phase: e.phase, queuedFor: e.phase === 'queued' ? s.queuedFor : null };
     case 'route':
-      return { ...s, route: e.route, retrievalQuery: e.retrievalQuery, ...(e.prefilter ? { prefilter: e.prefilter } : {}) };
+      return {
+        ...s,
+        route: e.route,
+        retrievalQuery: e.retrievalQuery,
+        ...(e.prefilter ? { prefilter: e.prefilter } : {}),
+        ...(e.topic ? { topic: e.topic } : {}),
+      };
     case 'calc':
-      return { ...s, calc: e.calc };
+      return { ...s, calc: e.calc, calcAsked: e.asked };
     case 'calc-offer':
       return { ...s, calcOffer: { calc: e.calc, why: e.why } };
     case 'assistance':

@@ -29,7 +29,7 @@ import { DECIDED_PROBABILITY, routeTurn, type ChatTurn, type PrefilterResult, ty
 import type { IndexManifest } from '../index/manifest.js';
 import type { RetrievalConfigOverrides } from '../retrieval/config.js';
 import type { Filters } from '../retrieval/types.js';
-import { standaloneFollowUp } from './follow-up.js';
+import { conversationTopic, standaloneFollowUp, topicWords } from './follow-up.js';
 import { buildAuditRecord, noEvidenceDetail, noEvidenceReason, type ModelDescriber } from './audit.js';
 import type { AuditRecordInput } from './audit-record.js';
 import type { AskRetrieval, RetrieveRequest, ScopeVerdict } from './types.js';
@@ -93,6 +93,8 @@ export interface PriorTurn {
   readonly shown?: string;
   /** The model's answer when it answered from context (the conversation history the model sees). */
   readonly modelAnswer?: string;
+  /** The topic the conversation carried on from it (TurnState.topic); absent: its question's topic words. */
+  readonly topic?: readonly string[];
 }
 
 /** What the calculator remembers across turns (a follow-up changes some inputs of the last operation). */
@@ -123,16 +125,29 @@ export interface TurnOutcome extends TurnState {
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
- * The query retrieval searches. A follow-up may lack its topic: 'standalone' (default) searches its own
- * words, with the topic the previous question supplies when it names none (follow-up.ts); 'appended'
- * searches the previous question and the new one together (the rule before, kept for measurement:
- * `npm run eval:follow-ups`).
+ * The query retrieval searches, and the topic the conversation carries on. A follow-up may lack its
+ * topic: 'standalone' (default) searches its own words, with the topic the conversation carries
+ * when it names none (follow-up.ts) — the previous turn's topic, so that a third turn still has the
+ * first one's; 'appended' searches the previous question and the new one together (the rule before,
+ * kept for measurement: `npm run eval:follow-ups`).
  */
+export function followUpSearch(
+  question: string,
+  prefilter: PrefilterResult,
+  previous: readonly PriorTurn[],
+  rule: FollowUpRule = 'standalone',
+): { query: string; topic: string[] } {
+  const prev = previous[previous.length - 1];
+  if (!prefilter.cues.followUpOf || !prev) return { query: question, topic: topicWords(question) };
+  const carriedIn = prev.topic ?? topicWords(prev.question);
+  if (rule === 'appended') return { query: `${prev.question} ${question}`, topic: conversationTopic(question, null, carriedIn) };
+  const f = standaloneFollowUp(question, { topic: carriedIn }, rule === 'standalone' ? 'missing' : 'always');
+  return { query: f.query, topic: conversationTopic(question, f, carriedIn) };
+}
+
+/** {@link followUpSearch}'s query. */
 export function retrievalQueryOf(question: string, prefilter: PrefilterResult, previous: readonly PriorTurn[], rule: FollowUpRule = 'standalone'): string {
-  const prevQuestion = previous[previous.length - 1]?.question;
-  if (!prefilter.cues.followUpOf || !prevQuestion) return question;
-  if (rule === 'appended') return `${prevQuestion} ${question}`;
-  return standaloneFollowUp(question, prevQuestion, rule === 'standalone' ? 'missing' : 'always').query;
+  return followUpSearch(question, prefilter, previous, rule).query;
 }
 
 /** 'standalone': the topic only when the message names none; 'topic-always': always add it; 'appended': the rule before. */
@@ -236,8 +251,8 @@ class TurnRun {
     const classifier =
       this.engine && this.settings.routerModel !== false ? createLlmRouterClassifier(chatModel(this.engine), signal ? { signal } : {}) : undefined;
     const routed = await routeTurn(question, routerHistory(this.previous), classifier);
-    const retrievalQuery = retrievalQueryOf(question, routed.prefilter, this.previous, this.settings.followUps);
-    this.emit({ type: 'route', route: routed.decision, retrievalQuery, prefilter: routed.prefilter });
+    const search = followUpSearch(question, routed.prefilter, this.previous, this.settings.followUps);
+    this.emit({ type: 'route', route: routed.decision, retrievalQuery: search.query, prefilter: routed.prefilter, topic: search.topic });
   }
 
   /** 2. calculator (database / both); a follow-up changes the last operation's inputs. */
@@ -250,16 +265,25 @@ class TurnRun {
     const params = this.followUp ? mergeParams(memory.params, ex.params) : ex.params;
     const targets = ex.targets.length ? ex.targets : this.followUp ? [...memory.targets] : [];
     const calc = runCalc(targets, params, ex.readings, ex.notes);
-    if (weakTableRoute(route, calc)) {
-      // unsure it is a table question and nothing to compute with: the text answers, the calculator is offered
-      const why = `The question was read as a table question with low confidence (${Math.round(100 * route.confidence)} %) and names no operation parameter the calculator can use.`;
-      const fallback: RouteDecision = { ...route, path: 'rules', reasoning: `${route.reasoning}; fell back to the text search: no calculator input read` };
+    // a SORA value asked for: named in the question, or a follow-up changing the inputs of one computed before
+    const asked = ex.targets.length > 0 || (this.followUp && memory.targets.length > 0);
+    const nothingComputed = calc.items.every((i) => i.status === 'missing');
+    if (weakTableRoute(route, calc) || (!asked && nothingComputed)) {
+      // unsure it is a table question, or it asks for no SORA value, and nothing to compute with: the text answers, the calculator is offered
+      const why = asked
+        ? 'The question names no operation parameter the calculator can use.'
+        : 'The question does not ask for a SORA value (iGRC, final GRC, SAIL, TMPR, OSO robustness or containment), so the calculator was not used.';
+      const note = [
+        ...(route.confidence < DECIDED_PROBABILITY ? [`low confidence ${Math.round(100 * route.confidence)} %`] : []),
+        asked ? 'no calculator input read' : 'no SORA value asked for, nothing computable',
+      ].join(', ');
+      const fallback: RouteDecision = { ...route, path: 'rules', reasoning: `${route.reasoning}; fell back to the text search: ${note}` };
       this.emit({ type: 'route', route: fallback, retrievalQuery: this.state.retrievalQuery });
       this.emit({ type: 'calc-offer', calc, why });
       return;
     }
     this.memory = { params, targets: calc.items.map((i) => i.target) };
-    this.emit({ type: 'calc', calc });
+    this.emit({ type: 'calc', calc, asked });
   }
 
   /** 3a. with a model, its rewrite, hypothetical answer and sub-questions are searched too; a follow-up is rewritten as a standalone question. */

@@ -41,7 +41,10 @@ export interface ConsultedDocuments {
     edition: string;
     pages: string;
     rank: number;
+    /** Why it was searched, with the figures (technical detail). */
     reason: string;
+    /** The same in plain words, and whether it was used (absent in conversations stored before it). */
+    why?: string;
     kept: boolean;
     /** Its agent's evidence passages, best first (empty when dropped). */
     evidenceIds: string[];

@@ -180,7 +180,8 @@ export function sourcesText(sources: readonly CoverageSource[], max = 3): string
  * they say so (an instrument is named only when those passages cite it).
  */
 export function notInDocumentsMessage(hit: CoverageHit): string {
+  // said on its own: whether the closest passages follow is the view's to say (it shows them only when there are some)
   const n = hit.instrument.notice;
-  if (n) return `These documents do not cover ${n.subject}: ${n.says} (${sourcesText(n.sources)}). The passages below are the closest ones they hold.`;
-  return `${hit.instrument.location} — not included in these documents. The passages below are the closest ones they hold.`;
+  if (n) return `These documents do not cover ${n.subject}: ${n.says} (${sourcesText(n.sources)}).`;
+  return `${hit.instrument.location} — not included in these documents.`;
 }

@@ -4,7 +4,7 @@
  * assumptions; these checks flag combinations that contradict each other or the inputs. They never
  * change a value: the assessor decides.
  */
-import type { IndicatorName, IndicatorValue } from './catalog.js';
+import { formatIndicatorValue, type IndicatorName, type IndicatorValue } from './catalog.js';
 import { compareGroundAndBand } from './ground.js';
 import type { InitialOperationInput, OperationField } from './inputs.js';
 
@@ -29,6 +29,12 @@ export interface CoherenceFlag {
 
 type Values = Partial<Record<IndicatorName, IndicatorValue | null>>;
 
+/** A value as the cards print it, lower-cased inside a sentence ("very low", "specific — SORA"), never its key ("very_low"). */
+const shown = (name: IndicatorName, value: IndicatorValue | null | undefined): string => {
+  const label = formatIndicatorValue(name, value ?? null);
+  return name === 'sail' ? label : label.charAt(0).toLowerCase() + label.slice(1);
+};
+
 interface Check {
   readonly id: string;
   readonly severity: CoherenceSeverity;
@@ -51,7 +57,7 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['likely_regulatory_pathway', 'expected_assessment_depth'],
     fields: [],
     test: (v) => v.likely_regulatory_pathway === 'open' && v.expected_assessment_depth === 'full_sora',
-    message: () => 'Pathway "open" with assessment depth "full_sora": the SORA is the risk assessment of the ‘specific’ category, not of the ‘open’ category.',
+    message: () => 'Pathway “open” with assessment depth “full SORA”: the SORA is the risk assessment of the ‘specific’ category, not of the ‘open’ category.',
   },
   {
     id: 'open-vs-structured-assessment',
@@ -60,7 +66,7 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     fields: [],
     test: (v) => v.likely_regulatory_pathway === 'open' && v.expected_assessment_depth === 'structured_assessment',
     message: () =>
-      'Pathway "open" with a "structured_assessment" depth: the ‘open’ category involves no operational risk assessment; check which of the two is right.',
+      'Pathway “open” with a “structured assessment” depth: the ‘open’ category involves no operational risk assessment; check which of the two is right.',
   },
   {
     id: 'sora-vs-simple-declaration',
@@ -70,7 +76,7 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     test: (v) =>
       (v.likely_regulatory_pathway === 'specific_sora' || v.likely_regulatory_pathway === 'certified') && v.expected_assessment_depth === 'simple_declaration',
     message: (v) =>
-      `Pathway "${String(v.likely_regulatory_pathway)}" with depth "simple_declaration": a full SORA or the ‘certified’ category is not satisfied by a simple declaration.`,
+      `Pathway “${shown('likely_regulatory_pathway', v.likely_regulatory_pathway)}” with depth “simple declaration”: a full SORA or the ‘certified’ category is not satisfied by a simple declaration.`,
   },
   {
     id: 'sts-vs-full-sora',
@@ -78,7 +84,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['likely_regulatory_pathway', 'expected_assessment_depth'],
     fields: [],
     test: (v) => v.likely_regulatory_pathway === 'specific_sts' && v.expected_assessment_depth === 'full_sora',
-    message: () => 'Pathway "specific_sts" with depth "full_sora": a standard scenario is operated under a declaration, without a full SORA.',
+    message: () =>
+      'Pathway “specific — standard scenario (STS)” with depth “full SORA”: a standard scenario is operated under a declaration, without a full SORA.',
   },
   {
     id: 'sail-vs-simple-declaration',
@@ -87,7 +94,7 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     fields: [],
     test: (v) => typeof v.sail === 'string' && (SAIL_RANK[v.sail] ?? 0) >= 3 && v.expected_assessment_depth === 'simple_declaration',
     message: (v) =>
-      `SAIL ${String(v.sail)} (computed from the tables) with depth "simple_declaration": SAIL III and above carry OSOs at medium or high robustness, which a simple declaration does not cover.`,
+      `SAIL ${String(v.sail)} (computed from the tables) with depth “simple declaration”: SAIL III and above carry OSOs at medium or high robustness, which a simple declaration does not cover.`,
   },
   {
     id: 'sail-vs-open',
@@ -109,7 +116,7 @@ export const COHERENCE_CHECKS: readonly Check[] = [
       v.likely_regulatory_pathway !== null &&
       v.likely_regulatory_pathway !== 'certified',
     message: (v) =>
-      `Final GRC ${String(v.final_grc)} is greater than 7 (outside the SORA, ‘certified’ category to be considered) but the pathway is "${String(v.likely_regulatory_pathway)}".`,
+      `Final GRC ${String(v.final_grc)} is greater than 7 (outside the SORA, ‘certified’ category to be considered) but the pathway is “${shown('likely_regulatory_pathway', v.likely_regulatory_pathway)}”.`,
   },
   {
     id: 'igrc-high-vs-ground-low',
@@ -117,7 +124,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['igrc', 'initial_ground_risk_orientation'],
     fields: [],
     test: (v) => (num(v.igrc) ?? 0) >= 7 && (v.initial_ground_risk_orientation === 'very_low' || v.initial_ground_risk_orientation === 'low'),
-    message: (v) => `iGRC ${String(v.igrc)} (computed from Table 1) with a "${String(v.initial_ground_risk_orientation)}" ground risk orientation.`,
+    message: (v) =>
+      `iGRC ${String(v.igrc)} (computed from Table 1) with a “${shown('initial_ground_risk_orientation', v.initial_ground_risk_orientation)}” ground risk orientation.`,
   },
   {
     id: 'igrc-low-vs-ground-high',
@@ -125,7 +133,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['igrc', 'initial_ground_risk_orientation'],
     fields: [],
     test: (v) => (num(v.igrc) ?? 99) <= 2 && (v.initial_ground_risk_orientation === 'high' || v.initial_ground_risk_orientation === 'medium'),
-    message: (v) => `iGRC ${String(v.igrc)} (computed from Table 1) with a "${String(v.initial_ground_risk_orientation)}" ground risk orientation.`,
+    message: (v) =>
+      `iGRC ${String(v.igrc)} (computed from Table 1) with a “${shown('initial_ground_risk_orientation', v.initial_ground_risk_orientation)}” ground risk orientation.`,
   },
   {
     id: 'assemblies-vs-ground-very-low',
@@ -134,7 +143,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     fields: ['ground_environment'],
     test: (v, i) =>
       i.ground_environment === 'assembly_of_people' && (v.initial_ground_risk_orientation === 'very_low' || v.initial_ground_risk_orientation === 'low'),
-    message: (v) => `Operation over assemblies of people with a "${String(v.initial_ground_risk_orientation)}" ground risk orientation.`,
+    message: (v) =>
+      `Operation over assemblies of people with a “${shown('initial_ground_risk_orientation', v.initial_ground_risk_orientation)}” ground risk orientation.`,
   },
   {
     id: 'controlled-ground-vs-ground-high',
@@ -154,7 +164,7 @@ export const COHERENCE_CHECKS: readonly Check[] = [
       (i.airspace_type === 'controlled' || i.airspace_type === 'airport_environment') &&
       v.initial_air_risk_orientation === 'very_low',
     message: (_v, i) =>
-      `BVLOS in ${i.airspace_type === 'controlled' ? 'controlled airspace' : 'an airport/heliport environment'} with a "very_low" air risk orientation: only atypical (e.g. segregated) airspace leads to ARC-a (S.4.4.4).`,
+      `BVLOS in ${i.airspace_type === 'controlled' ? 'controlled airspace' : 'an airport/heliport environment'} with a very low air risk orientation: only atypical (e.g. segregated) airspace leads to ARC-a (S.4.4.4).`,
   },
   {
     id: 'airport-vs-air-low',
@@ -162,7 +172,7 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['initial_air_risk_orientation'],
     fields: ['airspace_type'],
     test: (v, i) => i.airspace_type === 'airport_environment' && (v.initial_air_risk_orientation === 'very_low' || v.initial_air_risk_orientation === 'low'),
-    message: (v) => `Airport/heliport environment with a "${String(v.initial_air_risk_orientation)}" air risk orientation.`,
+    message: (v) => `Airport/heliport environment with a “${shown('initial_air_risk_orientation', v.initial_air_risk_orientation)}” air risk orientation.`,
   },
   {
     id: 'atypical-vs-air-high',
@@ -170,7 +180,8 @@ export const COHERENCE_CHECKS: readonly Check[] = [
     indicators: ['initial_air_risk_orientation'],
     fields: ['airspace_type'],
     test: (v, i) => i.airspace_type === 'atypical_segregated' && (v.initial_air_risk_orientation === 'high' || v.initial_air_risk_orientation === 'medium'),
-    message: (v) => `Atypical or segregated airspace (ARC-a, S.4.4.4) with a "${String(v.initial_air_risk_orientation)}" air risk orientation.`,
+    message: (v) =>
+      `Atypical or segregated airspace (ARC-a, S.4.4.4) with a “${shown('initial_air_risk_orientation', v.initial_air_risk_orientation)}” air risk orientation.`,
   },
   {
     id: 'residual-arc-above-initial',
@@ -183,7 +194,7 @@ export const COHERENCE_CHECKS: readonly Check[] = [
       v.initial_air_risk_orientation in ORIENTATION_RANK &&
       (ARC_RANK[i.residual_arc] ?? 0) > (ORIENTATION_RANK[v.initial_air_risk_orientation] ?? 0),
     message: (v, i) =>
-      `Residual ARC-${String(i.residual_arc)} is higher than a "${String(v.initial_air_risk_orientation)}" initial air risk orientation: strategic mitigations (Step #5) can only lower the initial ARC.`,
+      `Residual ARC-${String(i.residual_arc)} is higher than a “${shown('initial_air_risk_orientation', v.initial_air_risk_orientation)}” initial air risk orientation: strategic mitigations (Step #5) can only lower the initial ARC.`,
   },
   {
     id: 'open-vs-bvlos',

@@ -149,6 +149,9 @@ export function grcOrientation(grc: number): Orientation {
 
 export const ARC_ORIENTATION: Readonly<Record<'a' | 'b' | 'c' | 'd', Orientation>> = { a: 'very_low', b: 'low', c: 'medium', d: 'high' };
 
+/** An orientation as people write it ("very low", not the value's key "very_low"). */
+const orientationWords = (o: string): string => o.replace(/_/g, ' ');
+
 function calculated<T>(name: 'igrc' | 'final_grc' | 'sail', r: AssessResult<T> | null, value: (v: T) => IndicatorValue, calc: CalculatorOutcome): Derivation {
   const label = INDICATOR_CATALOG[name].label;
   if (r === null) {
@@ -222,7 +225,7 @@ export function deriveIndicator(name: IndicatorName, input: InitialOperationInpu
         return {
           value: o,
           basis: 'table',
-          explanation: `Initial ground risk orientation ${o}: the intrinsic GRC is ${r.value.igrc} (${traceText(r.trace)}); SkyCite maps iGRC ≤ 2 to very_low, 3–4 to low, 5–6 to medium and ≥ 7 to high (a coarse orientation, not a regulatory category).`,
+          explanation: `Initial ground risk orientation ${orientationWords(o)}: the intrinsic GRC is ${r.value.igrc} (${traceText(r.trace)}); SkyCite maps iGRC ≤ 2 to very low, 3–4 to low, 5–6 to medium and ≥ 7 to high (a coarse orientation, not a regulatory category).`,
           trace: r.trace,
           conditionalReasons: calc.borderline,
           missing: [],
@@ -252,14 +255,14 @@ export function deriveIndicator(name: IndicatorName, input: InitialOperationInpu
     case 'initial_air_risk_orientation': {
       const lower = input.residual_arc
         ? [
-            `The residual ARC given (ARC-${input.residual_arc}) results from the initial ARC lowered by strategic mitigations (Step #5), so the initial air risk is at least ${ARC_ORIENTATION[input.residual_arc]}.`,
+            `The residual ARC given (ARC-${input.residual_arc}) results from the initial ARC lowered by strategic mitigations (Step #5), so the initial air risk is at least ${orientationWords(ARC_ORIENTATION[input.residual_arc])}.`,
           ]
         : [];
       if (input.airspace_type === 'atypical_segregated') {
         return {
           value: 'very_low',
           basis: 'rule',
-          explanation: `Initial air risk orientation very_low: ${formatTraceStep(ATYPICAL_AIRSPACE_RULE)}. SkyCite maps ARC-a to very_low.`,
+          explanation: `Initial air risk orientation very low: ${formatTraceStep(ATYPICAL_AIRSPACE_RULE)}. SkyCite maps ARC-a to very low.`,
           trace: [ATYPICAL_AIRSPACE_RULE],
           conditionalReasons: [
             'Applies only if the operational volume is atypical airspace as defined in S.4.4.4 (e.g. reserved, restricted or temporarily segregated airspace); the competent authority designates atypical airspace and may raise the initial ARC (S.4.4.4(d), (e)).',

@@ -109,13 +109,23 @@ const CONFIDENCE_TEXT: Readonly<Record<IndicatorResult['confidence'], string>> =
   low: 'low confidence',
 };
 
-/** Printable Markdown summary (also readable as plain text). */
-export function renderSummary(result: AssessmentResult, documents: Readonly<Record<string, DocumentInfo>> = KNOWN_DOCUMENTS): string {
+/** An ISO time as people read it, in UTC ("2026-11-25 20:05 UTC"); the app passes the browser's local form with its zone instead. */
+export function readableUtc(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
+}
+
+/** Printable Markdown summary (also readable as plain text); `time` writes the generation time (default {@link readableUtc}). */
+export function renderSummary(
+  result: AssessmentResult,
+  documents: Readonly<Record<string, DocumentInfo>> = KNOWN_DOCUMENTS,
+  time: (iso: string) => string = readableUtc,
+): string {
   const doc = toExportDocument(result, documents);
   const out: string[] = [
     '# SkyCite — initial operation indicators',
     '',
-    `Generated ${result.generatedAt}${result.model ? ` · model ${result.model.id}, ${result.model.runs} runs per indicator` : ' · no language model (calculator and evidence only)'}`,
+    `Generated ${time(result.generatedAt)}${result.model ? ` · model ${result.model.id}, ${result.model.runs} runs per indicator` : ' · no language model (calculator and evidence only)'}`,
     '',
     `> ${DISCLAIMER}`,
     '',

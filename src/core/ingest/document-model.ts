@@ -8,6 +8,8 @@ export interface SourceLine {
   page: number | null;
   /** 1-based line number in the source file (or running line number for PDFs). */
   lineNo: number;
+  /** Set when the source marks the line as a heading of this level (1 = top; a Markdown "#", "##" …); absent when it does not say. */
+  heading?: number;
 }
 
 export interface PageAwareDocument {

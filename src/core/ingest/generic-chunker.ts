@@ -25,6 +25,8 @@ export const DEFAULT_MAX_CHARS = 1500;
 export interface Paragraph {
   text: string;
   page: number | null;
+  /** The source marks this paragraph (one line) as a heading of this level (SourceLine.heading). */
+  heading?: number;
 }
 
 /** Group a document's lines into paragraphs (empty line or page change = boundary). */
@@ -44,6 +46,12 @@ export function paragraphs(doc: PageAwareDocument): Paragraph[] {
     }
     if (cur.length && line.page !== page) flush();
     page = line.page;
+    if (line.heading !== undefined) {
+      // a heading the source marks is a paragraph of its own, whatever surrounds it
+      flush();
+      out.push({ text: text.trim(), page, heading: line.heading });
+      continue;
+    }
     cur.push(text);
   }
   flush();
@@ -276,6 +284,12 @@ export function chunkSections(doc: PageAwareDocument, meta: GenericChunkMeta): C
   const maxChars = maxCharsOf(meta);
   const blocks: Block[] = [];
   for (const para of paragraphs(doc)) {
+    if (para.heading !== undefined) {
+      const text = para.text.replace(/\s+/g, ' ').trim();
+      if (text.toLowerCase() !== meta.title.replace(/\s+/g, ' ').trim().toLowerCase())
+        blocks.push({ heading: true, text, level: para.heading, page: para.page });
+      continue;
+    }
     const lines = para.text.split('\n');
     const h = headingOf(lines[0]!, lines.length === 1);
     // a numbered line opening a longer paragraph is a heading when it is clearly shorter than the text under it (not a list item's first line)

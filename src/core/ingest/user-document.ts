@@ -30,15 +30,67 @@ export class UserDocumentError extends SkyCiteError {
   override name = 'UserDocumentError';
 }
 
-/** Markdown markup that is not text: heading marks, emphasis, link targets, code fences. */
-export function markdownToText(md: string): string {
+/** Inline Markdown markup that is not text: emphasis, link and image targets. */
+function markdownInline(md: string): string {
   return md
-    .replace(/^```.*$/gm, '')
-    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/(\*\*|__)(.+?)\1/g, '$2')
     .replace(/(^|\W)[*_](\S(?:.*?\S)?)[*_](?=\W|$)/g, '$1$2');
+}
+
+/** Markdown markup that is not text: heading marks, emphasis, link targets, code fences. */
+export function markdownToText(md: string): string {
+  return markdownInline(md.replace(/^```.*$/gm, '').replace(/^\s{0,3}#{1,6}\s+/gm, ''));
+}
+
+/** An ATX heading ("## Night flights", closing hashes allowed): its level and text. */
+const ATX = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
+/** A setext underline ("====" under a level-1 heading, "----" under a level-2 one). */
+const SETEXT = /^\s{0,3}(=+|-+)\s*$/;
+
+/**
+ * A Markdown file as a page-aware document whose headings are marked (SourceLine.heading): "#" … "######"
+ * and setext headings, outside code fences, become headings of their level, so that each section is
+ * its own passage titled by its heading (the chunker does not have to guess them from their form);
+ * the rest loses its markup as markdownToText drops it. Pages as textToDocument reads them.
+ */
+export function markdownDocument(sourceId: string, pages: string | string[]): PageAwareDocument {
+  const doc = textToDocument(sourceId, pages);
+  const lines: SourceLine[] = [];
+  let fenced = false;
+  for (const [i, line] of doc.lines.entries()) {
+    if (/^\s{0,3}(```|~~~)/.test(line.text)) {
+      fenced = !fenced;
+      lines.push({ ...line, text: '' });
+      continue;
+    }
+    const atx = fenced ? null : ATX.exec(line.text);
+    if (atx && atx[2]!.trim()) {
+      lines.push({ ...line, text: markdownInline(atx[2]!).trim(), heading: atx[1]!.length });
+      continue;
+    }
+    const next = doc.lines[i + 1];
+    const prev = lines[lines.length - 1];
+    // setext: a single text line, then its underline (a "---" after a blank line is a rule, not a heading)
+    if (
+      !fenced &&
+      line.text.trim() &&
+      next &&
+      next.page === line.page &&
+      SETEXT.test(next.text) &&
+      (!prev || prev.text.trim() === '' || prev.heading !== undefined)
+    ) {
+      lines.push({ ...line, text: markdownInline(line.text).trim(), heading: next.text.trim().startsWith('=') ? 1 : 2 });
+      continue;
+    }
+    if (!fenced && SETEXT.test(line.text) && prev?.heading !== undefined && prev.lineNo === line.lineNo - 1) {
+      lines.push({ ...line, text: '' });
+      continue;
+    }
+    lines.push({ ...line, text: fenced ? line.text : markdownInline(line.text) });
+  }
+  return { ...doc, lines };
 }
 
 /**

@@ -31,6 +31,8 @@ export interface RouteModel {
    * more probable.
    */
   readonly extractorGate: boolean;
+  /** Which features it reads (absent: `words`, the model files before clause features). */
+  readonly features?: RouteFeatureSet;
   /** What it was trained on (file hashes, counts, settings), for the record. */
   readonly trainedOn: Record<string, unknown>;
   readonly classes: readonly RouteClass[];
@@ -44,6 +46,14 @@ export interface RouteExample {
   readonly text: string;
   readonly path: RouteClass;
 }
+
+/**
+ * - `words`: the message's words and word pairs, and what the calculator's extractor reads in it;
+ * - `clauses`: the same, and the message's clauses (split at "?", ";", a dash, ", and what …"): how many
+ *   of them the extractor reads a table input or output in, how many ask for something else, and the
+ *   words of those others (`t:`), so that a request for text beside a value request is seen as such.
+ */
+export type RouteFeatureSet = 'words' | 'clauses';
 
 /** Options of {@link trainRouteModel}, with their defaults. */
 export interface RouteTrainOptions {
@@ -59,9 +69,19 @@ export interface RouteTrainOptions {
   readonly kind: RouteModelKind;
   /** {@link RouteModel.extractorGate} (default true; cross-validated too). */
   readonly extractorGate: boolean;
+  /** {@link RouteFeatureSet} (default `clauses`, chosen by `npm run cv:router`; docs/router.md). */
+  readonly features: RouteFeatureSet;
 }
 
-export const DEFAULT_ROUTE_TRAIN: RouteTrainOptions = { l2: 1e-2, epochs: 300, rate: 0.5, minCount: 2, kind: 'multinomial', extractorGate: true };
+export const DEFAULT_ROUTE_TRAIN: RouteTrainOptions = {
+  l2: 1e-2,
+  epochs: 300,
+  rate: 0.5,
+  minCount: 2,
+  kind: 'multinomial',
+  extractorGate: true,
+  features: 'clauses',
+};
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
@@ -73,8 +93,46 @@ const tokens = (text: string): string[] =>
       .match(/[\p{L}\p{N}]+(?:[.,'’-][\p{L}\p{N}]+)*/gu) ?? []
   ).map((t) => (/\d/.test(t) ? '#' : t));
 
-/** Features of a message: `w:` words, `b:` word pairs, `x:` what the extractor read. */
-export function routeFeatures(text: string, ex: Extraction = extractOperation(text)): string[] {
+/**
+ * A message's clauses: split at a question mark, a semicolon, a dash between spaces, a sentence
+ * end, and before "and" / "also" that opens a new request ("…, and what must …", "… and explain …").
+ */
+export function messageClauses(text: string): string[] {
+  return text
+    .normalize('NFKC')
+    .split(
+      /[?;]|\s[—–-]\s|[.!](?=\s+\p{Lu})|,?\s+(?:and|also|plus)\s+(?=(?:what|which|how|why|who|when|where|whether|is|are|does|do|can|could|must|should|may|explain|tell|describe|give|list|show)\b)|\b(?:also|and\s+also)\b,?/iu,
+    )
+    .map((c) => c.trim())
+    .filter((c) => /\p{L}{2}/u.test(c));
+}
+
+/** Words that only ask (they say nothing of what is asked for). */
+const CLAUSE_STOP = new Set(['the', 'a', 'an', 'of', 'to', 'for', 'in', 'on', 'at', 'and', 'or', 'is', 'it', 'that', 'this', 'me', 'i', 'we', 'my', 'our']);
+
+/** `c:` clause features: how many clauses ask for a table value (the extractor reads an output, or two inputs, in them), how many do not, and the latter's words (`t:`). */
+function clauseFeatures(text: string, out: Set<string>): void {
+  const clauses = messageClauses(text);
+  let calc = 0;
+  let other = 0;
+  for (const c of clauses) {
+    const ex = extractOperation(c);
+    // a value request names a table output, or gives the inputs of one; a clause with one term of a table and no output may ask what it means
+    if (ex.targets.length || ex.inputs.length > 1) {
+      calc++;
+      continue;
+    }
+    other++;
+    for (const t of tokens(c)) if (t !== '#' && !CLAUSE_STOP.has(t)) out.add(`t:${t}`);
+  }
+  out.add(`c:n:${Math.min(clauses.length, 3)}`);
+  out.add(`c:calc:${Math.min(calc, 2)}`);
+  out.add(`c:other:${Math.min(other, 2)}`);
+  if (calc && other) out.add('c:calc+other');
+}
+
+/** Features of a message: `w:` words, `b:` word pairs, `x:` what the extractor read; with `clauses`, `c:` and `t:` clause features. */
+export function routeFeatures(text: string, ex: Extraction = extractOperation(text), set: RouteFeatureSet = 'words'): string[] {
   const t = tokens(text);
   const out = new Set<string>();
   for (let i = 0; i < t.length; i++) {
@@ -85,6 +143,7 @@ export function routeFeatures(text: string, ex: Extraction = extractOperation(te
   for (const k of ex.targets) out.add(`x:out:${k}`);
   out.add(`x:inputs:${Math.min(ex.inputs.length, 2)}`);
   if (ex.inputs.length && ex.targets.length) out.add('x:inputs+output');
+  if (set === 'clauses') clauseFeatures(text, out);
   return [...out];
 }
 
@@ -107,7 +166,7 @@ export function predictRoute(
   ex: Extraction = extractOperation(text),
 ): { path: RouteClass; probabilities: Record<RouteClass, number>; gated: boolean } {
   const z = [...model.bias];
-  for (const f of routeFeatures(text, ex)) {
+  for (const f of routeFeatures(text, ex, model.features ?? 'words')) {
     const w = model.weights[f];
     if (w) for (let c = 0; c < z.length; c++) z[c]! += w[c]!;
   }
@@ -133,10 +192,10 @@ export function trainRouteModel(
   const o = { ...DEFAULT_ROUTE_TRAIN, ...options };
   if (!examples.length) throw new RangeError('no training examples');
   const classes = ROUTE_CLASSES;
-  const feats = examples.map((e) => routeFeatures(e.text));
+  const feats = examples.map((e) => routeFeatures(e.text, undefined, o.features));
   const count = new Map<string, number>();
   for (const fs of feats) for (const f of fs) count.set(f, (count.get(f) ?? 0) + 1);
-  const vocab = [...count.keys()].filter((f) => f.startsWith('x:') || count.get(f)! >= o.minCount).sort();
+  const vocab = [...count.keys()].filter((f) => /^[xc]:/.test(f) || count.get(f)! >= o.minCount).sort();
   const index = new Map(vocab.map((f, i) => [f, i]));
   const rows = feats.map((fs) => fs.map((f) => index.get(f)).filter((i): i is number => i !== undefined));
   const y = examples.map((e) => classes.indexOf(e.path));
@@ -196,6 +255,7 @@ export function trainRouteModel(
     formatVersion: 1,
     kind: o.kind,
     extractorGate: o.extractorGate,
+    ...(o.features !== 'words' ? { features: o.features } : {}),
     trainedOn: { ...trainedOn, options: o, examples: n, perClass: Object.fromEntries(classes.map((c, i) => [c, perClass[i]])) },
     classes,
     bias: Array.from(b, round),
@@ -211,6 +271,7 @@ export function parseRouteModel(json: unknown): RouteModel {
   if (!Array.isArray(m.classes) || m.classes.join() !== ROUTE_CLASSES.join())
     throw new Error(`route model: classes must be ${ROUTE_CLASSES.join(', ')}. ${fix}`);
   if (typeof m.extractorGate !== 'boolean') throw new Error(`route model: extractorGate must be true or false. ${fix}`);
+  if (m.features !== undefined && m.features !== 'words' && m.features !== 'clauses') throw new Error(`route model: features must be words or clauses. ${fix}`);
   if (m.kind !== 'multinomial' && m.kind !== 'factored') throw new Error(`route model: kind must be multinomial or factored. ${fix}`);
   const K = m.kind === 'factored' ? 2 : ROUTE_CLASSES.length;
   if (!Array.isArray(m.bias) || m.bias.length !== K) throw new Error(`route model: bias must have ${K} values. ${fix}`);

@@ -14,7 +14,7 @@
  * {@link RouterClassifier}: the LLM classifier of `router-classifier.ts` (the Ask view uses it when
  * a model is loaded).
  */
-import { extractOperation, type InputKind } from '../sora/extract.js';
+import { extractOperation, statesIgrc, type Extraction, type InputKind } from '../sora/extract.js';
 import { extractJurisdictions } from './jurisdictions.js';
 import { parseRouteModel, predictRoute, ROUTE_CLASSES, type RouteClass, type RouteModel } from './route-model.js';
 import routeModelFile from './route-model.json';
@@ -94,6 +94,19 @@ const INPUT_NAMES: Readonly<Record<InputKind, string>> = {
   oso: 'OSO number',
 };
 
+/**
+ * Whether a message asks for a table value or gives one to read a table with: it names a table output,
+ * states an iGRC, or gives any input the extractor reads other than an area's description (a size, a
+ * speed, a mass, a density as a number, an ARC, a GRC, a SAIL, an OSO, a mitigation with its level).
+ * A message whose only table term is an area's description — "What is a controlled ground area?",
+ * "Can PDRA-S02 be used over a populated area?" — asks about the term, and the text answers it.
+ */
+export function readsTableValue(ex: Pick<Extraction, 'targets' | 'inputs' | 'params'>, text: string): boolean {
+  if (ex.targets.length || statesIgrc(text)) return true;
+  if (ex.inputs.some((k) => k !== 'population')) return true;
+  return ex.params.population !== undefined && !ex.params.populationDescriptor;
+}
+
 /** A follow-up opening ("and for ARC-d?", "what about SAIL IV?", "what if we fly at night instead?"). */
 const FOLLOW_UP_OPENING =
   /^\s*(?:and|also|what\s+about|how\s+about|same\s+(?:for|with|but)|but\s+(?:for|with|if|what)|now\s+(?:for|with)|and\s+if|what\s+if|suppose|assume|then|in\s+that\s+case|ok(?:ay)?,?\s+(?:and|now|what|but))\b/i;
@@ -124,7 +137,11 @@ export function prefilterRoute(message: string, history: readonly ChatTurn[] = [
   const ex = extractOperation(text);
   const calcTargets = ex.targets.map((t) => `names ${t}`);
   const calcInputs = ex.inputs.map((k) => INPUT_NAMES[k]);
-  const { path: learned, probabilities, gated } = predictRoute(routeModel(), text, ex);
+  const predicted = predictRoute(routeModel(), text, ex);
+  const { probabilities, gated } = predicted;
+  // a table path for a message that neither asks for a table value nor gives one: the text answers
+  const settled = predicted.path !== 'rules' && !readsTableValue(ex, text);
+  const learned: RoutePath = settled ? 'rules' : predicted.path;
   const jurisdictions = extractJurisdictions(text);
   const cues = { calcTargets, calcInputs, probabilities };
   const pct = (p: number) => `${Math.round(100 * p)} %`;
@@ -145,7 +162,8 @@ export function prefilterRoute(message: string, history: readonly ChatTurn[] = [
   const previous = history.length > 0 ? previousUserPath(history) : undefined;
   const opening = FOLLOW_UP_OPENING.test(text);
   const refersBack = REFERS_BACK.test(text);
-  const inputsOnly = calcInputs.length > 0 && calcTargets.length === 0;
+  // only changes calculation inputs: gives a value of one (a term of a table alone is a question of its own)
+  const inputsOnly = calcTargets.length === 0 && readsTableValue(ex, text);
   const looksLikeFollowUp =
     previous !== undefined &&
     (opening || refersBack || inputsOnly) &&
@@ -161,6 +179,19 @@ export function prefilterRoute(message: string, history: readonly ChatTurn[] = [
       decision: { path, confidence: 0.8, jurisdictions, reasoning: describe(`follow-up of a ${previous} question`) },
       decided: true,
       cues: { ...cues, followUpOf: previous },
+      operation: ex,
+    };
+  }
+  if (settled) {
+    return {
+      decision: {
+        path: 'rules',
+        confidence: probabilities.rules + probabilities[predicted.path],
+        jurisdictions,
+        reasoning: describe(`no table value asked for or given (the model said ${predicted.path})`),
+      },
+      decided: wordCount(text) >= 2,
+      cues,
       operation: ex,
     };
   }

@@ -810,7 +810,7 @@ return errors === 0;
 }
 
 export const storedConversation = validate17;
-const schema18 = {"$id":"skycite/stored-conversation","type":"object","required":["version","turns","memory"],"properties":{"version":{"const":2},"memory":{"type":"object","required":["params","targets"],"properties":{"params":{"type":["object","null"]},"targets":{"type":"array","items":{"type":"string"}}}},"turns":{"type":"array","items":{"type":"object","required":["question","phase","route","retrievalQuery","calc","calcOffer","assistance","assistError","ask","mode","noEvidence","scope","evidence","condensed","stream","draft","retryNotice","answer","grounding","groundingError","error","audited","auditError"],"properties":{"question":{"type":"string"},"phase":{"enum":["done","stopped","error"]},"route":{"anyOf":[{"type":"null"},{"type":"object","required":["path","confidence","reasoning","jurisdictions"],"properties":{"path":{"enum":["rules","database","both"]},"confidence":{"type":"number"},"reasoning":{"type":"string"},"jurisdictions":{"type":"array","items":{"type":"string"}}}}]},"retrievalQuery":{"type":"string"},"calc":{"anyOf":[{"type":"null"},{"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"type":"object","required":["target","status"]}}}}]},"calcOffer":{"anyOf":[{"type":"null"},{"type":"object","required":["calc","why"],"properties":{"why":{"type":"string"}}}]},"assistance":{"anyOf":[{"type":"null"},{"type":"object"}]},"assistError":{"type":["string","null"]},"ask":{"anyOf":[{"type":"null"},{"type":"object","required":["retrieval","config","chunks"],"properties":{"retrieval":{"type":"object","required":["evidence","context","noEvidence"],"properties":{"evidence":{"type":"array","items":{"type":"object","required":["id","row","score"],"properties":{"id":{"type":"string"},"row":{"type":"integer"},"score":{"type":"number"}}}},"context":{"type":"string"},"noEvidence":{"type":"boolean"},"editionNote":{"type":["string","null"]}}},"config":{"type":"object"},"chunks":{"type":"array","items":{"type":"object","required":["id","docId","title","text","sectionPath"],"properties":{"id":{"type":"string"},"docId":{"type":"string"},"title":{"type":"string"},"text":{"type":"string"},"sectionPath":{"type":"array","items":{"type":"string"}}}}},"documents":{"type":"object","required":["consulted","evidence","chunks","editionNote"],"properties":{"consulted":{"type":"array","items":{"type":"object","required":["id","title","kept","reason"]}},"evidence":{"type":"array","items":{"type":"object","required":["id","row","score"],"properties":{"id":{"type":"string"},"row":{"type":"integer"},"score":{"type":"number"}}}},"chunks":{"type":"array","items":{"type":"object","required":["id","docId","title","text","sectionPath"],"properties":{"id":{"type":"string"},"docId":{"type":"string"},"title":{"type":"string"},"text":{"type":"string"},"sectionPath":{"type":"array","items":{"type":"string"}}}}},"editionNote":{"type":["string","null"]}}}}}]},"mode":{"enum":["generative","evidence-only",null]},"noEvidence":{"anyOf":[{"type":"null"},{"type":"object","required":["why","detail"],"properties":{"why":{"type":"string"},"detail":{"type":"string"}}}]},"scope":{"anyOf":[{"type":"null"},{"type":"object","required":["message","instrument","location"],"properties":{"message":{"type":"string"},"instrument":{"type":"string"},"location":{"type":"string"}}}]},"evidence":{"anyOf":[{"type":"null"},{"type":"object","required":["text","passages"],"properties":{"text":{"type":"string"},"passages":{"type":"array","items":{"type":"object","required":["number","id","text","highlights"]}}}}]},"condensed":{"anyOf":[{"type":"null"},{"type":"array","items":{"type":"object","required":["documentId","mode"]}}]},"stream":{"type":"string"},"draft":{"type":"string"},"retryNotice":{"type":["string","null"]},"answer":{"anyOf":[{"type":"null"},{"type":"object","required":["status","answer","citations","display","removedCitations","attributed","wordingWarnings","contextIds","structured"],"properties":{"status":{"enum":["complete","stopped","truncated","no-context"]},"answer":{"type":"string"},"citations":{"type":"array","items":{"type":"string"}},"display":{"type":"object","required":["text","order","numberOf"],"properties":{"text":{"type":"string"},"order":{"type":"array","items":{"type":"string"}},"numberOf":{"type":"object"}}},"removedCitations":{"type":"array","items":{"type":"object","required":["id"]}},"attributed":{"type":"array","items":{"type":"object","required":["id","sentence"]}},"wordingWarnings":{"type":"array","items":{"type":"string"}},"contextIds":{"type":"array","items":{"type":"string"}},"structured":{"anyOf":[{"type":"null"},{"type":"object","required":["claims","pruned","problem"],"properties":{"claims":{"type":"array"},"pruned":{"type":"array"},"problem":{"type":["string","null"]}}}]}}}]},"grounding":{"anyOf":[{"type":"null"},{"type":"object","required":["sentences","totals","verdict","verdictReason"],"properties":{"sentences":{"type":"array"},"totals":{"type":"object","required":["unsupported"]},"verdict":{"type":"string"},"verdictReason":{"type":"string"}}}]},"groundingError":{"type":["string","null"]},"error":{"anyOf":[{"type":"null"},{"type":"object","required":["summary","action"],"properties":{"summary":{"type":"string"},"action":{"type":"string"}}}]},"audited":{"type":"boolean"},"auditError":{"type":["string","null"]}}}}}};
+const schema18 = {"$id":"skycite/stored-conversation","type":"object","required":["version","turns","memory"],"properties":{"version":{"const":3},"memory":{"type":"object","required":["params","targets"],"properties":{"params":{"type":["object","null"]},"targets":{"type":"array","items":{"type":"string"}}}},"turns":{"type":"array","items":{"type":"object","required":["question","phase","route","retrievalQuery","topic","queuedFor","calc","calcAsked","calcOffer","assistance","assistError","ask","mode","noEvidence","scope","evidence","condensed","stream","draft","retryNotice","answer","grounding","groundingError","error","audited","auditError"],"properties":{"question":{"type":"string"},"phase":{"enum":["done","stopped","error"]},"route":{"anyOf":[{"type":"null"},{"type":"object","required":["path","confidence","reasoning","jurisdictions"],"properties":{"path":{"enum":["rules","database","both"]},"confidence":{"type":"number"},"reasoning":{"type":"string"},"jurisdictions":{"type":"array","items":{"type":"string"}}}}]},"retrievalQuery":{"type":"string"},"topic":{"type":"array","items":{"type":"string"}},"queuedFor":{"enum":["index","answer",null]},"calcAsked":{"type":"boolean"},"calc":{"anyOf":[{"type":"null"},{"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"type":"object","required":["target","status"]}}}}]},"calcOffer":{"anyOf":[{"type":"null"},{"type":"object","required":["calc","why"],"properties":{"why":{"type":"string"}}}]},"assistance":{"anyOf":[{"type":"null"},{"type":"object"}]},"assistError":{"type":["string","null"]},"ask":{"anyOf":[{"type":"null"},{"type":"object","required":["retrieval","config","chunks"],"properties":{"retrieval":{"type":"object","required":["evidence","context","noEvidence"],"properties":{"evidence":{"type":"array","items":{"type":"object","required":["id","row","score"],"properties":{"id":{"type":"string"},"row":{"type":"integer"},"score":{"type":"number"}}}},"context":{"type":"string"},"noEvidence":{"type":"boolean"},"editionNote":{"type":["string","null"]}}},"config":{"type":"object"},"chunks":{"type":"array","items":{"type":"object","required":["id","docId","title","text","sectionPath"],"properties":{"id":{"type":"string"},"docId":{"type":"string"},"title":{"type":"string"},"text":{"type":"string"},"sectionPath":{"type":"array","items":{"type":"string"}}}}},"documents":{"type":"object","required":["consulted","evidence","chunks","editionNote"],"properties":{"consulted":{"type":"array","items":{"type":"object","required":["id","title","kept","reason"]}},"evidence":{"type":"array","items":{"type":"object","required":["id","row","score"],"properties":{"id":{"type":"string"},"row":{"type":"integer"},"score":{"type":"number"}}}},"chunks":{"type":"array","items":{"type":"object","required":["id","docId","title","text","sectionPath"],"properties":{"id":{"type":"string"},"docId":{"type":"string"},"title":{"type":"string"},"text":{"type":"string"},"sectionPath":{"type":"array","items":{"type":"string"}}}}},"editionNote":{"type":["string","null"]}}}}}]},"mode":{"enum":["generative","evidence-only",null]},"noEvidence":{"anyOf":[{"type":"null"},{"type":"object","required":["why","detail"],"properties":{"why":{"type":"string"},"detail":{"type":"string"}}}]},"scope":{"anyOf":[{"type":"null"},{"type":"object","required":["message","instrument","location"],"properties":{"message":{"type":"string"},"instrument":{"type":"string"},"location":{"type":"string"}}}]},"evidence":{"anyOf":[{"type":"null"},{"type":"object","required":["text","passages"],"properties":{"text":{"type":"string"},"passages":{"type":"array","items":{"type":"object","required":["number","id","text","highlights"]}}}}]},"condensed":{"anyOf":[{"type":"null"},{"type":"array","items":{"type":"object","required":["documentId","mode"]}}]},"stream":{"type":"string"},"draft":{"type":"string"},"retryNotice":{"type":["string","null"]},"answer":{"anyOf":[{"type":"null"},{"type":"object","required":["status","answer","citations","display","removedCitations","attributed","wordingWarnings","contextIds","structured"],"properties":{"status":{"enum":["complete","stopped","truncated","no-context"]},"answer":{"type":"string"},"citations":{"type":"array","items":{"type":"string"}},"display":{"type":"object","required":["text","order","numberOf"],"properties":{"text":{"type":"string"},"order":{"type":"array","items":{"type":"string"}},"numberOf":{"type":"object"}}},"removedCitations":{"type":"array","items":{"type":"object","required":["id"]}},"attributed":{"type":"array","items":{"type":"object","required":["id","sentence"]}},"wordingWarnings":{"type":"array","items":{"type":"string"}},"contextIds":{"type":"array","items":{"type":"string"}},"structured":{"anyOf":[{"type":"null"},{"type":"object","required":["claims","pruned","problem"],"properties":{"claims":{"type":"array"},"pruned":{"type":"array"},"problem":{"type":["string","null"]}}}]}}}]},"grounding":{"anyOf":[{"type":"null"},{"type":"object","required":["sentences","totals","verdict","verdictReason"],"properties":{"sentences":{"type":"array"},"totals":{"type":"object","required":["unsupported"]},"verdict":{"type":"string"},"verdictReason":{"type":"string"}}}]},"groundingError":{"type":["string","null"]},"error":{"anyOf":[{"type":"null"},{"type":"object","required":["summary","action"],"properties":{"summary":{"type":"string"},"action":{"type":"string"}}}]},"audited":{"type":"boolean"},"auditError":{"type":["string","null"]}}}}}};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="skycite/stored-conversation" */;
@@ -848,8 +848,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data.version !== undefined){
-if(2 !== data.version){
-const err3 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"};
+if(3 !== data.version){
+const err3 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 3},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -982,8 +982,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6.calc === undefined){
-const err14 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "calc"},message:"must have required property '"+"calc"+"'"};
+if(data6.topic === undefined){
+const err14 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "topic"},message:"must have required property '"+"topic"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -992,8 +992,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data6.calcOffer === undefined){
-const err15 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "calcOffer"},message:"must have required property '"+"calcOffer"+"'"};
+if(data6.queuedFor === undefined){
+const err15 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "queuedFor"},message:"must have required property '"+"queuedFor"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1002,8 +1002,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data6.assistance === undefined){
-const err16 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "assistance"},message:"must have required property '"+"assistance"+"'"};
+if(data6.calc === undefined){
+const err16 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "calc"},message:"must have required property '"+"calc"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1012,8 +1012,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data6.assistError === undefined){
-const err17 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "assistError"},message:"must have required property '"+"assistError"+"'"};
+if(data6.calcAsked === undefined){
+const err17 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "calcAsked"},message:"must have required property '"+"calcAsked"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1022,8 +1022,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data6.ask === undefined){
-const err18 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "ask"},message:"must have required property '"+"ask"+"'"};
+if(data6.calcOffer === undefined){
+const err18 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "calcOffer"},message:"must have required property '"+"calcOffer"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1032,8 +1032,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data6.mode === undefined){
-const err19 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(data6.assistance === undefined){
+const err19 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "assistance"},message:"must have required property '"+"assistance"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1042,8 +1042,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data6.noEvidence === undefined){
-const err20 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "noEvidence"},message:"must have required property '"+"noEvidence"+"'"};
+if(data6.assistError === undefined){
+const err20 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "assistError"},message:"must have required property '"+"assistError"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1052,8 +1052,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data6.scope === undefined){
-const err21 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "scope"},message:"must have required property '"+"scope"+"'"};
+if(data6.ask === undefined){
+const err21 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "ask"},message:"must have required property '"+"ask"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1062,8 +1062,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data6.evidence === undefined){
-const err22 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
+if(data6.mode === undefined){
+const err22 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1072,8 +1072,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data6.condensed === undefined){
-const err23 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "condensed"},message:"must have required property '"+"condensed"+"'"};
+if(data6.noEvidence === undefined){
+const err23 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "noEvidence"},message:"must have required property '"+"noEvidence"+"'"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1082,8 +1082,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data6.stream === undefined){
-const err24 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "stream"},message:"must have required property '"+"stream"+"'"};
+if(data6.scope === undefined){
+const err24 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "scope"},message:"must have required property '"+"scope"+"'"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1092,8 +1092,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data6.draft === undefined){
-const err25 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "draft"},message:"must have required property '"+"draft"+"'"};
+if(data6.evidence === undefined){
+const err25 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1102,8 +1102,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data6.retryNotice === undefined){
-const err26 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "retryNotice"},message:"must have required property '"+"retryNotice"+"'"};
+if(data6.condensed === undefined){
+const err26 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "condensed"},message:"must have required property '"+"condensed"+"'"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1112,8 +1112,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data6.answer === undefined){
-const err27 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'"};
+if(data6.stream === undefined){
+const err27 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "stream"},message:"must have required property '"+"stream"+"'"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1122,8 +1122,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data6.grounding === undefined){
-const err28 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "grounding"},message:"must have required property '"+"grounding"+"'"};
+if(data6.draft === undefined){
+const err28 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "draft"},message:"must have required property '"+"draft"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1132,8 +1132,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data6.groundingError === undefined){
-const err29 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "groundingError"},message:"must have required property '"+"groundingError"+"'"};
+if(data6.retryNotice === undefined){
+const err29 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "retryNotice"},message:"must have required property '"+"retryNotice"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1142,8 +1142,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data6.error === undefined){
-const err30 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+if(data6.answer === undefined){
+const err30 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1152,8 +1152,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data6.audited === undefined){
-const err31 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "audited"},message:"must have required property '"+"audited"+"'"};
+if(data6.grounding === undefined){
+const err31 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "grounding"},message:"must have required property '"+"grounding"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1162,8 +1162,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data6.auditError === undefined){
-const err32 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "auditError"},message:"must have required property '"+"auditError"+"'"};
+if(data6.groundingError === undefined){
+const err32 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "groundingError"},message:"must have required property '"+"groundingError"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1172,9 +1172,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data6.question !== undefined){
-if(typeof data6.question !== "string"){
-const err33 = {instancePath:instancePath+"/turns/" + i1+"/question",schemaPath:"#/properties/turns/items/properties/question/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6.error === undefined){
+const err33 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1183,16 +1182,47 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data6.phase !== undefined){
-let data8 = data6.phase;
-if(!(((data8 === "done") || (data8 === "stopped")) || (data8 === "error"))){
-const err34 = {instancePath:instancePath+"/turns/" + i1+"/phase",schemaPath:"#/properties/turns/items/properties/phase/enum",keyword:"enum",params:{allowedValues: schema18.properties.turns.items.properties.phase.enum},message:"must be equal to one of the allowed values"};
+if(data6.audited === undefined){
+const err34 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "audited"},message:"must have required property '"+"audited"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
+}
+errors++;
+}
+if(data6.auditError === undefined){
+const err35 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "auditError"},message:"must have required property '"+"auditError"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data6.question !== undefined){
+if(typeof data6.question !== "string"){
+const err36 = {instancePath:instancePath+"/turns/" + i1+"/question",schemaPath:"#/properties/turns/items/properties/question/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data6.phase !== undefined){
+let data8 = data6.phase;
+if(!(((data8 === "done") || (data8 === "stopped")) || (data8 === "error"))){
+const err37 = {instancePath:instancePath+"/turns/" + i1+"/phase",schemaPath:"#/properties/turns/items/properties/phase/enum",keyword:"enum",params:{allowedValues: schema18.properties.turns.items.properties.phase.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
 }
 errors++;
 }
@@ -1203,12 +1233,12 @@ const _errs18 = errors;
 let valid7 = false;
 const _errs19 = errors;
 if(data9 !== null){
-const err35 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err38 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err38];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err38);
 }
 errors++;
 }
@@ -1218,37 +1248,7 @@ if(!valid7){
 const _errs21 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.path === undefined){
-const err36 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(data9.confidence === undefined){
-const err37 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/required",keyword:"required",params:{missingProperty: "confidence"},message:"must have required property '"+"confidence"+"'"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if(data9.reasoning === undefined){
-const err38 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/required",keyword:"required",params:{missingProperty: "reasoning"},message:"must have required property '"+"reasoning"+"'"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data9.jurisdictions === undefined){
-const err39 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/required",keyword:"required",params:{missingProperty: "jurisdictions"},message:"must have required property '"+"jurisdictions"+"'"};
+const err39 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1257,10 +1257,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data9.path !== undefined){
-let data10 = data9.path;
-if(!(((data10 === "rules") || (data10 === "database")) || (data10 === "both"))){
-const err40 = {instancePath:instancePath+"/turns/" + i1+"/route/path",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/properties/path/enum",keyword:"enum",params:{allowedValues: schema18.properties.turns.items.properties.route.anyOf[1].properties.path.enum},message:"must be equal to one of the allowed values"};
+if(data9.confidence === undefined){
+const err40 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/required",keyword:"required",params:{missingProperty: "confidence"},message:"must have required property '"+"confidence"+"'"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1269,11 +1267,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-if(data9.confidence !== undefined){
-let data11 = data9.confidence;
-if(!((typeof data11 == "number") && (isFinite(data11)))){
-const err41 = {instancePath:instancePath+"/turns/" + i1+"/route/confidence",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/properties/confidence/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data9.reasoning === undefined){
+const err41 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/required",keyword:"required",params:{missingProperty: "reasoning"},message:"must have required property '"+"reasoning"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1282,15 +1277,50 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data9.reasoning !== undefined){
-if(typeof data9.reasoning !== "string"){
-const err42 = {instancePath:instancePath+"/turns/" + i1+"/route/reasoning",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/properties/reasoning/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data9.jurisdictions === undefined){
+const err42 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/required",keyword:"required",params:{missingProperty: "jurisdictions"},message:"must have required property '"+"jurisdictions"+"'"};
 if(vErrors === null){
 vErrors = [err42];
 }
 else {
 vErrors.push(err42);
+}
+errors++;
+}
+if(data9.path !== undefined){
+let data10 = data9.path;
+if(!(((data10 === "rules") || (data10 === "database")) || (data10 === "both"))){
+const err43 = {instancePath:instancePath+"/turns/" + i1+"/route/path",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/properties/path/enum",keyword:"enum",params:{allowedValues: schema18.properties.turns.items.properties.route.anyOf[1].properties.path.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data9.confidence !== undefined){
+let data11 = data9.confidence;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+const err44 = {instancePath:instancePath+"/turns/" + i1+"/route/confidence",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/properties/confidence/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data9.reasoning !== undefined){
+if(typeof data9.reasoning !== "string"){
+const err45 = {instancePath:instancePath+"/turns/" + i1+"/route/reasoning",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/properties/reasoning/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
 }
 errors++;
 }
@@ -1301,36 +1331,36 @@ if(Array.isArray(data13)){
 const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
 if(typeof data13[i2] !== "string"){
-const err43 = {instancePath:instancePath+"/turns/" + i1+"/route/jurisdictions/" + i2,schemaPath:"#/properties/turns/items/properties/route/anyOf/1/properties/jurisdictions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err46 = {instancePath:instancePath+"/turns/" + i1+"/route/jurisdictions/" + i2,schemaPath:"#/properties/turns/items/properties/route/anyOf/1/properties/jurisdictions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err43];
+vErrors = [err46];
 }
 else {
-vErrors.push(err43);
+vErrors.push(err46);
 }
 errors++;
 }
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/turns/" + i1+"/route/jurisdictions",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/properties/jurisdictions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err47 = {instancePath:instancePath+"/turns/" + i1+"/route/jurisdictions",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/properties/jurisdictions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err44];
+vErrors = [err47];
 }
 else {
-vErrors.push(err44);
+vErrors.push(err47);
 }
 errors++;
 }
 }
 }
 else {
-const err45 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err48 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err45];
+vErrors = [err48];
 }
 else {
-vErrors.push(err45);
+vErrors.push(err48);
 }
 errors++;
 }
@@ -1338,12 +1368,12 @@ var _valid0 = _errs21 === errors;
 valid7 = valid7 || _valid0;
 }
 if(!valid7){
-const err46 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err49 = {instancePath:instancePath+"/turns/" + i1+"/route",schemaPath:"#/properties/turns/items/properties/route/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err46];
+vErrors = [err49];
 }
 else {
-vErrors.push(err46);
+vErrors.push(err49);
 }
 errors++;
 }
@@ -1361,55 +1391,7 @@ vErrors = null;
 }
 if(data6.retrievalQuery !== undefined){
 if(typeof data6.retrievalQuery !== "string"){
-const err47 = {instancePath:instancePath+"/turns/" + i1+"/retrievalQuery",schemaPath:"#/properties/turns/items/properties/retrievalQuery/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-if(data6.calc !== undefined){
-let data16 = data6.calc;
-const _errs35 = errors;
-let valid11 = false;
-const _errs36 = errors;
-if(data16 !== null){
-const err48 = {instancePath:instancePath+"/turns/" + i1+"/calc",schemaPath:"#/properties/turns/items/properties/calc/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-var _valid1 = _errs36 === errors;
-valid11 = valid11 || _valid1;
-if(!valid11){
-const _errs38 = errors;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.items === undefined){
-const err49 = {instancePath:instancePath+"/turns/" + i1+"/calc",schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data16.items !== undefined){
-let data17 = data16.items;
-if(Array.isArray(data17)){
-const len3 = data17.length;
-for(let i3=0; i3<len3; i3++){
-let data18 = data17[i3];
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.target === undefined){
-const err50 = {instancePath:instancePath+"/turns/" + i1+"/calc/items/" + i3,schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/properties/items/items/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+const err50 = {instancePath:instancePath+"/turns/" + i1+"/retrievalQuery",schemaPath:"#/properties/turns/items/properties/retrievalQuery/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1418,8 +1400,14 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data18.status === undefined){
-const err51 = {instancePath:instancePath+"/turns/" + i1+"/calc/items/" + i3,schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/properties/items/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+}
+if(data6.topic !== undefined){
+let data16 = data6.topic;
+if(Array.isArray(data16)){
+const len3 = data16.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data16[i3] !== "string"){
+const err51 = {instancePath:instancePath+"/turns/" + i1+"/topic/" + i3,schemaPath:"#/properties/turns/items/properties/topic/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1429,8 +1417,9 @@ vErrors.push(err51);
 errors++;
 }
 }
+}
 else {
-const err52 = {instancePath:instancePath+"/turns/" + i1+"/calc/items/" + i3,schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err52 = {instancePath:instancePath+"/turns/" + i1+"/topic",schemaPath:"#/properties/turns/items/properties/topic/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1440,9 +1429,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-else {
-const err53 = {instancePath:instancePath+"/turns/" + i1+"/calc/items",schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data6.queuedFor !== undefined){
+let data18 = data6.queuedFor;
+if(!(((data18 === "index") || (data18 === "answer")) || (data18 === null))){
+const err53 = {instancePath:instancePath+"/turns/" + i1+"/queuedFor",schemaPath:"#/properties/turns/items/properties/queuedFor/enum",keyword:"enum",params:{allowedValues: schema18.properties.turns.items.properties.queuedFor.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1452,9 +1442,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
-else {
-const err54 = {instancePath:instancePath+"/turns/" + i1+"/calc",schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data6.calcAsked !== undefined){
+if(typeof data6.calcAsked !== "boolean"){
+const err54 = {instancePath:instancePath+"/turns/" + i1+"/calcAsked",schemaPath:"#/properties/turns/items/properties/calcAsked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1463,11 +1453,14 @@ vErrors.push(err54);
 }
 errors++;
 }
-var _valid1 = _errs38 === errors;
-valid11 = valid11 || _valid1;
 }
-if(!valid11){
-const err55 = {instancePath:instancePath+"/turns/" + i1+"/calc",schemaPath:"#/properties/turns/items/properties/calc/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data6.calc !== undefined){
+let data20 = data6.calc;
+const _errs42 = errors;
+let valid13 = false;
+const _errs43 = errors;
+if(data20 !== null){
+const err55 = {instancePath:instancePath+"/turns/" + i1+"/calc",schemaPath:"#/properties/turns/items/properties/calc/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1476,25 +1469,13 @@ vErrors.push(err55);
 }
 errors++;
 }
-else {
-errors = _errs35;
-if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data6.calcOffer !== undefined){
-let data19 = data6.calcOffer;
+var _valid1 = _errs43 === errors;
+valid13 = valid13 || _valid1;
+if(!valid13){
 const _errs45 = errors;
-let valid15 = false;
-const _errs46 = errors;
-if(data19 !== null){
-const err56 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.items === undefined){
+const err56 = {instancePath:instancePath+"/turns/" + i1+"/calc",schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1503,13 +1484,15 @@ vErrors.push(err56);
 }
 errors++;
 }
-var _valid2 = _errs46 === errors;
-valid15 = valid15 || _valid2;
-if(!valid15){
-const _errs48 = errors;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.calc === undefined){
-const err57 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf/1/required",keyword:"required",params:{missingProperty: "calc"},message:"must have required property '"+"calc"+"'"};
+if(data20.items !== undefined){
+let data21 = data20.items;
+if(Array.isArray(data21)){
+const len4 = data21.length;
+for(let i4=0; i4<len4; i4++){
+let data22 = data21[i4];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.target === undefined){
+const err57 = {instancePath:instancePath+"/turns/" + i1+"/calc/items/" + i4,schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/properties/items/items/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1518,8 +1501,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data19.why === undefined){
-const err58 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf/1/required",keyword:"required",params:{missingProperty: "why"},message:"must have required property '"+"why"+"'"};
+if(data22.status === undefined){
+const err58 = {instancePath:instancePath+"/turns/" + i1+"/calc/items/" + i4,schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/properties/items/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1528,9 +1511,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data19.why !== undefined){
-if(typeof data19.why !== "string"){
-const err59 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer/why",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf/1/properties/why/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err59 = {instancePath:instancePath+"/turns/" + i1+"/calc/items/" + i4,schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1542,7 +1525,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err60 = {instancePath:instancePath+"/turns/" + i1+"/calc/items",schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1551,11 +1534,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-var _valid2 = _errs48 === errors;
-valid15 = valid15 || _valid2;
 }
-if(!valid15){
-const err61 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err61 = {instancePath:instancePath+"/turns/" + i1+"/calc",schemaPath:"#/properties/turns/items/properties/calc/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1564,25 +1546,11 @@ vErrors.push(err61);
 }
 errors++;
 }
-else {
-errors = _errs45;
-if(vErrors !== null){
-if(_errs45){
-vErrors.length = _errs45;
+var _valid1 = _errs45 === errors;
+valid13 = valid13 || _valid1;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data6.assistance !== undefined){
-let data21 = data6.assistance;
-const _errs53 = errors;
-let valid17 = false;
-const _errs54 = errors;
-if(data21 !== null){
-const err62 = {instancePath:instancePath+"/turns/" + i1+"/assistance",schemaPath:"#/properties/turns/items/properties/assistance/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid13){
+const err62 = {instancePath:instancePath+"/turns/" + i1+"/calc",schemaPath:"#/properties/turns/items/properties/calc/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -1591,12 +1559,25 @@ vErrors.push(err62);
 }
 errors++;
 }
-var _valid3 = _errs54 === errors;
-valid17 = valid17 || _valid3;
-if(!valid17){
-const _errs56 = errors;
-if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
-const err63 = {instancePath:instancePath+"/turns/" + i1+"/assistance",schemaPath:"#/properties/turns/items/properties/assistance/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+else {
+errors = _errs42;
+if(vErrors !== null){
+if(_errs42){
+vErrors.length = _errs42;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.calcOffer !== undefined){
+let data23 = data6.calcOffer;
+const _errs52 = errors;
+let valid17 = false;
+const _errs53 = errors;
+if(data23 !== null){
+const err63 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -1605,11 +1586,13 @@ vErrors.push(err63);
 }
 errors++;
 }
-var _valid3 = _errs56 === errors;
-valid17 = valid17 || _valid3;
-}
+var _valid2 = _errs53 === errors;
+valid17 = valid17 || _valid2;
 if(!valid17){
-const err64 = {instancePath:instancePath+"/turns/" + i1+"/assistance",schemaPath:"#/properties/turns/items/properties/assistance/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs55 = errors;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.calc === undefined){
+const err64 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf/1/required",keyword:"required",params:{missingProperty: "calc"},message:"must have required property '"+"calc"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -1618,22 +1601,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-else {
-errors = _errs53;
-if(vErrors !== null){
-if(_errs53){
-vErrors.length = _errs53;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data6.assistError !== undefined){
-let data22 = data6.assistError;
-if((typeof data22 !== "string") && (data22 !== null)){
-const err65 = {instancePath:instancePath+"/turns/" + i1+"/assistError",schemaPath:"#/properties/turns/items/properties/assistError/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.assistError.type},message:"must be string,null"};
+if(data23.why === undefined){
+const err65 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf/1/required",keyword:"required",params:{missingProperty: "why"},message:"must have required property '"+"why"+"'"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1642,14 +1611,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-if(data6.ask !== undefined){
-let data23 = data6.ask;
-const _errs61 = errors;
-let valid18 = false;
-const _errs62 = errors;
-if(data23 !== null){
-const err66 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data23.why !== undefined){
+if(typeof data23.why !== "string"){
+const err66 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer/why",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf/1/properties/why/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1658,13 +1622,10 @@ vErrors.push(err66);
 }
 errors++;
 }
-var _valid4 = _errs62 === errors;
-valid18 = valid18 || _valid4;
-if(!valid18){
-const _errs64 = errors;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.retrieval === undefined){
-const err67 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/required",keyword:"required",params:{missingProperty: "retrieval"},message:"must have required property '"+"retrieval"+"'"};
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1673,8 +1634,11 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data23.config === undefined){
-const err68 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/required",keyword:"required",params:{missingProperty: "config"},message:"must have required property '"+"config"+"'"};
+var _valid2 = _errs55 === errors;
+valid17 = valid17 || _valid2;
+}
+if(!valid17){
+const err68 = {instancePath:instancePath+"/turns/" + i1+"/calcOffer",schemaPath:"#/properties/turns/items/properties/calcOffer/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1683,8 +1647,25 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data23.chunks === undefined){
-const err69 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/required",keyword:"required",params:{missingProperty: "chunks"},message:"must have required property '"+"chunks"+"'"};
+else {
+errors = _errs52;
+if(vErrors !== null){
+if(_errs52){
+vErrors.length = _errs52;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.assistance !== undefined){
+let data25 = data6.assistance;
+const _errs60 = errors;
+let valid19 = false;
+const _errs61 = errors;
+if(data25 !== null){
+const err69 = {instancePath:instancePath+"/turns/" + i1+"/assistance",schemaPath:"#/properties/turns/items/properties/assistance/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1693,11 +1674,12 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(data23.retrieval !== undefined){
-let data24 = data23.retrieval;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.evidence === undefined){
-const err70 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
+var _valid3 = _errs61 === errors;
+valid19 = valid19 || _valid3;
+if(!valid19){
+const _errs63 = errors;
+if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
+const err70 = {instancePath:instancePath+"/turns/" + i1+"/assistance",schemaPath:"#/properties/turns/items/properties/assistance/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1706,8 +1688,11 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data24.context === undefined){
-const err71 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/required",keyword:"required",params:{missingProperty: "context"},message:"must have required property '"+"context"+"'"};
+var _valid3 = _errs63 === errors;
+valid19 = valid19 || _valid3;
+}
+if(!valid19){
+const err71 = {instancePath:instancePath+"/turns/" + i1+"/assistance",schemaPath:"#/properties/turns/items/properties/assistance/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1716,8 +1701,22 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(data24.noEvidence === undefined){
-const err72 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/required",keyword:"required",params:{missingProperty: "noEvidence"},message:"must have required property '"+"noEvidence"+"'"};
+else {
+errors = _errs60;
+if(vErrors !== null){
+if(_errs60){
+vErrors.length = _errs60;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.assistError !== undefined){
+let data26 = data6.assistError;
+if((typeof data26 !== "string") && (data26 !== null)){
+const err72 = {instancePath:instancePath+"/turns/" + i1+"/assistError",schemaPath:"#/properties/turns/items/properties/assistError/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.assistError.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1726,15 +1725,14 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data24.evidence !== undefined){
-let data25 = data24.evidence;
-if(Array.isArray(data25)){
-const len4 = data25.length;
-for(let i4=0; i4<len4; i4++){
-let data26 = data25[i4];
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.id === undefined){
-const err73 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i4,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+if(data6.ask !== undefined){
+let data27 = data6.ask;
+const _errs68 = errors;
+let valid20 = false;
+const _errs69 = errors;
+if(data27 !== null){
+const err73 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1743,8 +1741,13 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data26.row === undefined){
-const err74 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i4,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/required",keyword:"required",params:{missingProperty: "row"},message:"must have required property '"+"row"+"'"};
+var _valid4 = _errs69 === errors;
+valid20 = valid20 || _valid4;
+if(!valid20){
+const _errs71 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.retrieval === undefined){
+const err74 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/required",keyword:"required",params:{missingProperty: "retrieval"},message:"must have required property '"+"retrieval"+"'"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1753,8 +1756,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data26.score === undefined){
-const err75 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i4,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
+if(data27.config === undefined){
+const err75 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/required",keyword:"required",params:{missingProperty: "config"},message:"must have required property '"+"config"+"'"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1763,9 +1766,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data26.id !== undefined){
-if(typeof data26.id !== "string"){
-const err76 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i4+"/id",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.chunks === undefined){
+const err76 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/required",keyword:"required",params:{missingProperty: "chunks"},message:"must have required property '"+"chunks"+"'"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1774,11 +1776,11 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-if(data26.row !== undefined){
-let data28 = data26.row;
-if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err77 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i4+"/row",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/properties/row/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data27.retrieval !== undefined){
+let data28 = data27.retrieval;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.evidence === undefined){
+const err77 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1787,11 +1789,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-if(data26.score !== undefined){
-let data29 = data26.score;
-if(!((typeof data29 == "number") && (isFinite(data29)))){
-const err78 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i4+"/score",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data28.context === undefined){
+const err78 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/required",keyword:"required",params:{missingProperty: "context"},message:"must have required property '"+"context"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1800,10 +1799,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-}
-else {
-const err79 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i4,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data28.noEvidence === undefined){
+const err79 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/required",keyword:"required",params:{missingProperty: "noEvidence"},message:"must have required property '"+"noEvidence"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1812,10 +1809,15 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-else {
-const err80 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data28.evidence !== undefined){
+let data29 = data28.evidence;
+if(Array.isArray(data29)){
+const len5 = data29.length;
+for(let i5=0; i5<len5; i5++){
+let data30 = data29[i5];
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.id === undefined){
+const err80 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i5,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1824,10 +1826,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-if(data24.context !== undefined){
-if(typeof data24.context !== "string"){
-const err81 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/context",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/context/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data30.row === undefined){
+const err81 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i5,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/required",keyword:"required",params:{missingProperty: "row"},message:"must have required property '"+"row"+"'"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1836,10 +1836,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-if(data24.noEvidence !== undefined){
-if(typeof data24.noEvidence !== "boolean"){
-const err82 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/noEvidence",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/noEvidence/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data30.score === undefined){
+const err82 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i5,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1848,11 +1846,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-if(data24.editionNote !== undefined){
-let data32 = data24.editionNote;
-if((typeof data32 !== "string") && (data32 !== null)){
-const err83 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/editionNote",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/editionNote/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.ask.anyOf[1].properties.retrieval.properties.editionNote.type},message:"must be string,null"};
+if(data30.id !== undefined){
+if(typeof data30.id !== "string"){
+const err83 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i5+"/id",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1862,9 +1858,10 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data30.row !== undefined){
+let data32 = data30.row;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err84 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i5+"/row",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/properties/row/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1874,10 +1871,10 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data23.config !== undefined){
-let data33 = data23.config;
-if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
-const err85 = {instancePath:instancePath+"/turns/" + i1+"/ask/config",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data30.score !== undefined){
+let data33 = data30.score;
+if(!((typeof data33 == "number") && (isFinite(data33)))){
+const err85 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i5+"/score",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1887,15 +1884,9 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data23.chunks !== undefined){
-let data34 = data23.chunks;
-if(Array.isArray(data34)){
-const len5 = data34.length;
-for(let i5=0; i5<len5; i5++){
-let data35 = data34[i5];
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(data35.id === undefined){
-const err86 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+else {
+const err86 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence/" + i5,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1904,8 +1895,10 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data35.docId === undefined){
-const err87 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/required",keyword:"required",params:{missingProperty: "docId"},message:"must have required property '"+"docId"+"'"};
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/evidence",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1914,8 +1907,10 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data35.title === undefined){
-const err88 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+}
+if(data28.context !== undefined){
+if(typeof data28.context !== "string"){
+const err88 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/context",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/context/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1924,8 +1919,10 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data35.text === undefined){
-const err89 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+}
+if(data28.noEvidence !== undefined){
+if(typeof data28.noEvidence !== "boolean"){
+const err89 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/noEvidence",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/noEvidence/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1934,8 +1931,11 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data35.sectionPath === undefined){
-const err90 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/required",keyword:"required",params:{missingProperty: "sectionPath"},message:"must have required property '"+"sectionPath"+"'"};
+}
+if(data28.editionNote !== undefined){
+let data36 = data28.editionNote;
+if((typeof data36 !== "string") && (data36 !== null)){
+const err90 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval/editionNote",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/properties/editionNote/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.ask.anyOf[1].properties.retrieval.properties.editionNote.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1944,9 +1944,10 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(data35.id !== undefined){
-if(typeof data35.id !== "string"){
-const err91 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5+"/id",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/turns/" + i1+"/ask/retrieval",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/retrieval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1956,9 +1957,10 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data35.docId !== undefined){
-if(typeof data35.docId !== "string"){
-const err92 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5+"/docId",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/docId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.config !== undefined){
+let data37 = data27.config;
+if(!(data37 && typeof data37 == "object" && !Array.isArray(data37))){
+const err92 = {instancePath:instancePath+"/turns/" + i1+"/ask/config",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1968,9 +1970,15 @@ vErrors.push(err92);
 errors++;
 }
 }
-if(data35.title !== undefined){
-if(typeof data35.title !== "string"){
-const err93 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5+"/title",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.chunks !== undefined){
+let data38 = data27.chunks;
+if(Array.isArray(data38)){
+const len6 = data38.length;
+for(let i6=0; i6<len6; i6++){
+let data39 = data38[i6];
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.id === undefined){
+const err93 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1979,10 +1987,8 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-if(data35.text !== undefined){
-if(typeof data35.text !== "string"){
-const err94 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5+"/text",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data39.docId === undefined){
+const err94 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/required",keyword:"required",params:{missingProperty: "docId"},message:"must have required property '"+"docId"+"'"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1991,14 +1997,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data35.sectionPath !== undefined){
-let data40 = data35.sectionPath;
-if(Array.isArray(data40)){
-const len6 = data40.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data40[i6] !== "string"){
-const err95 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5+"/sectionPath/" + i6,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/sectionPath/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data39.title === undefined){
+const err95 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -2007,10 +2007,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-}
-else {
-const err96 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5+"/sectionPath",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/sectionPath/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data39.text === undefined){
+const err96 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -2019,10 +2017,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i5,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data39.sectionPath === undefined){
+const err97 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/required",keyword:"required",params:{missingProperty: "sectionPath"},message:"must have required property '"+"sectionPath"+"'"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -2031,10 +2027,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data39.id !== undefined){
+if(typeof data39.id !== "string"){
+const err98 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6+"/id",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -2044,11 +2039,9 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data23.documents !== undefined){
-let data42 = data23.documents;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.consulted === undefined){
-const err99 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/required",keyword:"required",params:{missingProperty: "consulted"},message:"must have required property '"+"consulted"+"'"};
+if(data39.docId !== undefined){
+if(typeof data39.docId !== "string"){
+const err99 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6+"/docId",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/docId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -2057,8 +2050,10 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(data42.evidence === undefined){
-const err100 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
+}
+if(data39.title !== undefined){
+if(typeof data39.title !== "string"){
+const err100 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6+"/title",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -2067,8 +2062,10 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data42.chunks === undefined){
-const err101 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/required",keyword:"required",params:{missingProperty: "chunks"},message:"must have required property '"+"chunks"+"'"};
+}
+if(data39.text !== undefined){
+if(typeof data39.text !== "string"){
+const err101 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6+"/text",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -2077,8 +2074,14 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data42.editionNote === undefined){
-const err102 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/required",keyword:"required",params:{missingProperty: "editionNote"},message:"must have required property '"+"editionNote"+"'"};
+}
+if(data39.sectionPath !== undefined){
+let data44 = data39.sectionPath;
+if(Array.isArray(data44)){
+const len7 = data44.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data44[i7] !== "string"){
+const err102 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6+"/sectionPath/" + i7,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/sectionPath/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -2087,15 +2090,10 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(data42.consulted !== undefined){
-let data43 = data42.consulted;
-if(Array.isArray(data43)){
-const len7 = data43.length;
-for(let i7=0; i7<len7; i7++){
-let data44 = data43[i7];
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.id === undefined){
-const err103 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted/" + i7,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6+"/sectionPath",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/properties/sectionPath/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -2104,8 +2102,10 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data44.title === undefined){
-const err104 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted/" + i7,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks/" + i6,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -2114,8 +2114,10 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data44.kept === undefined){
-const err105 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted/" + i7,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/items/required",keyword:"required",params:{missingProperty: "kept"},message:"must have required property '"+"kept"+"'"};
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/turns/" + i1+"/ask/chunks",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/chunks/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2124,8 +2126,12 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data44.reason === undefined){
-const err106 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted/" + i7,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+}
+if(data27.documents !== undefined){
+let data46 = data27.documents;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.consulted === undefined){
+const err106 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/required",keyword:"required",params:{missingProperty: "consulted"},message:"must have required property '"+"consulted"+"'"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2134,9 +2140,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-else {
-const err107 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted/" + i7,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data46.evidence === undefined){
+const err107 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2145,10 +2150,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-}
-else {
-const err108 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data46.chunks === undefined){
+const err108 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/required",keyword:"required",params:{missingProperty: "chunks"},message:"must have required property '"+"chunks"+"'"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -2157,16 +2160,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-if(data42.evidence !== undefined){
-let data45 = data42.evidence;
-if(Array.isArray(data45)){
-const len8 = data45.length;
-for(let i8=0; i8<len8; i8++){
-let data46 = data45[i8];
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.id === undefined){
-const err109 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i8,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data46.editionNote === undefined){
+const err109 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/required",keyword:"required",params:{missingProperty: "editionNote"},message:"must have required property '"+"editionNote"+"'"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -2175,8 +2170,15 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data46.row === undefined){
-const err110 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i8,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/required",keyword:"required",params:{missingProperty: "row"},message:"must have required property '"+"row"+"'"};
+if(data46.consulted !== undefined){
+let data47 = data46.consulted;
+if(Array.isArray(data47)){
+const len8 = data47.length;
+for(let i8=0; i8<len8; i8++){
+let data48 = data47[i8];
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.id === undefined){
+const err110 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted/" + i8,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -2185,8 +2187,8 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(data46.score === undefined){
-const err111 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i8,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
+if(data48.title === undefined){
+const err111 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted/" + i8,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2195,9 +2197,8 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(data46.id !== undefined){
-if(typeof data46.id !== "string"){
-const err112 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i8+"/id",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data48.kept === undefined){
+const err112 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted/" + i8,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/items/required",keyword:"required",params:{missingProperty: "kept"},message:"must have required property '"+"kept"+"'"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -2206,11 +2207,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-if(data46.row !== undefined){
-let data48 = data46.row;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err113 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i8+"/row",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/properties/row/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data48.reason === undefined){
+const err113 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted/" + i8,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -2220,10 +2218,8 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data46.score !== undefined){
-let data49 = data46.score;
-if(!((typeof data49 == "number") && (isFinite(data49)))){
-const err114 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i8+"/score",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err114 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted/" + i8,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -2235,7 +2231,7 @@ errors++;
 }
 }
 else {
-const err115 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i8,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err115 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/consulted",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/consulted/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -2245,9 +2241,15 @@ vErrors.push(err115);
 errors++;
 }
 }
-}
-else {
-const err116 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data46.evidence !== undefined){
+let data49 = data46.evidence;
+if(Array.isArray(data49)){
+const len9 = data49.length;
+for(let i9=0; i9<len9; i9++){
+let data50 = data49[i9];
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(data50.id === undefined){
+const err116 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i9,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -2256,16 +2258,8 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-if(data42.chunks !== undefined){
-let data50 = data42.chunks;
-if(Array.isArray(data50)){
-const len9 = data50.length;
-for(let i9=0; i9<len9; i9++){
-let data51 = data50[i9];
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-if(data51.id === undefined){
-const err117 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data50.row === undefined){
+const err117 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i9,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/required",keyword:"required",params:{missingProperty: "row"},message:"must have required property '"+"row"+"'"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -2274,8 +2268,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data51.docId === undefined){
-const err118 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/required",keyword:"required",params:{missingProperty: "docId"},message:"must have required property '"+"docId"+"'"};
+if(data50.score === undefined){
+const err118 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i9,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -2284,8 +2278,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(data51.title === undefined){
-const err119 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(data50.id !== undefined){
+if(typeof data50.id !== "string"){
+const err119 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i9+"/id",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -2294,8 +2289,11 @@ vErrors.push(err119);
 }
 errors++;
 }
-if(data51.text === undefined){
-const err120 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+}
+if(data50.row !== undefined){
+let data52 = data50.row;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err120 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i9+"/row",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/properties/row/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -2304,8 +2302,11 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(data51.sectionPath === undefined){
-const err121 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/required",keyword:"required",params:{missingProperty: "sectionPath"},message:"must have required property '"+"sectionPath"+"'"};
+}
+if(data50.score !== undefined){
+let data53 = data50.score;
+if(!((typeof data53 == "number") && (isFinite(data53)))){
+const err121 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i9+"/score",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -2314,9 +2315,10 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(data51.id !== undefined){
-if(typeof data51.id !== "string"){
-const err122 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9+"/id",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err122 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence/" + i9,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -2326,9 +2328,9 @@ vErrors.push(err122);
 errors++;
 }
 }
-if(data51.docId !== undefined){
-if(typeof data51.docId !== "string"){
-const err123 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9+"/docId",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/docId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err123 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/evidence",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -2338,9 +2340,15 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data51.title !== undefined){
-if(typeof data51.title !== "string"){
-const err124 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9+"/title",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data46.chunks !== undefined){
+let data54 = data46.chunks;
+if(Array.isArray(data54)){
+const len10 = data54.length;
+for(let i10=0; i10<len10; i10++){
+let data55 = data54[i10];
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+if(data55.id === undefined){
+const err124 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -2349,10 +2357,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-if(data51.text !== undefined){
-if(typeof data51.text !== "string"){
-const err125 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9+"/text",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data55.docId === undefined){
+const err125 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/required",keyword:"required",params:{missingProperty: "docId"},message:"must have required property '"+"docId"+"'"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -2361,14 +2367,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-if(data51.sectionPath !== undefined){
-let data56 = data51.sectionPath;
-if(Array.isArray(data56)){
-const len10 = data56.length;
-for(let i10=0; i10<len10; i10++){
-if(typeof data56[i10] !== "string"){
-const err126 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9+"/sectionPath/" + i10,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/sectionPath/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data55.title === undefined){
+const err126 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -2377,10 +2377,8 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-}
-else {
-const err127 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9+"/sectionPath",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/sectionPath/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data55.text === undefined){
+const err127 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -2389,10 +2387,8 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-}
-else {
-const err128 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i9,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data55.sectionPath === undefined){
+const err128 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/required",keyword:"required",params:{missingProperty: "sectionPath"},message:"must have required property '"+"sectionPath"+"'"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -2401,10 +2397,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-}
-else {
-const err129 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data55.id !== undefined){
+if(typeof data55.id !== "string"){
+const err129 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10+"/id",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -2414,10 +2409,9 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data42.editionNote !== undefined){
-let data58 = data42.editionNote;
-if((typeof data58 !== "string") && (data58 !== null)){
-const err130 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/editionNote",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/editionNote/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.ask.anyOf[1].properties.documents.properties.editionNote.type},message:"must be string,null"};
+if(data55.docId !== undefined){
+if(typeof data55.docId !== "string"){
+const err130 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10+"/docId",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/docId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -2427,9 +2421,9 @@ vErrors.push(err130);
 errors++;
 }
 }
-}
-else {
-const err131 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data55.title !== undefined){
+if(typeof data55.title !== "string"){
+const err131 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10+"/title",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -2439,9 +2433,9 @@ vErrors.push(err131);
 errors++;
 }
 }
-}
-else {
-const err132 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data55.text !== undefined){
+if(typeof data55.text !== "string"){
+const err132 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10+"/text",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -2450,11 +2444,14 @@ vErrors.push(err132);
 }
 errors++;
 }
-var _valid4 = _errs64 === errors;
-valid18 = valid18 || _valid4;
 }
-if(!valid18){
-const err133 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data55.sectionPath !== undefined){
+let data60 = data55.sectionPath;
+if(Array.isArray(data60)){
+const len11 = data60.length;
+for(let i11=0; i11<len11; i11++){
+if(typeof data60[i11] !== "string"){
+const err133 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10+"/sectionPath/" + i11,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/sectionPath/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -2463,22 +2460,10 @@ vErrors.push(err133);
 }
 errors++;
 }
-else {
-errors = _errs61;
-if(vErrors !== null){
-if(_errs61){
-vErrors.length = _errs61;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data6.mode !== undefined){
-let data59 = data6.mode;
-if(!(((data59 === "generative") || (data59 === "evidence-only")) || (data59 === null))){
-const err134 = {instancePath:instancePath+"/turns/" + i1+"/mode",schemaPath:"#/properties/turns/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema18.properties.turns.items.properties.mode.enum},message:"must be equal to one of the allowed values"};
+const err134 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10+"/sectionPath",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/properties/sectionPath/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -2488,13 +2473,9 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data6.noEvidence !== undefined){
-let data60 = data6.noEvidence;
-const _errs138 = errors;
-let valid40 = false;
-const _errs139 = errors;
-if(data60 !== null){
-const err135 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+else {
+const err135 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks/" + i10,schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -2503,13 +2484,10 @@ vErrors.push(err135);
 }
 errors++;
 }
-var _valid5 = _errs139 === errors;
-valid40 = valid40 || _valid5;
-if(!valid40){
-const _errs141 = errors;
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-if(data60.why === undefined){
-const err136 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/1/required",keyword:"required",params:{missingProperty: "why"},message:"must have required property '"+"why"+"'"};
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/chunks",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/chunks/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -2518,8 +2496,11 @@ vErrors.push(err136);
 }
 errors++;
 }
-if(data60.detail === undefined){
-const err137 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/1/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'"};
+}
+if(data46.editionNote !== undefined){
+let data62 = data46.editionNote;
+if((typeof data62 !== "string") && (data62 !== null)){
+const err137 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents/editionNote",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/properties/editionNote/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.ask.anyOf[1].properties.documents.properties.editionNote.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -2528,9 +2509,10 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data60.why !== undefined){
-if(typeof data60.why !== "string"){
-const err138 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence/why",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/1/properties/why/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err138 = {instancePath:instancePath+"/turns/" + i1+"/ask/documents",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/properties/documents/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -2540,9 +2522,9 @@ vErrors.push(err138);
 errors++;
 }
 }
-if(data60.detail !== undefined){
-if(typeof data60.detail !== "string"){
-const err139 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence/detail",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/1/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err139 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -2551,10 +2533,11 @@ vErrors.push(err139);
 }
 errors++;
 }
+var _valid4 = _errs71 === errors;
+valid20 = valid20 || _valid4;
 }
-}
-else {
-const err140 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!valid20){
+const err140 = {instancePath:instancePath+"/turns/" + i1+"/ask",schemaPath:"#/properties/turns/items/properties/ask/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -2563,11 +2546,22 @@ vErrors.push(err140);
 }
 errors++;
 }
-var _valid5 = _errs141 === errors;
-valid40 = valid40 || _valid5;
+else {
+errors = _errs68;
+if(vErrors !== null){
+if(_errs68){
+vErrors.length = _errs68;
 }
-if(!valid40){
-const err141 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.mode !== undefined){
+let data63 = data6.mode;
+if(!(((data63 === "generative") || (data63 === "evidence-only")) || (data63 === null))){
+const err141 = {instancePath:instancePath+"/turns/" + i1+"/mode",schemaPath:"#/properties/turns/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema18.properties.turns.items.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -2576,25 +2570,14 @@ vErrors.push(err141);
 }
 errors++;
 }
-else {
-errors = _errs138;
-if(vErrors !== null){
-if(_errs138){
-vErrors.length = _errs138;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data6.scope !== undefined){
-let data63 = data6.scope;
-const _errs148 = errors;
+if(data6.noEvidence !== undefined){
+let data64 = data6.noEvidence;
+const _errs145 = errors;
 let valid42 = false;
-const _errs149 = errors;
-if(data63 !== null){
-const err142 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const _errs146 = errors;
+if(data64 !== null){
+const err142 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -2603,13 +2586,13 @@ vErrors.push(err142);
 }
 errors++;
 }
-var _valid6 = _errs149 === errors;
-valid42 = valid42 || _valid6;
+var _valid5 = _errs146 === errors;
+valid42 = valid42 || _valid5;
 if(!valid42){
-const _errs151 = errors;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-if(data63.message === undefined){
-const err143 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+const _errs148 = errors;
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(data64.why === undefined){
+const err143 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/1/required",keyword:"required",params:{missingProperty: "why"},message:"must have required property '"+"why"+"'"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -2618,8 +2601,8 @@ vErrors.push(err143);
 }
 errors++;
 }
-if(data63.instrument === undefined){
-const err144 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/required",keyword:"required",params:{missingProperty: "instrument"},message:"must have required property '"+"instrument"+"'"};
+if(data64.detail === undefined){
+const err144 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/1/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -2628,8 +2611,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-if(data63.location === undefined){
-const err145 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
+if(data64.why !== undefined){
+if(typeof data64.why !== "string"){
+const err145 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence/why",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/1/properties/why/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -2638,9 +2622,10 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(data63.message !== undefined){
-if(typeof data63.message !== "string"){
-const err146 = {instancePath:instancePath+"/turns/" + i1+"/scope/message",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data64.detail !== undefined){
+if(typeof data64.detail !== "string"){
+const err146 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence/detail",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/1/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -2650,9 +2635,9 @@ vErrors.push(err146);
 errors++;
 }
 }
-if(data63.instrument !== undefined){
-if(typeof data63.instrument !== "string"){
-const err147 = {instancePath:instancePath+"/turns/" + i1+"/scope/instrument",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/properties/instrument/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err147 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -2661,10 +2646,11 @@ vErrors.push(err147);
 }
 errors++;
 }
+var _valid5 = _errs148 === errors;
+valid42 = valid42 || _valid5;
 }
-if(data63.location !== undefined){
-if(typeof data63.location !== "string"){
-const err148 = {instancePath:instancePath+"/turns/" + i1+"/scope/location",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid42){
+const err148 = {instancePath:instancePath+"/turns/" + i1+"/noEvidence",schemaPath:"#/properties/turns/items/properties/noEvidence/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2673,10 +2659,25 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
+else {
+errors = _errs145;
+if(vErrors !== null){
+if(_errs145){
+vErrors.length = _errs145;
 }
 else {
-const err149 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data6.scope !== undefined){
+let data67 = data6.scope;
+const _errs155 = errors;
+let valid44 = false;
+const _errs156 = errors;
+if(data67 !== null){
+const err149 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2685,11 +2686,13 @@ vErrors.push(err149);
 }
 errors++;
 }
-var _valid6 = _errs151 === errors;
-valid42 = valid42 || _valid6;
-}
-if(!valid42){
-const err150 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid6 = _errs156 === errors;
+valid44 = valid44 || _valid6;
+if(!valid44){
+const _errs158 = errors;
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+if(data67.message === undefined){
+const err150 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2698,25 +2701,8 @@ vErrors.push(err150);
 }
 errors++;
 }
-else {
-errors = _errs148;
-if(vErrors !== null){
-if(_errs148){
-vErrors.length = _errs148;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data6.evidence !== undefined){
-let data67 = data6.evidence;
-const _errs160 = errors;
-let valid44 = false;
-const _errs161 = errors;
-if(data67 !== null){
-const err151 = {instancePath:instancePath+"/turns/" + i1+"/evidence",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data67.instrument === undefined){
+const err151 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/required",keyword:"required",params:{missingProperty: "instrument"},message:"must have required property '"+"instrument"+"'"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2725,13 +2711,8 @@ vErrors.push(err151);
 }
 errors++;
 }
-var _valid7 = _errs161 === errors;
-valid44 = valid44 || _valid7;
-if(!valid44){
-const _errs163 = errors;
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-if(data67.text === undefined){
-const err152 = {instancePath:instancePath+"/turns/" + i1+"/evidence",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(data67.location === undefined){
+const err152 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2740,8 +2721,9 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(data67.passages === undefined){
-const err153 = {instancePath:instancePath+"/turns/" + i1+"/evidence",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/required",keyword:"required",params:{missingProperty: "passages"},message:"must have required property '"+"passages"+"'"};
+if(data67.message !== undefined){
+if(typeof data67.message !== "string"){
+const err153 = {instancePath:instancePath+"/turns/" + i1+"/scope/message",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2750,9 +2732,10 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(data67.text !== undefined){
-if(typeof data67.text !== "string"){
-const err154 = {instancePath:instancePath+"/turns/" + i1+"/evidence/text",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data67.instrument !== undefined){
+if(typeof data67.instrument !== "string"){
+const err154 = {instancePath:instancePath+"/turns/" + i1+"/scope/instrument",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/properties/instrument/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2762,15 +2745,9 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data67.passages !== undefined){
-let data69 = data67.passages;
-if(Array.isArray(data69)){
-const len11 = data69.length;
-for(let i11=0; i11<len11; i11++){
-let data70 = data69[i11];
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-if(data70.number === undefined){
-const err155 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages/" + i11,schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/items/required",keyword:"required",params:{missingProperty: "number"},message:"must have required property '"+"number"+"'"};
+if(data67.location !== undefined){
+if(typeof data67.location !== "string"){
+const err155 = {instancePath:instancePath+"/turns/" + i1+"/scope/location",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2779,8 +2756,10 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(data70.id === undefined){
-const err156 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages/" + i11,schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2789,8 +2768,11 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data70.text === undefined){
-const err157 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages/" + i11,schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+var _valid6 = _errs158 === errors;
+valid44 = valid44 || _valid6;
+}
+if(!valid44){
+const err157 = {instancePath:instancePath+"/turns/" + i1+"/scope",schemaPath:"#/properties/turns/items/properties/scope/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2799,8 +2781,25 @@ vErrors.push(err157);
 }
 errors++;
 }
-if(data70.highlights === undefined){
-const err158 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages/" + i11,schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/items/required",keyword:"required",params:{missingProperty: "highlights"},message:"must have required property '"+"highlights"+"'"};
+else {
+errors = _errs155;
+if(vErrors !== null){
+if(_errs155){
+vErrors.length = _errs155;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.evidence !== undefined){
+let data71 = data6.evidence;
+const _errs167 = errors;
+let valid46 = false;
+const _errs168 = errors;
+if(data71 !== null){
+const err158 = {instancePath:instancePath+"/turns/" + i1+"/evidence",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2809,9 +2808,13 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-else {
-const err159 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages/" + i11,schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid7 = _errs168 === errors;
+valid46 = valid46 || _valid7;
+if(!valid46){
+const _errs170 = errors;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.text === undefined){
+const err159 = {instancePath:instancePath+"/turns/" + i1+"/evidence",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2820,10 +2823,8 @@ vErrors.push(err159);
 }
 errors++;
 }
-}
-}
-else {
-const err160 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data71.passages === undefined){
+const err160 = {instancePath:instancePath+"/turns/" + i1+"/evidence",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/required",keyword:"required",params:{missingProperty: "passages"},message:"must have required property '"+"passages"+"'"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2832,10 +2833,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-}
-}
-else {
-const err161 = {instancePath:instancePath+"/turns/" + i1+"/evidence",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data71.text !== undefined){
+if(typeof data71.text !== "string"){
+const err161 = {instancePath:instancePath+"/turns/" + i1+"/evidence/text",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2844,11 +2844,16 @@ vErrors.push(err161);
 }
 errors++;
 }
-var _valid7 = _errs163 === errors;
-valid44 = valid44 || _valid7;
 }
-if(!valid44){
-const err162 = {instancePath:instancePath+"/turns/" + i1+"/evidence",schemaPath:"#/properties/turns/items/properties/evidence/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data71.passages !== undefined){
+let data73 = data71.passages;
+if(Array.isArray(data73)){
+const len12 = data73.length;
+for(let i12=0; i12<len12; i12++){
+let data74 = data73[i12];
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.number === undefined){
+const err162 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages/" + i12,schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/items/required",keyword:"required",params:{missingProperty: "number"},message:"must have required property '"+"number"+"'"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2857,25 +2862,8 @@ vErrors.push(err162);
 }
 errors++;
 }
-else {
-errors = _errs160;
-if(vErrors !== null){
-if(_errs160){
-vErrors.length = _errs160;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data6.condensed !== undefined){
-let data71 = data6.condensed;
-const _errs172 = errors;
-let valid48 = false;
-const _errs173 = errors;
-if(data71 !== null){
-const err163 = {instancePath:instancePath+"/turns/" + i1+"/condensed",schemaPath:"#/properties/turns/items/properties/condensed/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data74.id === undefined){
+const err163 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages/" + i12,schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2884,17 +2872,8 @@ vErrors.push(err163);
 }
 errors++;
 }
-var _valid8 = _errs173 === errors;
-valid48 = valid48 || _valid8;
-if(!valid48){
-const _errs175 = errors;
-if(Array.isArray(data71)){
-const len12 = data71.length;
-for(let i12=0; i12<len12; i12++){
-let data72 = data71[i12];
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-if(data72.documentId === undefined){
-const err164 = {instancePath:instancePath+"/turns/" + i1+"/condensed/" + i12,schemaPath:"#/properties/turns/items/properties/condensed/anyOf/1/items/required",keyword:"required",params:{missingProperty: "documentId"},message:"must have required property '"+"documentId"+"'"};
+if(data74.text === undefined){
+const err164 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages/" + i12,schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2903,8 +2882,8 @@ vErrors.push(err164);
 }
 errors++;
 }
-if(data72.mode === undefined){
-const err165 = {instancePath:instancePath+"/turns/" + i1+"/condensed/" + i12,schemaPath:"#/properties/turns/items/properties/condensed/anyOf/1/items/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(data74.highlights === undefined){
+const err165 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages/" + i12,schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/items/required",keyword:"required",params:{missingProperty: "highlights"},message:"must have required property '"+"highlights"+"'"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2915,7 +2894,7 @@ errors++;
 }
 }
 else {
-const err166 = {instancePath:instancePath+"/turns/" + i1+"/condensed/" + i12,schemaPath:"#/properties/turns/items/properties/condensed/anyOf/1/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err166 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages/" + i12,schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2927,7 +2906,7 @@ errors++;
 }
 }
 else {
-const err167 = {instancePath:instancePath+"/turns/" + i1+"/condensed",schemaPath:"#/properties/turns/items/properties/condensed/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err167 = {instancePath:instancePath+"/turns/" + i1+"/evidence/passages",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/properties/passages/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2936,11 +2915,10 @@ vErrors.push(err167);
 }
 errors++;
 }
-var _valid8 = _errs175 === errors;
-valid48 = valid48 || _valid8;
 }
-if(!valid48){
-const err168 = {instancePath:instancePath+"/turns/" + i1+"/condensed",schemaPath:"#/properties/turns/items/properties/condensed/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err168 = {instancePath:instancePath+"/turns/" + i1+"/evidence",schemaPath:"#/properties/turns/items/properties/evidence/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2949,11 +2927,116 @@ vErrors.push(err168);
 }
 errors++;
 }
+var _valid7 = _errs170 === errors;
+valid46 = valid46 || _valid7;
+}
+if(!valid46){
+const err169 = {instancePath:instancePath+"/turns/" + i1+"/evidence",schemaPath:"#/properties/turns/items/properties/evidence/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err169];
+}
 else {
-errors = _errs172;
+vErrors.push(err169);
+}
+errors++;
+}
+else {
+errors = _errs167;
 if(vErrors !== null){
-if(_errs172){
-vErrors.length = _errs172;
+if(_errs167){
+vErrors.length = _errs167;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.condensed !== undefined){
+let data75 = data6.condensed;
+const _errs179 = errors;
+let valid50 = false;
+const _errs180 = errors;
+if(data75 !== null){
+const err170 = {instancePath:instancePath+"/turns/" + i1+"/condensed",schemaPath:"#/properties/turns/items/properties/condensed/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+var _valid8 = _errs180 === errors;
+valid50 = valid50 || _valid8;
+if(!valid50){
+const _errs182 = errors;
+if(Array.isArray(data75)){
+const len13 = data75.length;
+for(let i13=0; i13<len13; i13++){
+let data76 = data75[i13];
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+if(data76.documentId === undefined){
+const err171 = {instancePath:instancePath+"/turns/" + i1+"/condensed/" + i13,schemaPath:"#/properties/turns/items/properties/condensed/anyOf/1/items/required",keyword:"required",params:{missingProperty: "documentId"},message:"must have required property '"+"documentId"+"'"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+if(data76.mode === undefined){
+const err172 = {instancePath:instancePath+"/turns/" + i1+"/condensed/" + i13,schemaPath:"#/properties/turns/items/properties/condensed/anyOf/1/items/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+}
+else {
+const err173 = {instancePath:instancePath+"/turns/" + i1+"/condensed/" + i13,schemaPath:"#/properties/turns/items/properties/condensed/anyOf/1/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+}
+}
+else {
+const err174 = {instancePath:instancePath+"/turns/" + i1+"/condensed",schemaPath:"#/properties/turns/items/properties/condensed/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+var _valid8 = _errs182 === errors;
+valid50 = valid50 || _valid8;
+}
+if(!valid50){
+const err175 = {instancePath:instancePath+"/turns/" + i1+"/condensed",schemaPath:"#/properties/turns/items/properties/condensed/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+else {
+errors = _errs179;
+if(vErrors !== null){
+if(_errs179){
+vErrors.length = _errs179;
 }
 else {
 vErrors = null;
@@ -2963,93 +3046,7 @@ vErrors = null;
 }
 if(data6.stream !== undefined){
 if(typeof data6.stream !== "string"){
-const err169 = {instancePath:instancePath+"/turns/" + i1+"/stream",schemaPath:"#/properties/turns/items/properties/stream/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err169];
-}
-else {
-vErrors.push(err169);
-}
-errors++;
-}
-}
-if(data6.draft !== undefined){
-if(typeof data6.draft !== "string"){
-const err170 = {instancePath:instancePath+"/turns/" + i1+"/draft",schemaPath:"#/properties/turns/items/properties/draft/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err170];
-}
-else {
-vErrors.push(err170);
-}
-errors++;
-}
-}
-if(data6.retryNotice !== undefined){
-let data75 = data6.retryNotice;
-if((typeof data75 !== "string") && (data75 !== null)){
-const err171 = {instancePath:instancePath+"/turns/" + i1+"/retryNotice",schemaPath:"#/properties/turns/items/properties/retryNotice/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.retryNotice.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err171];
-}
-else {
-vErrors.push(err171);
-}
-errors++;
-}
-}
-if(data6.answer !== undefined){
-let data76 = data6.answer;
-const _errs186 = errors;
-let valid51 = false;
-const _errs187 = errors;
-if(data76 !== null){
-const err172 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err172];
-}
-else {
-vErrors.push(err172);
-}
-errors++;
-}
-var _valid9 = _errs187 === errors;
-valid51 = valid51 || _valid9;
-if(!valid51){
-const _errs189 = errors;
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
-if(data76.status === undefined){
-const err173 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err173];
-}
-else {
-vErrors.push(err173);
-}
-errors++;
-}
-if(data76.answer === undefined){
-const err174 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'"};
-if(vErrors === null){
-vErrors = [err174];
-}
-else {
-vErrors.push(err174);
-}
-errors++;
-}
-if(data76.citations === undefined){
-const err175 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "citations"},message:"must have required property '"+"citations"+"'"};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
-if(data76.display === undefined){
-const err176 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "display"},message:"must have required property '"+"display"+"'"};
+const err176 = {instancePath:instancePath+"/turns/" + i1+"/stream",schemaPath:"#/properties/turns/items/properties/stream/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -3058,8 +3055,10 @@ vErrors.push(err176);
 }
 errors++;
 }
-if(data76.removedCitations === undefined){
-const err177 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "removedCitations"},message:"must have required property '"+"removedCitations"+"'"};
+}
+if(data6.draft !== undefined){
+if(typeof data6.draft !== "string"){
+const err177 = {instancePath:instancePath+"/turns/" + i1+"/draft",schemaPath:"#/properties/turns/items/properties/draft/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -3068,8 +3067,11 @@ vErrors.push(err177);
 }
 errors++;
 }
-if(data76.attributed === undefined){
-const err178 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "attributed"},message:"must have required property '"+"attributed"+"'"};
+}
+if(data6.retryNotice !== undefined){
+let data79 = data6.retryNotice;
+if((typeof data79 !== "string") && (data79 !== null)){
+const err178 = {instancePath:instancePath+"/turns/" + i1+"/retryNotice",schemaPath:"#/properties/turns/items/properties/retryNotice/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.retryNotice.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -3078,8 +3080,14 @@ vErrors.push(err178);
 }
 errors++;
 }
-if(data76.wordingWarnings === undefined){
-const err179 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "wordingWarnings"},message:"must have required property '"+"wordingWarnings"+"'"};
+}
+if(data6.answer !== undefined){
+let data80 = data6.answer;
+const _errs193 = errors;
+let valid53 = false;
+const _errs194 = errors;
+if(data80 !== null){
+const err179 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -3088,8 +3096,13 @@ vErrors.push(err179);
 }
 errors++;
 }
-if(data76.contextIds === undefined){
-const err180 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "contextIds"},message:"must have required property '"+"contextIds"+"'"};
+var _valid9 = _errs194 === errors;
+valid53 = valid53 || _valid9;
+if(!valid53){
+const _errs196 = errors;
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+if(data80.status === undefined){
+const err180 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -3098,8 +3111,8 @@ vErrors.push(err180);
 }
 errors++;
 }
-if(data76.structured === undefined){
-const err181 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "structured"},message:"must have required property '"+"structured"+"'"};
+if(data80.answer === undefined){
+const err181 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -3108,10 +3121,8 @@ vErrors.push(err181);
 }
 errors++;
 }
-if(data76.status !== undefined){
-let data77 = data76.status;
-if(!((((data77 === "complete") || (data77 === "stopped")) || (data77 === "truncated")) || (data77 === "no-context"))){
-const err182 = {instancePath:instancePath+"/turns/" + i1+"/answer/status",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/status/enum",keyword:"enum",params:{allowedValues: schema18.properties.turns.items.properties.answer.anyOf[1].properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data80.citations === undefined){
+const err182 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "citations"},message:"must have required property '"+"citations"+"'"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -3120,10 +3131,8 @@ vErrors.push(err182);
 }
 errors++;
 }
-}
-if(data76.answer !== undefined){
-if(typeof data76.answer !== "string"){
-const err183 = {instancePath:instancePath+"/turns/" + i1+"/answer/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/answer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data80.display === undefined){
+const err183 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "display"},message:"must have required property '"+"display"+"'"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -3132,14 +3141,8 @@ vErrors.push(err183);
 }
 errors++;
 }
-}
-if(data76.citations !== undefined){
-let data79 = data76.citations;
-if(Array.isArray(data79)){
-const len13 = data79.length;
-for(let i13=0; i13<len13; i13++){
-if(typeof data79[i13] !== "string"){
-const err184 = {instancePath:instancePath+"/turns/" + i1+"/answer/citations/" + i13,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/citations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data80.removedCitations === undefined){
+const err184 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "removedCitations"},message:"must have required property '"+"removedCitations"+"'"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -3148,10 +3151,8 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
-}
-else {
-const err185 = {instancePath:instancePath+"/turns/" + i1+"/answer/citations",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/citations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data80.attributed === undefined){
+const err185 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "attributed"},message:"must have required property '"+"attributed"+"'"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -3160,12 +3161,8 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
-if(data76.display !== undefined){
-let data81 = data76.display;
-if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
-if(data81.text === undefined){
-const err186 = {instancePath:instancePath+"/turns/" + i1+"/answer/display",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(data80.wordingWarnings === undefined){
+const err186 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "wordingWarnings"},message:"must have required property '"+"wordingWarnings"+"'"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -3174,8 +3171,8 @@ vErrors.push(err186);
 }
 errors++;
 }
-if(data81.order === undefined){
-const err187 = {instancePath:instancePath+"/turns/" + i1+"/answer/display",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/required",keyword:"required",params:{missingProperty: "order"},message:"must have required property '"+"order"+"'"};
+if(data80.contextIds === undefined){
+const err187 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "contextIds"},message:"must have required property '"+"contextIds"+"'"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -3184,8 +3181,8 @@ vErrors.push(err187);
 }
 errors++;
 }
-if(data81.numberOf === undefined){
-const err188 = {instancePath:instancePath+"/turns/" + i1+"/answer/display",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/required",keyword:"required",params:{missingProperty: "numberOf"},message:"must have required property '"+"numberOf"+"'"};
+if(data80.structured === undefined){
+const err188 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/required",keyword:"required",params:{missingProperty: "structured"},message:"must have required property '"+"structured"+"'"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -3194,9 +3191,10 @@ vErrors.push(err188);
 }
 errors++;
 }
-if(data81.text !== undefined){
-if(typeof data81.text !== "string"){
-const err189 = {instancePath:instancePath+"/turns/" + i1+"/answer/display/text",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data80.status !== undefined){
+let data81 = data80.status;
+if(!((((data81 === "complete") || (data81 === "stopped")) || (data81 === "truncated")) || (data81 === "no-context"))){
+const err189 = {instancePath:instancePath+"/turns/" + i1+"/answer/status",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/status/enum",keyword:"enum",params:{allowedValues: schema18.properties.turns.items.properties.answer.anyOf[1].properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -3206,13 +3204,9 @@ vErrors.push(err189);
 errors++;
 }
 }
-if(data81.order !== undefined){
-let data83 = data81.order;
-if(Array.isArray(data83)){
-const len14 = data83.length;
-for(let i14=0; i14<len14; i14++){
-if(typeof data83[i14] !== "string"){
-const err190 = {instancePath:instancePath+"/turns/" + i1+"/answer/display/order/" + i14,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/properties/order/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data80.answer !== undefined){
+if(typeof data80.answer !== "string"){
+const err190 = {instancePath:instancePath+"/turns/" + i1+"/answer/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/answer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -3222,9 +3216,13 @@ vErrors.push(err190);
 errors++;
 }
 }
-}
-else {
-const err191 = {instancePath:instancePath+"/turns/" + i1+"/answer/display/order",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/properties/order/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data80.citations !== undefined){
+let data83 = data80.citations;
+if(Array.isArray(data83)){
+const len14 = data83.length;
+for(let i14=0; i14<len14; i14++){
+if(typeof data83[i14] !== "string"){
+const err191 = {instancePath:instancePath+"/turns/" + i1+"/answer/citations/" + i14,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/citations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -3234,10 +3232,9 @@ vErrors.push(err191);
 errors++;
 }
 }
-if(data81.numberOf !== undefined){
-let data85 = data81.numberOf;
-if(!(data85 && typeof data85 == "object" && !Array.isArray(data85))){
-const err192 = {instancePath:instancePath+"/turns/" + i1+"/answer/display/numberOf",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/properties/numberOf/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err192 = {instancePath:instancePath+"/turns/" + i1+"/answer/citations",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/citations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -3247,9 +3244,11 @@ vErrors.push(err192);
 errors++;
 }
 }
-}
-else {
-const err193 = {instancePath:instancePath+"/turns/" + i1+"/answer/display",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data80.display !== undefined){
+let data85 = data80.display;
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(data85.text === undefined){
+const err193 = {instancePath:instancePath+"/turns/" + i1+"/answer/display",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -3258,16 +3257,8 @@ vErrors.push(err193);
 }
 errors++;
 }
-}
-if(data76.removedCitations !== undefined){
-let data86 = data76.removedCitations;
-if(Array.isArray(data86)){
-const len15 = data86.length;
-for(let i15=0; i15<len15; i15++){
-let data87 = data86[i15];
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-if(data87.id === undefined){
-const err194 = {instancePath:instancePath+"/turns/" + i1+"/answer/removedCitations/" + i15,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/removedCitations/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data85.order === undefined){
+const err194 = {instancePath:instancePath+"/turns/" + i1+"/answer/display",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/required",keyword:"required",params:{missingProperty: "order"},message:"must have required property '"+"order"+"'"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -3276,9 +3267,8 @@ vErrors.push(err194);
 }
 errors++;
 }
-}
-else {
-const err195 = {instancePath:instancePath+"/turns/" + i1+"/answer/removedCitations/" + i15,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/removedCitations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data85.numberOf === undefined){
+const err195 = {instancePath:instancePath+"/turns/" + i1+"/answer/display",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/required",keyword:"required",params:{missingProperty: "numberOf"},message:"must have required property '"+"numberOf"+"'"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -3287,10 +3277,9 @@ vErrors.push(err195);
 }
 errors++;
 }
-}
-}
-else {
-const err196 = {instancePath:instancePath+"/turns/" + i1+"/answer/removedCitations",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/removedCitations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data85.text !== undefined){
+if(typeof data85.text !== "string"){
+const err196 = {instancePath:instancePath+"/turns/" + i1+"/answer/display/text",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -3300,15 +3289,13 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data76.attributed !== undefined){
-let data88 = data76.attributed;
-if(Array.isArray(data88)){
-const len16 = data88.length;
-for(let i16=0; i16<len16; i16++){
-let data89 = data88[i16];
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-if(data89.id === undefined){
-const err197 = {instancePath:instancePath+"/turns/" + i1+"/answer/attributed/" + i16,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/attributed/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data85.order !== undefined){
+let data87 = data85.order;
+if(Array.isArray(data87)){
+const len15 = data87.length;
+for(let i15=0; i15<len15; i15++){
+if(typeof data87[i15] !== "string"){
+const err197 = {instancePath:instancePath+"/turns/" + i1+"/answer/display/order/" + i15,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/properties/order/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -3317,8 +3304,10 @@ vErrors.push(err197);
 }
 errors++;
 }
-if(data89.sentence === undefined){
-const err198 = {instancePath:instancePath+"/turns/" + i1+"/answer/attributed/" + i16,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/attributed/items/required",keyword:"required",params:{missingProperty: "sentence"},message:"must have required property '"+"sentence"+"'"};
+}
+}
+else {
+const err198 = {instancePath:instancePath+"/turns/" + i1+"/answer/display/order",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/properties/order/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -3328,8 +3317,10 @@ vErrors.push(err198);
 errors++;
 }
 }
-else {
-const err199 = {instancePath:instancePath+"/turns/" + i1+"/answer/attributed/" + i16,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/attributed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data85.numberOf !== undefined){
+let data89 = data85.numberOf;
+if(!(data89 && typeof data89 == "object" && !Array.isArray(data89))){
+const err199 = {instancePath:instancePath+"/turns/" + i1+"/answer/display/numberOf",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/properties/numberOf/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -3341,7 +3332,7 @@ errors++;
 }
 }
 else {
-const err200 = {instancePath:instancePath+"/turns/" + i1+"/answer/attributed",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/attributed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err200 = {instancePath:instancePath+"/turns/" + i1+"/answer/display",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/display/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -3351,13 +3342,15 @@ vErrors.push(err200);
 errors++;
 }
 }
-if(data76.wordingWarnings !== undefined){
-let data90 = data76.wordingWarnings;
+if(data80.removedCitations !== undefined){
+let data90 = data80.removedCitations;
 if(Array.isArray(data90)){
-const len17 = data90.length;
-for(let i17=0; i17<len17; i17++){
-if(typeof data90[i17] !== "string"){
-const err201 = {instancePath:instancePath+"/turns/" + i1+"/answer/wordingWarnings/" + i17,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/wordingWarnings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len16 = data90.length;
+for(let i16=0; i16<len16; i16++){
+let data91 = data90[i16];
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+if(data91.id === undefined){
+const err201 = {instancePath:instancePath+"/turns/" + i1+"/answer/removedCitations/" + i16,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/removedCitations/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -3367,9 +3360,8 @@ vErrors.push(err201);
 errors++;
 }
 }
-}
 else {
-const err202 = {instancePath:instancePath+"/turns/" + i1+"/answer/wordingWarnings",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/wordingWarnings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err202 = {instancePath:instancePath+"/turns/" + i1+"/answer/removedCitations/" + i16,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/removedCitations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -3379,13 +3371,9 @@ vErrors.push(err202);
 errors++;
 }
 }
-if(data76.contextIds !== undefined){
-let data92 = data76.contextIds;
-if(Array.isArray(data92)){
-const len18 = data92.length;
-for(let i18=0; i18<len18; i18++){
-if(typeof data92[i18] !== "string"){
-const err203 = {instancePath:instancePath+"/turns/" + i1+"/answer/contextIds/" + i18,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/contextIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err203 = {instancePath:instancePath+"/turns/" + i1+"/answer/removedCitations",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/removedCitations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -3395,9 +3383,15 @@ vErrors.push(err203);
 errors++;
 }
 }
-}
-else {
-const err204 = {instancePath:instancePath+"/turns/" + i1+"/answer/contextIds",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/contextIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data80.attributed !== undefined){
+let data92 = data80.attributed;
+if(Array.isArray(data92)){
+const len17 = data92.length;
+for(let i17=0; i17<len17; i17++){
+let data93 = data92[i17];
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+if(data93.id === undefined){
+const err204 = {instancePath:instancePath+"/turns/" + i1+"/answer/attributed/" + i17,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/attributed/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -3406,14 +3400,8 @@ vErrors.push(err204);
 }
 errors++;
 }
-}
-if(data76.structured !== undefined){
-let data94 = data76.structured;
-const _errs225 = errors;
-let valid66 = false;
-const _errs226 = errors;
-if(data94 !== null){
-const err205 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data93.sentence === undefined){
+const err205 = {instancePath:instancePath+"/turns/" + i1+"/answer/attributed/" + i17,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/attributed/items/required",keyword:"required",params:{missingProperty: "sentence"},message:"must have required property '"+"sentence"+"'"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -3422,13 +3410,9 @@ vErrors.push(err205);
 }
 errors++;
 }
-var _valid10 = _errs226 === errors;
-valid66 = valid66 || _valid10;
-if(!valid66){
-const _errs228 = errors;
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-if(data94.claims === undefined){
-const err206 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/required",keyword:"required",params:{missingProperty: "claims"},message:"must have required property '"+"claims"+"'"};
+}
+else {
+const err206 = {instancePath:instancePath+"/turns/" + i1+"/answer/attributed/" + i17,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/attributed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -3437,8 +3421,10 @@ vErrors.push(err206);
 }
 errors++;
 }
-if(data94.pruned === undefined){
-const err207 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/required",keyword:"required",params:{missingProperty: "pruned"},message:"must have required property '"+"pruned"+"'"};
+}
+}
+else {
+const err207 = {instancePath:instancePath+"/turns/" + i1+"/answer/attributed",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/attributed/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -3447,8 +3433,14 @@ vErrors.push(err207);
 }
 errors++;
 }
-if(data94.problem === undefined){
-const err208 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/required",keyword:"required",params:{missingProperty: "problem"},message:"must have required property '"+"problem"+"'"};
+}
+if(data80.wordingWarnings !== undefined){
+let data94 = data80.wordingWarnings;
+if(Array.isArray(data94)){
+const len18 = data94.length;
+for(let i18=0; i18<len18; i18++){
+if(typeof data94[i18] !== "string"){
+const err208 = {instancePath:instancePath+"/turns/" + i1+"/answer/wordingWarnings/" + i18,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/wordingWarnings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -3457,9 +3449,10 @@ vErrors.push(err208);
 }
 errors++;
 }
-if(data94.claims !== undefined){
-if(!(Array.isArray(data94.claims))){
-const err209 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured/claims",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/properties/claims/type",keyword:"type",params:{type: "array"},message:"must be array"};
+}
+}
+else {
+const err209 = {instancePath:instancePath+"/turns/" + i1+"/answer/wordingWarnings",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/wordingWarnings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -3469,9 +3462,13 @@ vErrors.push(err209);
 errors++;
 }
 }
-if(data94.pruned !== undefined){
-if(!(Array.isArray(data94.pruned))){
-const err210 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured/pruned",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/properties/pruned/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data80.contextIds !== undefined){
+let data96 = data80.contextIds;
+if(Array.isArray(data96)){
+const len19 = data96.length;
+for(let i19=0; i19<len19; i19++){
+if(typeof data96[i19] !== "string"){
+const err210 = {instancePath:instancePath+"/turns/" + i1+"/answer/contextIds/" + i19,schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/contextIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -3481,10 +3478,9 @@ vErrors.push(err210);
 errors++;
 }
 }
-if(data94.problem !== undefined){
-let data97 = data94.problem;
-if((typeof data97 !== "string") && (data97 !== null)){
-const err211 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured/problem",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/properties/problem/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.answer.anyOf[1].properties.structured.anyOf[1].properties.problem.type},message:"must be string,null"};
+}
+else {
+const err211 = {instancePath:instancePath+"/turns/" + i1+"/answer/contextIds",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/contextIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -3494,9 +3490,13 @@ vErrors.push(err211);
 errors++;
 }
 }
-}
-else {
-const err212 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data80.structured !== undefined){
+let data98 = data80.structured;
+const _errs232 = errors;
+let valid68 = false;
+const _errs233 = errors;
+if(data98 !== null){
+const err212 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -3505,11 +3505,13 @@ vErrors.push(err212);
 }
 errors++;
 }
-var _valid10 = _errs228 === errors;
-valid66 = valid66 || _valid10;
-}
-if(!valid66){
-const err213 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid10 = _errs233 === errors;
+valid68 = valid68 || _valid10;
+if(!valid68){
+const _errs235 = errors;
+if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
+if(data98.claims === undefined){
+const err213 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/required",keyword:"required",params:{missingProperty: "claims"},message:"must have required property '"+"claims"+"'"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -3518,21 +3520,8 @@ vErrors.push(err213);
 }
 errors++;
 }
-else {
-errors = _errs225;
-if(vErrors !== null){
-if(_errs225){
-vErrors.length = _errs225;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err214 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data98.pruned === undefined){
+const err214 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/required",keyword:"required",params:{missingProperty: "pruned"},message:"must have required property '"+"pruned"+"'"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -3541,11 +3530,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-var _valid9 = _errs189 === errors;
-valid51 = valid51 || _valid9;
-}
-if(!valid51){
-const err215 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data98.problem === undefined){
+const err215 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/required",keyword:"required",params:{missingProperty: "problem"},message:"must have required property '"+"problem"+"'"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -3554,25 +3540,9 @@ vErrors.push(err215);
 }
 errors++;
 }
-else {
-errors = _errs186;
-if(vErrors !== null){
-if(_errs186){
-vErrors.length = _errs186;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data6.grounding !== undefined){
-let data98 = data6.grounding;
-const _errs237 = errors;
-let valid68 = false;
-const _errs238 = errors;
-if(data98 !== null){
-const err216 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data98.claims !== undefined){
+if(!(Array.isArray(data98.claims))){
+const err216 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured/claims",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/properties/claims/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -3581,13 +3551,10 @@ vErrors.push(err216);
 }
 errors++;
 }
-var _valid11 = _errs238 === errors;
-valid68 = valid68 || _valid11;
-if(!valid68){
-const _errs240 = errors;
-if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
-if(data98.sentences === undefined){
-const err217 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/required",keyword:"required",params:{missingProperty: "sentences"},message:"must have required property '"+"sentences"+"'"};
+}
+if(data98.pruned !== undefined){
+if(!(Array.isArray(data98.pruned))){
+const err217 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured/pruned",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/properties/pruned/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -3596,8 +3563,11 @@ vErrors.push(err217);
 }
 errors++;
 }
-if(data98.totals === undefined){
-const err218 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/required",keyword:"required",params:{missingProperty: "totals"},message:"must have required property '"+"totals"+"'"};
+}
+if(data98.problem !== undefined){
+let data101 = data98.problem;
+if((typeof data101 !== "string") && (data101 !== null)){
+const err218 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured/problem",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/properties/problem/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.answer.anyOf[1].properties.structured.anyOf[1].properties.problem.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -3606,8 +3576,10 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(data98.verdict === undefined){
-const err219 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+}
+}
+else {
+const err219 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -3616,8 +3588,11 @@ vErrors.push(err219);
 }
 errors++;
 }
-if(data98.verdictReason === undefined){
-const err220 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/required",keyword:"required",params:{missingProperty: "verdictReason"},message:"must have required property '"+"verdictReason"+"'"};
+var _valid10 = _errs235 === errors;
+valid68 = valid68 || _valid10;
+}
+if(!valid68){
+const err220 = {instancePath:instancePath+"/turns/" + i1+"/answer/structured",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/properties/structured/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -3626,9 +3601,21 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(data98.sentences !== undefined){
-if(!(Array.isArray(data98.sentences))){
-const err221 = {instancePath:instancePath+"/turns/" + i1+"/grounding/sentences",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/properties/sentences/type",keyword:"type",params:{type: "array"},message:"must be array"};
+else {
+errors = _errs232;
+if(vErrors !== null){
+if(_errs232){
+vErrors.length = _errs232;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err221 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -3637,12 +3624,11 @@ vErrors.push(err221);
 }
 errors++;
 }
+var _valid9 = _errs196 === errors;
+valid53 = valid53 || _valid9;
 }
-if(data98.totals !== undefined){
-let data100 = data98.totals;
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-if(data100.unsupported === undefined){
-const err222 = {instancePath:instancePath+"/turns/" + i1+"/grounding/totals",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/properties/totals/required",keyword:"required",params:{missingProperty: "unsupported"},message:"must have required property '"+"unsupported"+"'"};
+if(!valid53){
+const err222 = {instancePath:instancePath+"/turns/" + i1+"/answer",schemaPath:"#/properties/turns/items/properties/answer/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -3651,9 +3637,25 @@ vErrors.push(err222);
 }
 errors++;
 }
+else {
+errors = _errs193;
+if(vErrors !== null){
+if(_errs193){
+vErrors.length = _errs193;
 }
 else {
-const err223 = {instancePath:instancePath+"/turns/" + i1+"/grounding/totals",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/properties/totals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data6.grounding !== undefined){
+let data102 = data6.grounding;
+const _errs244 = errors;
+let valid70 = false;
+const _errs245 = errors;
+if(data102 !== null){
+const err223 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3662,10 +3664,13 @@ vErrors.push(err223);
 }
 errors++;
 }
-}
-if(data98.verdict !== undefined){
-if(typeof data98.verdict !== "string"){
-const err224 = {instancePath:instancePath+"/turns/" + i1+"/grounding/verdict",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid11 = _errs245 === errors;
+valid70 = valid70 || _valid11;
+if(!valid70){
+const _errs247 = errors;
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+if(data102.sentences === undefined){
+const err224 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/required",keyword:"required",params:{missingProperty: "sentences"},message:"must have required property '"+"sentences"+"'"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3674,10 +3679,8 @@ vErrors.push(err224);
 }
 errors++;
 }
-}
-if(data98.verdictReason !== undefined){
-if(typeof data98.verdictReason !== "string"){
-const err225 = {instancePath:instancePath+"/turns/" + i1+"/grounding/verdictReason",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/properties/verdictReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data102.totals === undefined){
+const err225 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/required",keyword:"required",params:{missingProperty: "totals"},message:"must have required property '"+"totals"+"'"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3686,10 +3689,8 @@ vErrors.push(err225);
 }
 errors++;
 }
-}
-}
-else {
-const err226 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data102.verdict === undefined){
+const err226 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3698,11 +3699,8 @@ vErrors.push(err226);
 }
 errors++;
 }
-var _valid11 = _errs240 === errors;
-valid68 = valid68 || _valid11;
-}
-if(!valid68){
-const err227 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data102.verdictReason === undefined){
+const err227 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/required",keyword:"required",params:{missingProperty: "verdictReason"},message:"must have required property '"+"verdictReason"+"'"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3711,22 +3709,9 @@ vErrors.push(err227);
 }
 errors++;
 }
-else {
-errors = _errs237;
-if(vErrors !== null){
-if(_errs237){
-vErrors.length = _errs237;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data6.groundingError !== undefined){
-let data103 = data6.groundingError;
-if((typeof data103 !== "string") && (data103 !== null)){
-const err228 = {instancePath:instancePath+"/turns/" + i1+"/groundingError",schemaPath:"#/properties/turns/items/properties/groundingError/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.groundingError.type},message:"must be string,null"};
+if(data102.sentences !== undefined){
+if(!(Array.isArray(data102.sentences))){
+const err228 = {instancePath:instancePath+"/turns/" + i1+"/grounding/sentences",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/properties/sentences/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3736,13 +3721,11 @@ vErrors.push(err228);
 errors++;
 }
 }
-if(data6.error !== undefined){
-let data104 = data6.error;
-const _errs253 = errors;
-let valid70 = false;
-const _errs254 = errors;
-if(data104 !== null){
-const err229 = {instancePath:instancePath+"/turns/" + i1+"/error",schemaPath:"#/properties/turns/items/properties/error/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data102.totals !== undefined){
+let data104 = data102.totals;
+if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
+if(data104.unsupported === undefined){
+const err229 = {instancePath:instancePath+"/turns/" + i1+"/grounding/totals",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/properties/totals/required",keyword:"required",params:{missingProperty: "unsupported"},message:"must have required property '"+"unsupported"+"'"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3751,13 +3734,9 @@ vErrors.push(err229);
 }
 errors++;
 }
-var _valid12 = _errs254 === errors;
-valid70 = valid70 || _valid12;
-if(!valid70){
-const _errs256 = errors;
-if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
-if(data104.summary === undefined){
-const err230 = {instancePath:instancePath+"/turns/" + i1+"/error",schemaPath:"#/properties/turns/items/properties/error/anyOf/1/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'"};
+}
+else {
+const err230 = {instancePath:instancePath+"/turns/" + i1+"/grounding/totals",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/properties/totals/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3766,8 +3745,10 @@ vErrors.push(err230);
 }
 errors++;
 }
-if(data104.action === undefined){
-const err231 = {instancePath:instancePath+"/turns/" + i1+"/error",schemaPath:"#/properties/turns/items/properties/error/anyOf/1/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
+}
+if(data102.verdict !== undefined){
+if(typeof data102.verdict !== "string"){
+const err231 = {instancePath:instancePath+"/turns/" + i1+"/grounding/verdict",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3776,9 +3757,10 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data104.summary !== undefined){
-if(typeof data104.summary !== "string"){
-const err232 = {instancePath:instancePath+"/turns/" + i1+"/error/summary",schemaPath:"#/properties/turns/items/properties/error/anyOf/1/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data102.verdictReason !== undefined){
+if(typeof data102.verdictReason !== "string"){
+const err232 = {instancePath:instancePath+"/turns/" + i1+"/grounding/verdictReason",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/properties/verdictReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3788,9 +3770,9 @@ vErrors.push(err232);
 errors++;
 }
 }
-if(data104.action !== undefined){
-if(typeof data104.action !== "string"){
-const err233 = {instancePath:instancePath+"/turns/" + i1+"/error/action",schemaPath:"#/properties/turns/items/properties/error/anyOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err233 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3799,10 +3781,11 @@ vErrors.push(err233);
 }
 errors++;
 }
+var _valid11 = _errs247 === errors;
+valid70 = valid70 || _valid11;
 }
-}
-else {
-const err234 = {instancePath:instancePath+"/turns/" + i1+"/error",schemaPath:"#/properties/turns/items/properties/error/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!valid70){
+const err234 = {instancePath:instancePath+"/turns/" + i1+"/grounding",schemaPath:"#/properties/turns/items/properties/grounding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3811,11 +3794,22 @@ vErrors.push(err234);
 }
 errors++;
 }
-var _valid12 = _errs256 === errors;
-valid70 = valid70 || _valid12;
+else {
+errors = _errs244;
+if(vErrors !== null){
+if(_errs244){
+vErrors.length = _errs244;
 }
-if(!valid70){
-const err235 = {instancePath:instancePath+"/turns/" + i1+"/error",schemaPath:"#/properties/turns/items/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.groundingError !== undefined){
+let data107 = data6.groundingError;
+if((typeof data107 !== "string") && (data107 !== null)){
+const err235 = {instancePath:instancePath+"/turns/" + i1+"/groundingError",schemaPath:"#/properties/turns/items/properties/groundingError/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.groundingError.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3824,21 +3818,14 @@ vErrors.push(err235);
 }
 errors++;
 }
-else {
-errors = _errs253;
-if(vErrors !== null){
-if(_errs253){
-vErrors.length = _errs253;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data6.audited !== undefined){
-if(typeof data6.audited !== "boolean"){
-const err236 = {instancePath:instancePath+"/turns/" + i1+"/audited",schemaPath:"#/properties/turns/items/properties/audited/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data6.error !== undefined){
+let data108 = data6.error;
+const _errs260 = errors;
+let valid72 = false;
+const _errs261 = errors;
+if(data108 !== null){
+const err236 = {instancePath:instancePath+"/turns/" + i1+"/error",schemaPath:"#/properties/turns/items/properties/error/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3847,11 +3834,13 @@ vErrors.push(err236);
 }
 errors++;
 }
-}
-if(data6.auditError !== undefined){
-let data108 = data6.auditError;
-if((typeof data108 !== "string") && (data108 !== null)){
-const err237 = {instancePath:instancePath+"/turns/" + i1+"/auditError",schemaPath:"#/properties/turns/items/properties/auditError/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.auditError.type},message:"must be string,null"};
+var _valid12 = _errs261 === errors;
+valid72 = valid72 || _valid12;
+if(!valid72){
+const _errs263 = errors;
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+if(data108.summary === undefined){
+const err237 = {instancePath:instancePath+"/turns/" + i1+"/error",schemaPath:"#/properties/turns/items/properties/error/anyOf/1/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3860,10 +3849,8 @@ vErrors.push(err237);
 }
 errors++;
 }
-}
-}
-else {
-const err238 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data108.action === undefined){
+const err238 = {instancePath:instancePath+"/turns/" + i1+"/error",schemaPath:"#/properties/turns/items/properties/error/anyOf/1/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3872,10 +3859,9 @@ vErrors.push(err238);
 }
 errors++;
 }
-}
-}
-else {
-const err239 = {instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data108.summary !== undefined){
+if(typeof data108.summary !== "string"){
+const err239 = {instancePath:instancePath+"/turns/" + i1+"/error/summary",schemaPath:"#/properties/turns/items/properties/error/anyOf/1/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3885,14 +3871,111 @@ vErrors.push(err239);
 errors++;
 }
 }
-}
-else {
-const err240 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data108.action !== undefined){
+if(typeof data108.action !== "string"){
+const err240 = {instancePath:instancePath+"/turns/" + i1+"/error/action",schemaPath:"#/properties/turns/items/properties/error/anyOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err240];
 }
 else {
 vErrors.push(err240);
+}
+errors++;
+}
+}
+}
+else {
+const err241 = {instancePath:instancePath+"/turns/" + i1+"/error",schemaPath:"#/properties/turns/items/properties/error/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
+}
+errors++;
+}
+var _valid12 = _errs263 === errors;
+valid72 = valid72 || _valid12;
+}
+if(!valid72){
+const err242 = {instancePath:instancePath+"/turns/" + i1+"/error",schemaPath:"#/properties/turns/items/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err242];
+}
+else {
+vErrors.push(err242);
+}
+errors++;
+}
+else {
+errors = _errs260;
+if(vErrors !== null){
+if(_errs260){
+vErrors.length = _errs260;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.audited !== undefined){
+if(typeof data6.audited !== "boolean"){
+const err243 = {instancePath:instancePath+"/turns/" + i1+"/audited",schemaPath:"#/properties/turns/items/properties/audited/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err243];
+}
+else {
+vErrors.push(err243);
+}
+errors++;
+}
+}
+if(data6.auditError !== undefined){
+let data112 = data6.auditError;
+if((typeof data112 !== "string") && (data112 !== null)){
+const err244 = {instancePath:instancePath+"/turns/" + i1+"/auditError",schemaPath:"#/properties/turns/items/properties/auditError/type",keyword:"type",params:{type: schema18.properties.turns.items.properties.auditError.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+}
+}
+else {
+const err245 = {instancePath:instancePath+"/turns/" + i1,schemaPath:"#/properties/turns/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+}
+}
+else {
+const err246 = {instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+}
+}
+else {
+const err247 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err247];
+}
+else {
+vErrors.push(err247);
 }
 errors++;
 }

@@ -11,6 +11,7 @@ import { decisiveDescriptor, findDensityDescriptors, type DescriptorMatch } from
 import { POPULATION_BANDS, type PopulationBand } from './tables/igrc-table.js';
 import type { MitigationKey, MitigationLevel } from './tables/grc-mitigations-table.js';
 import { SAIL_LEVELS, type ResidualArc, type Sail } from './tables/sail-table.js';
+import { formatMass } from './units.js';
 
 /** Table outputs a message can ask for. */
 export type CalcTarget = 'igrc' | 'final_grc' | 'sail' | 'tmpr' | 'oso' | 'containment';
@@ -168,7 +169,7 @@ function extractMass(text: string, readings: string[]): number | undefined {
   const unit = m[2]!.toLowerCase();
   const factor = unit.startsWith('k') ? 1000 : unit.startsWith('lb') || unit.startsWith('pound') ? 453.592 : 1;
   const g = round(num(m[1]!) * factor, 0);
-  readings.push(`Take-off mass ${g} g (from "${m[0].trim()}")`);
+  readings.push(`Take-off mass ${formatMass(g)} (from "${m[0].trim()}")`);
   return g;
 }
 
@@ -282,6 +283,9 @@ function extractMitigations(text: string, readings: string[]): CalcParams['mitig
 /** A GRC value written as an input ("GRC 4", "final GRC of 5"), not an intrinsic one. */
 const GRC_VALUE = /\b(?:final\s+)?GRC\s*(?:of|=|:|is)?\s*(\d{1,2})\b/i;
 const IGRC_VALUE = /\bi(?:ntrinsic\s*)?\s?GRC\s*(?:of|=|:|is)?\s*\d/i;
+
+/** The message states an intrinsic GRC's value ("iGRC 5", "an iGRC of 3"). */
+export const statesIgrc = (text: string): boolean => IGRC_VALUE.test(text.normalize('NFKC'));
 
 /** Read parameters and requested outputs from a message. */
 export function extractOperation(message: string): Extraction {

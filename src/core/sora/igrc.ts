@@ -5,6 +5,7 @@
 import { IGRC_TABLE, type IgrcColumn, type PopulationBand } from './tables/igrc-table.js';
 import { collectErrors, parseNonNegative, parsePopulationBand, parsePositive } from './inputs.js';
 import { invalid, notComputable, ok, traceFrom, type AssessResult, type TraceStep } from './types.js';
+import { formatMass } from './units.js';
 
 export interface IgrcInput {
   /** Maximum UA characteristic dimension, metres. */
@@ -95,7 +96,7 @@ export function intrinsicGrc(input: IgrcInput): AssessResult<IgrcValue> {
           row.label,
           'note under the table: single UA ≤ 250 g take-off mass and ≤ 25 m/s',
           String(rule.igrc),
-          `iGRC ${rule.igrc} regardless of population density (take-off mass ${massValue} g, ${speed.value} m/s)`,
+          `iGRC ${rule.igrc} regardless of population density (take-off mass ${formatMass(massValue)}, ${speed.value} m/s)`,
         ),
       ];
       return ok({ igrc: rule.igrc, band: band.value, columnIndex, column, smallUaRule: true }, trace, [

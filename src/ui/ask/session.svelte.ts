@@ -91,6 +91,8 @@ export class AskSession {
   storageNotice: string | null = $state(null);
   private memory: CalcMemory = EMPTY_CALC_MEMORY;
   private restored = false;
+  /** Settles when the last turn asked has finished (a question asked meanwhile waits for it). */
+  private last: Promise<void> = Promise.resolve();
 
   constructor(private readonly app: AskApp) {}
 
@@ -140,26 +142,38 @@ export class AskSession {
 
   /**
    * Ask a question; resolves when the turn is finished (done, stopped or failed). With `until`
-   * (the index still loading) the turn is shown as queued and runs when `until` resolves.
+   * (the index still loading) the turn is shown as queued and runs when `until` resolves; asked
+   * while an answer is still being written, it is queued behind that answer (a follow-up then reads
+   * the finished turn before it).
    */
   async ask(question: string, options: { until?: Promise<void> } = {}): Promise<Turn> {
     const checked = checkQuestion(question);
     if (!checked.ok) throw new QuestionRejectedError(checked.message);
-    const turn = new Turn(initialTurnState(checked.text, options.until ? 'queued' : 'routing'));
+    const behind = this.busy ? this.last : null;
+    const queued = options.until !== undefined || behind !== null;
+    const turn = new Turn(initialTurnState(checked.text, queued ? 'queued' : 'routing', behind ? 'answer' : 'index'));
     turn.controller = new AbortController();
     const previous = [...this.turns];
     this.turns.push(turn);
     const live = this.turns[this.turns.length - 1]!; // the reactive proxy of the turn
+    let settle!: () => void;
+    this.last = new Promise<void>((resolve) => (settle = resolve));
     try {
-      if (options.until) {
+      if (queued) {
         const signal = turn.controller.signal;
-        await Promise.race([options.until, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]);
+        const waits = [options.until, behind].filter((w): w is Promise<void> => w !== null && w !== undefined);
+        await Promise.race([
+          Promise.all(waits),
+          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+        ]);
         live.apply({ type: 'phase', phase: 'routing' });
       }
       await this.run(live, previous, turn.controller.signal);
     } catch (e) {
       if (turn.controller.signal.aborted) live.apply({ type: 'phase', phase: 'stopped' });
       else live.apply({ type: 'failed', error: describeError(e) });
+    } finally {
+      settle();
     }
     await this.persist();
     return live;
@@ -207,5 +221,11 @@ export class AskSession {
 function priorOf({ state: p }: Turn): PriorTurn {
   const shown = p.answer?.answer ?? p.evidence?.text;
   const modelAnswer = p.answer && p.answer.status !== 'no-context' && p.answer.answer ? p.answer.answer : undefined;
-  return { question: p.question, ...(p.route ? { path: p.route.path } : {}), ...(shown ? { shown } : {}), ...(modelAnswer ? { modelAnswer } : {}) };
+  return {
+    question: p.question,
+    ...(p.route ? { path: p.route.path } : {}),
+    ...(shown ? { shown } : {}),
+    ...(modelAnswer ? { modelAnswer } : {}),
+    ...(p.topic.length ? { topic: p.topic } : {}),
+  };
 }

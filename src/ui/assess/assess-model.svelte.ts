@@ -90,6 +90,11 @@ export class AssessModel {
     return this.changedSinceRun.length > 0;
   }
 
+  /** The shown result may be exported or printed: there is one, and it is for the inputs shown. */
+  get exportable(): boolean {
+    return this.result !== null && !this.stale;
+  }
+
   /** What the view says over a stale result (null when the result is current or there is none). */
   get staleNotice(): string | null {
     const changed = this.changedSinceRun;

@@ -72,4 +72,11 @@ describe('printable summary', () => {
     expect(md).not.toMatch(/^- \*\*(contradiction|warning|note)\*\*/m);
     expect(md).toMatch(/- easa-amc-gm-2019-947: EASA, AMC & GM to Regulation \(EU\) 2019\/947/);
   });
+
+  it('writes its time as people read it, never as a raw ISO string (issue 35, item 6)', () => {
+    const md = renderSummary({ ...result, generatedAt: '2026-11-25T20:05:41.123Z' });
+    expect(md).toContain('Generated 2026-11-25 20:05 UTC');
+    expect(md).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(renderSummary(result, undefined, () => '25 Nov 2026, 21:05 CET')).toContain('Generated 25 Nov 2026, 21:05 CET');
+  });
 });
