@@ -26,6 +26,8 @@ import { stripCitations } from '../../src/core/answer/citations.js';
 import { calibrate, checkGrounding, measureSupport, type AnswerClaim } from '../../src/core/answer/grounding.js';
 import { judgeAgreement, judgeSays, type ClaimLabel } from '../../src/core/evaluation/judge-agreement.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
+import { groundingTexts, leadClaims } from '../../src/core/answer/quotes.js';
+import { gridForChunk } from '../../src/core/sora/tables/grid.js';
 import { CLAIM_LABELS, type AnswerRecord } from '../node/answer-eval.js';
 
 const DEFAULT_LABELS = CLAIM_LABELS;
@@ -96,18 +98,24 @@ if (command === 'sheet') {
     for (const r of readJsonl<AnswerRecord & { model?: string }>(resolve(cwd, file))) {
       if (!r.modelCalled) continue;
       const model = file.includes('15') ? 'qwen2.5-coder-1.5b' : 'qwen2.5-coder-0.5b';
-      const context = r.contextIds.map(chunkOf).filter((c): c is Chunk => !!c);
-      const subject: AnswerClaim[] | string = r.structured ? r.structured.modelClaims : r.answer;
+      // a quoted answer's generated text is its lead: each sentence against the quoted units (the quotes themselves are verbatim)
+      const q = r.quoted;
+      const context: { id: string; title: string; text: string }[] = q
+        ? groundingTexts(q.unitIds, chunkOf, gridForChunk)
+        : r.contextIds.map(chunkOf).filter((c): c is Chunk => !!c);
+      const subject: AnswerClaim[] | string = q ? leadClaims(q.lead, q.unitIds) : r.structured ? r.structured.modelClaims : r.answer;
+      if (q && !q.lead) continue;
       const report = await checkGrounding({ answer: subject, chunks: context, embedder: loaded.baseEmbedder, config: cfg });
+      const textOf = (id: string) => context.find((c) => c.id === id);
       for (const s of report.sentences) {
         if (s.kind !== 'claim') continue;
         const claim = stripCitations(s.text);
-        const targets: { id: string; role: SheetRow['role'] }[] = s.citations.filter((id) => chunkOf(id)).map((id) => ({ id, role: 'cited' as const }));
+        const targets: { id: string; role: SheetRow['role'] }[] = s.citations.filter((id) => textOf(id)).map((id) => ({ id, role: 'cited' as const }));
         // an uncited claim (free-form answers) is paired with the passage the judge found best for it
         const alt = s.citations.length ? (s.supported ? null : s.alternativeChunk) : s.bestChunk;
         if (alt && !targets.some((t) => t.id === alt)) targets.push({ id: alt, role: 'alternative' });
         for (const t of targets) {
-          const chunk = chunkOf(t.id)!;
+          const chunk = textOf(t.id)!;
           const m = await measureSupport(claim, chunk, loaded.baseEmbedder, cfg);
           rows.push({
             pair: sha(`${model}|${r.id}|${claim}|${t.id}`),
