@@ -49,7 +49,7 @@ describe.each([
     await ask(page, 'How high can I fly my drone in subcategory A1?');
     const turn = page.getByTestId('turn').last();
     await turn.getByTestId('scope-notice').waitFor({ timeout: 30_000 });
-    expect(await turn.getByTestId('scope-notice').textContent()).toMatch(/Not in these documents\..*UAS\.OPEN.*which these documents do not include/);
+    expect(await turn.getByTestId('scope-notice').textContent()).toMatch(/Not in these documents\..*UAS\.OPEN.*not included in these documents/);
     expect(await turn.getByTestId('turn-route').textContent()).toBe('Not in these documents');
     expect(await turn.getByTestId('answer-edition-note').count()).toBe(0);
 
