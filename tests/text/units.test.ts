@@ -4,7 +4,7 @@
  * merges read, headings and fragments not quotable. Invented samples in the documents' layout.
  */
 import { describe, expect, it } from 'vitest';
-import { quotableUnits, segmentUnits, unitQuote } from '../../src/core/text/units';
+import { garbledCell, quotableUnits, segmentUnits, unitQuote } from '../../src/core/text/units';
 
 const texts = (t: string, markers: string[] = []) => segmentUnits({ text: t, footnoteMarkers: markers }).map((u) => u.text);
 
@@ -38,6 +38,29 @@ describe('prose', () => {
     const units = segmentUnits({ text: 'applied to the ground risk.\nThe buffer is at least as wide as the height.' });
     expect(units[0]!.quotable).toBe(false);
     expect(units[1]!.quotable).toBe(true);
+  });
+});
+
+describe('what is not quoted on its own', () => {
+  it('quotes a list introduction with the items that follow it', () => {
+    const text =
+      '(a) The loss of control is a state that corresponds to situations:\n(i) where the outcome relies on providence; or\n(ii) that cannot be handled by contingency procedures.';
+    const [u, ...rest] = segmentUnits({ text });
+    expect(u!.text).toBe(
+      '(a) The loss of control is a state that corresponds to situations: (i) where the outcome relies on providence; or (ii) that cannot be handled by contingency procedures.',
+    );
+    expect(rest).toEqual([]);
+  });
+
+  it('does not quote a restatement’s sentence about itself', () => {
+    const units = segmentUnits({ text: 'This content addresses the crew fitness objective. The crew declares itself fit before each flight.' });
+    expect(units.map((x) => x.quotable)).toEqual([false, true]);
+  });
+
+  it('does not quote a table cell whose words come from interleaved columns', () => {
+    expect(garbledCell('density) sparsely populated area populated area assemblies of people', 'Ground risk')).toBe(true);
+    expect(garbledCell('The components are designed to an 1 airworthiness design standard.', 'Criterion')).toBe(true);
+    expect(garbledCell('The designer shows evidence by testing or analysis.', 'Criterion #1 (Design) · Medium')).toBe(false);
   });
 });
 

@@ -500,8 +500,11 @@ function quotedResult(
   // one or two sentences, none repeated: a repeat or a sentence past the limit is dropped (and counted)
   const sentences: string[] = [];
   let trimmed = 0;
-  // a sentence that copies a quotation says what the quotation below already says: a repeat, not a lead
-  const copies = (s: string) => quotes.quotes.some((q) => sameWords(stripCitations(s), q.text, config.lead.copyJaccard));
+  // a sentence that copies a quotation says what the quotation below already says, one that echoes the question
+  // answers nothing: neither is a lead
+  const copies = (s: string) =>
+    quotes.quotes.some((q) => sameWords(stripCitations(s), q.text, config.lead.copyJaccard)) ||
+    sameWords(stripCitations(s), input.question, config.lead.copyJaccard);
   for (const s of declined ? [] : splitSentences(filtered.text)) {
     const key = stripCitations(s).toLowerCase().replace(/\W+/g, ' ').trim();
     const repeat = sentences.some((k) => stripCitations(k).toLowerCase().replace(/\W+/g, ' ').trim() === key);

@@ -272,7 +272,37 @@ function proseUnits(lines: Line[]): Raw[] {
     if (prev && prev.item && prev.lines.length === 1 && !prev.lines[0]!.text.replace(ENUMERATOR, '').trim()) prev.lines.push(...g.lines);
     else merged.push(g);
   }
-  return merged.flatMap((g) => sentencesOf(g.lines, g.item ? 'item' : 'sentence'));
+  const units = merged.flatMap((g) => sentencesOf(g.lines, g.item ? 'item' : 'sentence'));
+  return joinListIntros(units);
+}
+
+/** A list printed after its introduction ("… corresponds to situations:") reads as one unit with it, up to this length. */
+const LIST_UNIT_CHARS = 700;
+
+/**
+ * An introduction that ends with a colon says nothing on its own: it is quoted with the items that follow it
+ * (as many as fit LIST_UNIT_CHARS; the rest stay units of their own).
+ */
+function joinListIntros(units: Raw[]): Raw[] {
+  const out: Raw[] = [];
+  for (let i = 0; i < units.length; i++) {
+    const u = units[i]!;
+    if (!/:\s*$/.test(u.text)) {
+      out.push(u);
+      continue;
+    }
+    let text = u.text;
+    let end = u.end;
+    let j = i + 1;
+    while (j < units.length && units[j]!.kind === 'item' && text.length + 1 + units[j]!.text.length <= LIST_UNIT_CHARS) {
+      text = `${text} ${units[j]!.text}`;
+      end = units[j]!.end;
+      j++;
+    }
+    out.push({ ...u, text, end });
+    i = j - 1;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -438,22 +468,46 @@ export function segmentUnits(source: UnitSource, grid?: GridLike | null): TextUn
     }
   return raws.map((r, n) => {
     const read = r.kind === 'heading' ? { text: r.text, footnotes: [], amended: false } : readUnit(r.text, r.kind === 'footnote' ? new Set<string>() : markers);
+    // a table read across interleaved columns, or a restatement's sentence about itself, is no quotation of a rule
+    if (r.kind === 'cell' && garbledCell(read.text, r.header ?? '')) return unit(r, n, read, false);
+    if (META_SENTENCE.test(read.text)) return unit(r, n, read, false);
     // the passage's first words, continuing a sentence of the part before it ("mitigations are applied."), are no statement of their own
     const continuation = n === raws.findIndex((x) => x.kind !== 'heading') && r.kind === 'sentence' && /^\p{Ll}/u.test(read.text);
-    const quotable = r.kind !== 'heading' && !continuation && isStatement(read.text, r.kind);
-    return {
-      n,
-      kind: r.kind,
-      start: r.start,
-      end: Math.max(r.start, r.end),
-      text: read.text,
-      ...(r.header ? { header: r.header } : {}),
-      ...(read.footnotes.length ? { footnotes: read.footnotes } : {}),
-      ...(read.amended ? { amendment: 'read' as const } : {}),
-      ...(read.text !== r.text ? { printed: r.text } : {}),
-      quotable,
-    };
+    return unit(r, n, read, r.kind !== 'heading' && !continuation && isStatement(read.text, r.kind));
   });
+}
+
+function unit(r: Raw, n: number, read: { text: string; footnotes: string[]; amended: boolean }, quotable: boolean): TextUnit {
+  return {
+    n,
+    kind: r.kind,
+    start: r.start,
+    end: Math.max(r.start, r.end),
+    text: read.text,
+    ...(r.header ? { header: r.header } : {}),
+    ...(read.footnotes.length ? { footnotes: read.footnotes } : {}),
+    ...(read.amended ? { amendment: 'read' as const } : {}),
+    ...(read.text !== r.text ? { printed: r.text } : {}),
+    quotable,
+  };
+}
+
+/** The restatements' sentences about themselves ("This content addresses …", "The information defines …"). */
+const META_SENTENCE = /^(?:this|the) (?:content|information|text|passage|section|chunk)\b/i;
+
+/**
+ * A table cell whose columns were printed interleaved line by line, so its words come from several cells:
+ * a row label longer than a label, a footnote digit standing between two words, or a word or pair of words
+ * printed twice in a row ("populated area populated area", "bands bands").
+ */
+export function garbledCell(text: string, header: string): boolean {
+  if (header.length > 80) return true;
+  const all = `${header} ${text}`;
+  if (/\b\p{Ll}{2,} \d \p{Ll}{2,}\b/u.test(all)) return true;
+  const w = all.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  for (let i = 1; i < w.length; i++) if (w[i] === w[i - 1] && w[i]!.length > 2) return true;
+  for (let i = 3; i < w.length; i++) if (w[i] === w[i - 2] && w[i - 1] === w[i - 3] && w[i]!.length > 2) return true;
+  return false;
 }
 
 /**
