@@ -107,13 +107,6 @@ export async function isModelCached(model: CuratedModel, baseUrl: string | null 
   return true;
 }
 
-/** Bytes of the model already in the caches (self-hosted), for resuming and progress. */
-export async function cachedBytes(model: CuratedModel, baseUrl: string | null | undefined, caches: CacheStorageLike = browserCaches()): Promise<number> {
-  let n = 0;
-  for (const t of cacheTargets(model, baseUrl)) if (await has(caches, t.cache, t.url)) n += t.file.size;
-  return n;
-}
-
 /**
  * Delete everything of the model from WebLLM's caches. Returns the number of entries
  * deleted. Other models' files are untouched (entries are per URL).
