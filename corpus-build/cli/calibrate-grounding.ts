@@ -22,7 +22,7 @@ import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { measureSupport } from '../../src/core/answer/grounding.js';
 import { calibrate, type LabelledSupport } from '../calibration/thresholds.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
-import { dot } from '../../src/core/retrieval/dense.js';
+import { dot } from '../../src/core/embedding/similarity.js';
 import { splitSentenceSpans } from '../../src/core/text/sentences.js';
 import { contentTokens } from '../../src/core/text/tokenize.js';
 import { loadIndexFromDir } from '../node/index-fs.js';

@@ -36,6 +36,7 @@
  * examples (corpus-build/calibration/thresholds.ts). The report is plain JSON for the audit record.
  */
 import type { Embedder } from '../embedding/embedder.js';
+import { dot } from '../embedding/similarity.js';
 import { splitSentenceSpans } from '../text/sentences.js';
 import { contentTokens } from '../text/tokenize.js';
 import { claimLine, parseCitations, stripCitations } from './citations.js';
@@ -269,11 +270,6 @@ export function sentenceWindows(text: string, size: number, max: number): string
   return out;
 }
 
-const dot = (a: Float32Array, b: Float32Array): number => {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-};
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 interface PreparedChunk {

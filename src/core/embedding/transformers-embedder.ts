@@ -8,15 +8,14 @@ import { SkyCiteError } from '../errors.js';
 import { AutoModel, AutoTokenizer, env, mean_pooling, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import type { Embedder, EmbeddingModelConfig, EmbedRole } from './embedder.js';
 import { embedderSpec } from './models.js';
+import { dot } from './similarity.js';
 
 export class ModelLoadError extends SkyCiteError {
   override name = 'ModelLoadError';
 }
 
 function normalise(v: Float32Array): Float32Array {
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
-  n = Math.sqrt(n) || 1;
+  const n = Math.sqrt(dot(v, v)) || 1;
   for (let i = 0; i < v.length; i++) v[i]! /= n;
   return v;
 }
