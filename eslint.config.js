@@ -5,8 +5,9 @@
  */
 import tsParser from '@typescript-eslint/parser';
 import coreBoundary from './tools/eslint/core-boundary.js';
+import typedErrors from './tools/eslint/typed-errors.js';
 
-const skycite = { rules: { 'core-boundary': coreBoundary } };
+const skycite = { rules: { 'core-boundary': coreBoundary, 'typed-errors': typedErrors } };
 
 export default [
   { ignores: ['node_modules/**', 'dist/**', 'static-index/**', 'public/**', '.cache/**', 'src/core/schema/validators.generated.ts'] },
@@ -15,6 +16,7 @@ export default [
     languageOptions: { parser: tsParser, ecmaVersion: 2022, sourceType: 'module' },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     plugins: { skycite },
+    rules: { 'skycite/typed-errors': 'error' },
   },
   {
     files: ['src/core/**/*.ts'],

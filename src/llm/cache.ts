@@ -7,6 +7,7 @@
  * without any network access.
  */
 import { modelUrls, type CuratedModel, type ModelFile } from './models.js';
+import { ModelCacheUnavailableError } from '../core/llm/errors.js';
 
 export const WEBLLM_CACHE = { model: 'webllm/model', config: 'webllm/config', wasm: 'webllm/wasm' } as const;
 export type WebLlmCacheName = (typeof WEBLLM_CACHE)[keyof typeof WEBLLM_CACHE];
@@ -24,10 +25,7 @@ export interface CacheStorageLike {
 
 export function browserCaches(): CacheStorageLike {
   const c = (globalThis as { caches?: CacheStorageLike }).caches;
-  if (!c)
-    throw new Error(
-      'This browser offers no Cache Storage (private mode, or an insecure origin): models cannot be stored. Use evidence-only mode, or open the app over https.',
-    );
+  if (!c) throw new ModelCacheUnavailableError('globalThis.caches is missing');
   return c;
 }
 

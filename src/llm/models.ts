@@ -42,6 +42,13 @@ export const MODELS_MANIFEST_FORMAT = 'skycite-mlc-models/1';
 
 export class ModelsManifestError extends SkyCiteError {
   override name = 'ModelsManifestError';
+  override readonly code = 'models-manifest';
+}
+
+/** The model base URL (Settings) is not one models can be loaded from. */
+export class ModelBaseUrlError extends SkyCiteError {
+  override name = 'ModelBaseUrlError';
+  override readonly code = 'model-base-url';
 }
 
 interface ManifestEntry {
@@ -286,16 +293,16 @@ export function whyNotFits(model: CuratedModel, a: AdapterLimitsInfo | null | un
 /** Normalise a base URL: absolute, no trailing slash; a path is resolved against `locationHref`. */
 export function resolveBaseUrl(baseUrl: string, locationHref?: string): string {
   const trimmed = baseUrl.trim();
-  if (trimmed === '') throw new Error('The model base URL is empty.');
+  if (trimmed === '') throw new ModelBaseUrlError('The model base URL is empty.');
   const here = locationHref ?? (globalThis as { location?: { href?: string } }).location?.href;
   let url: URL;
   try {
     url = here ? new URL(trimmed, here) : new URL(trimmed);
   } catch {
-    throw new Error(`The model base URL "${baseUrl}" is not a valid URL.`);
+    throw new ModelBaseUrlError(`The model base URL "${baseUrl}" is not a valid URL.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new Error(`The model base URL must use https (got ${url.protocol}).`);
+    throw new ModelBaseUrlError(`The model base URL must use https (got ${url.protocol}).`);
   }
   url.search = '';
   url.hash = '';

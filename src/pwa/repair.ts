@@ -211,15 +211,17 @@ export async function refetch(
       const url = new URL(entry.url, e.base);
       url.searchParams.set('skycite-repair', String(Date.now()));
       const res = await e.fetch(url.href, { cache: 'reload', integrity: entry.integrity, credentials: 'same-origin' });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      const bytes = new Uint8Array(await res.arrayBuffer());
+      const bytes = res.ok ? new Uint8Array(await res.arrayBuffer()) : null;
       // the browser checked the integrity; checked again here where a fake or older fetch does not
-      if ((await sriSha256(bytes)) !== entry.integrity) throw new Error('the download does not match its SHA-256');
-      const headers = new Headers(res.headers);
-      headers.delete('content-encoding');
-      headers.delete('content-length');
-      await cache.put(precacheKey(entry, e.base), new Response(bytes, { status: 200, statusText: 'OK', headers }));
-      out.restored.push(entry.url);
+      const problem = !bytes ? `HTTP ${res.status}` : (await sriSha256(bytes)) !== entry.integrity ? 'the download does not match its SHA-256' : null;
+      if (problem || !bytes) out.failed.push({ url: entry.url, reason: problem ?? '' });
+      else {
+        const headers = new Headers(res.headers);
+        headers.delete('content-encoding');
+        headers.delete('content-length');
+        await cache.put(precacheKey(entry, e.base), new Response(bytes, { status: 200, statusText: 'OK', headers }));
+        out.restored.push(entry.url);
+      }
     } catch (err) {
       out.failed.push({ url: entry.url, reason: err instanceof Error ? err.message : String(err) });
     }

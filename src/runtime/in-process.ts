@@ -29,7 +29,7 @@ import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import { env as transformersEnv } from '@huggingface/transformers';
 import { watchDownloads, type FetchHolder, type WatchDownloads } from './download-progress.js';
 import { chooseDevice, probeAdapter, retrievalModelDevice, type AdapterProbe, type EmbeddingDevice } from './device-choice.js';
-import { IndexSourceError, RuntimeError, type ProblemSource } from './errors.js';
+import { IndexSourceError, RuntimeError, RuntimeNotReadyError, type ProblemSource } from './errors.js';
 import { installModelVerification, loadModelIntegrity, sriFromHex, type ModelIntegrity, type TransformersEnvLike } from './model-integrity.js';
 import { absoluteUrl, fetchBytes, IndexFetchError } from './fetch-bytes.js';
 import { createLibrary, buildOutline, type Library } from './library.js';
@@ -41,13 +41,6 @@ import { createImportScheduler, createUserDocuments, type UserDocuments } from '
 import { cachingFetch } from './vector-set-cache.js';
 
 export { DEFAULT_RUNTIME_OPTIONS, IndexFetchError, RetrievalModelError, buildOutline, windowBackedEmbedder };
-
-export class RuntimeNotReadyError extends RuntimeError {
-  override name = 'RuntimeNotReadyError';
-  constructor() {
-    super('The retrieval runtime is not initialised yet: call init() first (the app does this on start).');
-  }
-}
 
 export interface InProcessDeps {
   fetchImpl?: typeof fetch;

@@ -11,7 +11,7 @@ import { shown } from '../core/userdocs/validate.js';
 // the record types are the Ask turn's data (core/ask/audit-record.ts); the store's callers keep importing them from here
 export type * from '../core/ask/audit-record.js';
 import { AUDIT_BY_TIME, AUDIT_STORE, lazyDb, openUserDb, type UserDbOpener } from './db.js';
-import { mapReadError, mapWriteError, mostSpecificError } from './errors.js';
+import { AuditImportError, mapReadError, mapWriteError, mostSpecificError } from './errors.js';
 import { createSettingsStore } from './settings-store.js';
 
 export interface AuditPage {
@@ -138,19 +138,19 @@ export function parseAuditExport(text: string): AuditExport {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new Error(`The file is not JSON: ${(e as Error).message}`);
+    throw new AuditImportError(`The file is not JSON: ${(e as Error).message}`);
   }
   const d = data as Partial<AuditExport> | null;
   if (typeof d !== 'object' || d === null || d.format !== AUDIT_EXPORT_FORMAT) {
-    throw new Error(`The file is not a SkyCite audit log export (expected "format": "${AUDIT_EXPORT_FORMAT}").`);
+    throw new AuditImportError(`The file is not a SkyCite audit log export (expected "format": "${AUDIT_EXPORT_FORMAT}").`);
   }
   if (typeof d.schemaVersion !== 'number' || d.schemaVersion > AUDIT_EXPORT_SCHEMA_VERSION) {
-    throw new Error(`The export has schema version ${String(d.schemaVersion)}; this version of SkyCite reads up to ${AUDIT_EXPORT_SCHEMA_VERSION}.`);
+    throw new AuditImportError(`The export has schema version ${String(d.schemaVersion)}; this version of SkyCite reads up to ${AUDIT_EXPORT_SCHEMA_VERSION}.`);
   }
-  if (!Array.isArray(d.records)) throw new Error('The export has no "records" array.');
+  if (!Array.isArray(d.records)) throw new AuditImportError('The export has no "records" array.');
   d.records.forEach((rec, i) => {
     const problems = auditRecordProblems(rec);
-    if (problems.length > 0) throw new Error(`Record ${i + 1} of the export is malformed: ${problems.slice(0, 3).join('; ')}.`);
+    if (problems.length > 0) throw new AuditImportError(`Record ${i + 1} of the export is malformed: ${problems.slice(0, 3).join('; ')}.`);
   });
   return d as AuditExport;
 }

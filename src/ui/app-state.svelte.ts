@@ -11,7 +11,7 @@ import type { AskChat } from './ask/session.svelte';
 import { ModelState } from './model-state.svelte';
 import type { PwaUpdater } from '../pwa/register';
 import { detectOfflineBeforeFirstLoad, indexProblemForUser, watchConnectivity } from '../pwa/offline';
-import { problemSource } from '../runtime/errors';
+import { IndexUnavailableError, problemSource } from '../runtime/errors';
 import type { DownloadProgress, RetrievalModelInfo, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
 import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
@@ -205,7 +205,9 @@ export class AppState {
       this.indexErrorDetail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       this.announce('The regulation index could not be loaded.');
       for (const w of this.indexWaiters.splice(0))
-        w.reject(new Error(`The regulation index could not be loaded (${this.indexError}), so the question was not sent. Reload, then ask again.`));
+        w.reject(
+          new IndexUnavailableError(`The regulation index could not be loaded (${this.indexError}), so the question was not sent. Reload, then ask again.`),
+        );
     }
   }
 
@@ -262,7 +264,8 @@ export class AppState {
   waitForIndex(): Promise<void> {
     // questions wait for the user's stored documents too (a quick read, or a re-embedding when the model changed)
     if (this.indexState === 'ready') return this.userDocsLoading;
-    if (this.indexState === 'error') return Promise.reject(new Error(`The regulation index is not available (${this.indexError}). Reload, then ask again.`));
+    if (this.indexState === 'error')
+      return Promise.reject(new IndexUnavailableError(`The regulation index is not available (${this.indexError}). Reload, then ask again.`));
     return new Promise((resolve, reject) => this.indexWaiters.push({ resolve, reject }));
   }
 

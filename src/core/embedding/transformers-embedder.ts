@@ -4,15 +4,10 @@
  * query/document prompts, see models.ts), loaded only from local files (the app's own
  * origin in the browser, public/models in Node). Remote model hubs are disabled.
  */
-import { SkyCiteError } from '../errors.js';
 import { AutoModel, AutoTokenizer, env, mean_pooling, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
-import type { Embedder, EmbeddingModelConfig, EmbedRole } from './embedder.js';
+import { ModelLoadError, type Embedder, type EmbeddingModelConfig, type EmbedRole } from './embedder.js';
 import { embedderSpec } from './models.js';
 import { dot } from './similarity.js';
-
-export class ModelLoadError extends SkyCiteError {
-  override name = 'ModelLoadError';
-}
 
 function normalise(v: Float32Array): Float32Array {
   const n = Math.sqrt(dot(v, v)) || 1;

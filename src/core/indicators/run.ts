@@ -182,6 +182,7 @@ interface ModelCall {
 /** A model reply that is not a valid indicator object: retried once, then recorded in the run (never shown as the assessment's error). */
 class IndicatorOutputError extends SkyCiteError {
   override name = 'IndicatorOutputError';
+  override readonly code = 'indicator-output';
 }
 
 /** One run: an attempt and, if it fails (throws or invalid output), one retry. */

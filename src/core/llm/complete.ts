@@ -89,7 +89,8 @@ export function chatModel(engine: ChatEngine, options: { id?: string; maxTokens?
         ...(o.schema ? { schema: o.schema } : {}),
         ...(o.signal ? { signal: o.signal } : {}),
       });
-      if (r.aborted) throw Object.assign(new Error('The model call was stopped.'), { name: 'AbortError' });
+      // the platform's abort error, as an aborted fetch throws it (the caller knows its signal aborted)
+      if (r.aborted) throw new DOMException('The model call was stopped.', 'AbortError');
       return r.text;
     },
   };

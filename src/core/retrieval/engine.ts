@@ -8,7 +8,7 @@
 import type { Embedder } from '../embedding/embedder.js';
 import type { LoadedIndex } from '../index/load.js';
 import { bm25Search } from './bm25-search.js';
-import { type RetrievalConfig, DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfigOverrides, withConfig } from './config.js';
+import { type RetrievalConfig, DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfigOverrides, RetrievalConfigError, withConfig } from './config.js';
 import { assembleContext } from './context.js';
 import type { Chunk } from '../model/chunk.js';
 import { editionNote, shortEdition } from '../text/edition.js';
@@ -106,7 +106,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const denseOf = (v: Float32Array): Scored[] => {
       if (!cfg.dense_enabled) return [];
       const backend = backends[cfg.dense.backend];
-      if (!backend) throw new Error(`Dense backend "${cfg.dense.backend}" is not available here; use "exact".`);
+      if (!backend) throw new RetrievalConfigError(`Dense backend "${cfg.dense.backend}" is not available here; use "exact".`);
       return backend.search(v, pool, allowed);
     };
     const dense = denseOf(qv);
