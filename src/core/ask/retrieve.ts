@@ -1,7 +1,7 @@
 /**
- * The turn's retrieval over a loaded index, in process: the one place that embeds a question
- * and its alternative formulations, runs the flat retrieval and the document agents on the same
- * vectors, and shapes the result (AskResult). The runtime worker, the Node CLIs and every
+ * The turn's retrieval over a loaded index, in process: embeds a question and its alternative
+ * formulations once (core/retrieval/query-vectors.ts, the one place a query is embedded), runs the
+ * flat retrieval and the document agents on the same vectors, and shapes the result (AskResult). The runtime worker, the Node CLIs and every
  * evaluation serve the AskRetrieval port with this.
  */
 import { composeEvidenceOnlyAnswer } from '../answer/evidence-only.js';
