@@ -3,10 +3,9 @@ import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { createHash } from 'node:crypto';
-import { BOOT_GUARD_SOURCE } from './src/pwa/boot-guard.js';
 import { isolationSwFileName, ISOLATION_SW_SOURCE } from './src/pwa/isolation-sw.js';
 import { isAssetPath, ISOLATION_HEADERS, SECURITY_HEADERS } from './src/pwa/csp.js';
 import { skyCitePwaOptions } from './src/pwa/pwa-config.js';
@@ -73,24 +72,49 @@ function securityHeaders(): Plugin {
 }
 
 /**
- * The boot guard (src/pwa/boot-guard.ts): a classic script without imports, first in index.html's
- * head, that repairs the stored copy when the app's own code is damaged. Build only (the dev
- * server has no service worker); precached with the other assets.
+ * The boot guard (src/pwa/boot-guard.ts, typed code that repairs through src/pwa/repair.ts): its
+ * script (boot-guard-script.ts) bundled on its own into one classic script without imports, first in
+ * index.html's head, so a damaged app bundle cannot take it down. Build only (the dev server has no
+ * service worker); precached with the other assets.
  */
+async function bootGuardSource(target: string): Promise<string> {
+  const out = (await build({
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    build: {
+      write: false,
+      target,
+      minify: true,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      lib: { entry: resolve('src/pwa/boot-guard-script.ts'), formats: ['iife'], name: 'skyciteBootGuard', fileName: () => 'boot-guard.js' },
+    },
+  })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
+  const chunk = (Array.isArray(out) ? out[0]! : out).output[0];
+  return chunk.code;
+}
+
 function bootGuard(): Plugin {
-  const fileName = `assets/boot-guard-${createHash('sha256').update(BOOT_GUARD_SOURCE).digest('hex').slice(0, 8)}.js`;
   let base = '/';
+  let target = 'es2022';
+  let guard: { fileName: string; source: string } | null = null;
   return {
     name: 'skycite-boot-guard',
     apply: 'build',
     configResolved(config) {
       base = config.base;
+      if (typeof config.build.target === 'string') target = config.build.target;
+    },
+    async buildStart() {
+      const source = await bootGuardSource(target);
+      guard = { fileName: `assets/boot-guard-${createHash('sha256').update(source).digest('hex').slice(0, 8)}.js`, source };
     },
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName, source: BOOT_GUARD_SOURCE });
+      if (guard) this.emitFile({ type: 'asset', fileName: guard.fileName, source: guard.source });
     },
     transformIndexHtml() {
-      return [{ tag: 'script', attrs: { src: `${base}${fileName}` }, injectTo: 'head-prepend' }];
+      return guard ? [{ tag: 'script', attrs: { src: `${base}${guard.fileName}` }, injectTo: 'head-prepend' }] : [];
     },
   };
 }

@@ -16,6 +16,20 @@ import { INDICATOR_NAMES } from '../src/core/indicators/catalog.js';
 import { INDICATOR_OUTPUT_SCHEMAS } from '../src/core/indicators/output-schema.js';
 import { STORED_CONVERSATION_SCHEMA } from '../src/core/ask/stored-conversation.js';
 import { AUDIT_RECORD_SCHEMA } from '../src/core/ask/audit-schema.js';
+import { MODEL_FOLDER_MANIFEST_SCHEMA, VECTOR_SET_MANIFEST_SCHEMA, VECTOR_SETS_SCHEMA } from '../src/core/index/vector-set.js';
+import { MODELS_MANIFEST_SCHEMA } from '../src/llm/models.js';
+import { INTEGRITY_LIST_SCHEMA } from '../src/pwa/pwa-config.js';
+import { AUDIT_EXPORT_SCHEMA } from '../src/storage/audit-store.js';
+
+/** The schemas of the files SkyCite reads, by the name of their validator in the generated file. */
+const FILE_SCHEMAS = {
+  precacheIntegrityList: INTEGRITY_LIST_SCHEMA,
+  vectorSets: VECTOR_SETS_SCHEMA,
+  vectorSetManifest: VECTOR_SET_MANIFEST_SCHEMA,
+  modelFolderManifest: MODEL_FOLDER_MANIFEST_SCHEMA,
+  modelsManifest: MODELS_MANIFEST_SCHEMA,
+  auditExport: AUDIT_EXPORT_SCHEMA,
+};
 
 export const GENERATED_VALIDATORS_PATH = fileURLToPath(new URL('../src/core/schema/validators.generated.ts', import.meta.url));
 
@@ -30,10 +44,12 @@ export function generateValidatorsSource(): string {
   for (const name of INDICATOR_NAMES) ajv.addSchema(INDICATOR_OUTPUT_SCHEMAS[name]);
   ajv.addSchema(STORED_CONVERSATION_SCHEMA);
   ajv.addSchema(AUDIT_RECORD_SCHEMA);
+  for (const schema of Object.values(FILE_SCHEMAS)) ajv.addSchema(schema);
   const exports = {
     ...Object.fromEntries(INDICATOR_NAMES.map((n) => [n, INDICATOR_OUTPUT_SCHEMAS[n].$id])),
     storedConversation: STORED_CONVERSATION_SCHEMA.$id,
     auditRecord: AUDIT_RECORD_SCHEMA.$id,
+    ...Object.fromEntries(Object.entries(FILE_SCHEMAS).map(([name, schema]) => [name, schema.$id])),
   };
   const code = standaloneCode(ajv, exports);
   return [

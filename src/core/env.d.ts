@@ -22,7 +22,7 @@ declare class DOMException extends Error {
   constructor(message?: string, name?: string);
 }
 
-/** Back-off between retries (answer/generation.ts). The handle is opaque: a number in browsers, an object in Node. */
+/** Back-off between retries (llm/retry.ts). The handle is opaque: a number in browsers, an object in Node. */
 declare function setTimeout(handler: () => void, ms?: number): unknown;
 declare function clearTimeout(handle: unknown): void;
 

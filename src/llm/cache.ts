@@ -7,6 +7,7 @@
  * without any network access.
  */
 import { modelUrls, type CuratedModel, type ModelFile } from './models.js';
+import { ModelCacheUnavailableError } from '../core/llm/errors.js';
 
 export const WEBLLM_CACHE = { model: 'webllm/model', config: 'webllm/config', wasm: 'webllm/wasm' } as const;
 export type WebLlmCacheName = (typeof WEBLLM_CACHE)[keyof typeof WEBLLM_CACHE];
@@ -24,10 +25,7 @@ export interface CacheStorageLike {
 
 export function browserCaches(): CacheStorageLike {
   const c = (globalThis as { caches?: CacheStorageLike }).caches;
-  if (!c)
-    throw new Error(
-      'This browser offers no Cache Storage (private mode, or an insecure origin): models cannot be stored. Use evidence-only mode, or open the app over https.',
-    );
+  if (!c) throw new ModelCacheUnavailableError('globalThis.caches is missing');
   return c;
 }
 
@@ -105,13 +103,6 @@ export async function isModelCached(model: CuratedModel, baseUrl: string | null 
   if (!shards) return false;
   for (const u of shards) if (!(await has(caches, WEBLLM_CACHE.model, u))) return false;
   return true;
-}
-
-/** Bytes of the model already in the caches (self-hosted), for resuming and progress. */
-export async function cachedBytes(model: CuratedModel, baseUrl: string | null | undefined, caches: CacheStorageLike = browserCaches()): Promise<number> {
-  let n = 0;
-  for (const t of cacheTargets(model, baseUrl)) if (await has(caches, t.cache, t.url)) n += t.file.size;
-  return n;
 }
 
 /**

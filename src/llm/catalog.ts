@@ -6,7 +6,7 @@
  */
 import type { CacheStorageLike } from './cache.js';
 import { browserCaches } from './cache.js';
-import { MODELS_MANIFEST_FORMAT, modelsBaseUrl, parseModelsManifest, type CuratedModel } from './models.js';
+import { MODELS_MANIFEST_FORMAT, modelsBaseUrl, ModelsManifestError, parseModelsManifest, type CuratedModel } from './models.js';
 
 export const CATALOG_CACHE = 'skycite/llm-catalog';
 
@@ -74,7 +74,7 @@ async function servedManifest(res: Response): Promise<{ models?: unknown[] } | n
   try {
     json = JSON.parse(text);
   } catch {
-    if (/json/i.test(type)) throw new Error('the manifest is not valid JSON');
+    if (/json/i.test(type)) throw new ModelsManifestError('the manifest is not valid JSON');
     return null;
   }
   return json !== null && typeof json === 'object' ? (json as { models?: unknown[] }) : null;

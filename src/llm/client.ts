@@ -5,15 +5,17 @@
  * bundle carries it once, and only the worker's script (fetched when the user loads a
  * model) contains it.
  *
- * Failures arrive as typed errors (mapEngineError). When the worker dies — an uncaught
+ * Failures arrive as typed errors: the worker maps them (worker-host.ts, mapEngineError) and
+ * they are rebuilt here as their own AnswerError class. When the worker dies — an uncaught
  * error, a failed module load, or the browser ending it — every pending request is
  * rejected with WorkerCrashedError, `crashed` is set and `onCrash` listeners are told,
  * so the app can fall back to evidence-only mode.
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
-import { mapEngineError, WorkerCrashedError, type AnswerError } from '../core/llm/errors.js';
+import { decodeError, type WireError } from '../core/errors.js';
+import { MODEL_ERROR_CLASSES, WorkerCrashedError, type AnswerError } from '../core/llm/errors.js';
 import type { ChatCompletionChunkLike, ChatEngine, StreamingChatRequest } from '../core/llm/engine.js';
-import type { LlmReply, LlmRequest, WireError } from './protocol.js';
+import type { LlmReply, LlmRequest } from './protocol.js';
 
 export interface WorkerLike {
   postMessage(message: LlmRequest): void;
@@ -47,7 +49,8 @@ interface Pending {
   end?: () => void;
 }
 
-const errorFrom = (e: WireError): AnswerError => mapEngineError(`${e.name}: ${e.message}`);
+/** The worker's failure, as the class it was thrown as (worker-host.ts maps every failure to an AnswerError). */
+const errorFrom = (e: WireError): Error => decodeError(e, MODEL_ERROR_CLASSES);
 
 export function createLlmClient(worker: WorkerLike): LlmClient {
   let next = 1;
@@ -67,7 +70,8 @@ export function createLlmClient(worker: WorkerLike): LlmClient {
   worker.addEventListener('message', (ev) => {
     const msg = ev.data;
     if (msg.type === 'fatal') {
-      crash(`${msg.error.name}: ${msg.error.message}`);
+      const e = errorFrom(msg.error);
+      crash(`${e.name}: ${e.message}`);
       return;
     }
     const p = pending.get(msg.id);

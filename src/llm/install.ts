@@ -18,6 +18,7 @@
 import { ModelDownloadError, ModelFilesCorruptError, ModelImportError, ModelStorageQuotaError, type AnswerError } from '../core/llm/errors.js';
 import { browserCaches, cacheTargets, type CacheStorageLike, type CacheTarget } from './cache.js';
 import type { CuratedModel } from './models.js';
+import { isQuotaError } from '../storage/errors.js';
 
 export interface InstallProgress {
   /** 0–1 over the bytes still to install. */
@@ -63,11 +64,6 @@ function abortError(): DOMException {
   return new DOMException('The model download was stopped.', 'AbortError');
 }
 
-function isQuota(e: unknown): boolean {
-  const n = (e as { name?: string })?.name ?? '';
-  return n === 'QuotaExceededError' || /quota/i.test(String((e as Error)?.message ?? e));
-}
-
 async function missingTargets(targets: CacheTarget[], caches: CacheStorageLike): Promise<CacheTarget[]> {
   const out: CacheTarget[] = [];
   for (const t of targets) if (!(await (await caches.open(t.cache)).match(t.url))) out.push(t);
@@ -96,7 +92,7 @@ async function store(t: CacheTarget, bytes: ArrayBuffer, caches: CacheStorageLik
   try {
     await (await caches.open(t.cache)).put(t.url, new Response(bytes, { headers: { 'Content-Type': type, 'Content-Length': String(bytes.byteLength) } }));
   } catch (e) {
-    if (isQuota(e)) throw new ModelStorageQuotaError(`while storing ${fileName(t.file.path)} (${mb(t.file.size)})`, { cause: e });
+    if (isQuotaError(e)) throw new ModelStorageQuotaError(`while storing ${fileName(t.file.path)} (${mb(t.file.size)})`, { cause: e });
     throw e;
   }
 }

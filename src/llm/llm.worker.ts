@@ -7,7 +7,7 @@
  */
 import { MLCEngine } from '@mlc-ai/web-llm';
 import type { LlmReply, LlmRequest } from './protocol.js';
-import { toWireError } from './protocol.js';
+import { encodeError } from '../core/errors.js';
 import { createWorkerHost, type HostedEngine } from './worker-host.js';
 
 const post = (reply: LlmReply): void => (self as unknown as DedicatedWorkerGlobalScope).postMessage(reply);
@@ -18,5 +18,6 @@ self.addEventListener('message', (ev: MessageEvent<LlmRequest>) => {
   void handle(ev.data);
 });
 self.addEventListener('unhandledrejection', (ev: PromiseRejectionEvent) => {
-  post({ type: 'fatal', error: toWireError(ev.reason) });
+  // as thrown: the client reports the crash with it (WorkerCrashedError's detail)
+  post({ type: 'fatal', error: encodeError(ev.reason) });
 });

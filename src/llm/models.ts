@@ -17,6 +17,8 @@
  * Nothing here fetches anything, and nothing imports web-llm's code (types only).
  */
 import { SkyCiteError } from '../core/errors.js';
+import { concerns, schemaErrors, type SchemaError } from '../core/schema/check.js';
+import * as generated from '../core/schema/validators.generated.js';
 import type { AppConfig, ModelRecord } from '@mlc-ai/web-llm';
 import { CURATED_MODELS, findModel, MODEL_ID_PATTERN, WEBLLM_LIB_PREFIX, type CuratedModel, type ModelFile, type Quantization } from '../core/model-catalog.js';
 
@@ -42,6 +44,13 @@ export const MODELS_MANIFEST_FORMAT = 'skycite-mlc-models/1';
 
 export class ModelsManifestError extends SkyCiteError {
   override name = 'ModelsManifestError';
+  override readonly code = 'models-manifest';
+}
+
+/** The model base URL (Settings) is not one models can be loaded from. */
+export class ModelBaseUrlError extends SkyCiteError {
+  override name = 'ModelBaseUrlError';
+  override readonly code = 'model-base-url';
 }
 
 interface ManifestEntry {
@@ -59,40 +68,77 @@ interface ManifestEntry {
 
 const SAFE_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[A-Za-z0-9._\/-]+$/;
 const SHA256 = /^[0-9a-f]{64}$/;
+const ENTRY_TEXTS = ['model_url', 'model_lib', 'source_model', 'quantization'] as const;
+
+/** The shape of a `manifest.json` written by `npm run models:prepare` (compiled by tools/generate-validators.ts). */
+export const MODELS_MANIFEST_SCHEMA = {
+  $id: 'skycite/models-manifest',
+  type: 'object',
+  required: ['format', 'models'],
+  properties: {
+    format: { const: MODELS_MANIFEST_FORMAT },
+    models: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['model_id', ...ENTRY_TEXTS, 'files'],
+        properties: {
+          model_id: { type: 'string', pattern: MODEL_ID_PATTERN.source },
+          model_url: { type: 'string', pattern: SAFE_PATH.source },
+          model_lib: { type: 'string', pattern: SAFE_PATH.source },
+          source_model: { type: 'string', pattern: '.' },
+          quantization: { enum: ['q4f16_1', 'q4f32_1'] },
+          files: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              required: ['path', 'size', 'sha256'],
+              properties: {
+                path: { type: 'string', pattern: SAFE_PATH.source },
+                size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+                sha256: { type: 'string', pattern: SHA256.source },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/** What is wrong with a manifest, in the operator's words: the first problem, in the order a reader checks it. */
+function manifestProblem(m: { format?: unknown; models?: unknown }, errors: readonly SchemaError[]): string {
+  if (errors.some((e) => e.instancePath === '' && e.keyword === 'type')) return 'not a JSON object';
+  if (concerns(errors, '', 'format')) return `format is ${JSON.stringify(m.format)}, expected "${MODELS_MANIFEST_FORMAT}"`;
+  const inEntry = errors.map((e) => /^\/models\/(\d+)/.exec(e.instancePath)?.[1]).filter((x): x is string => x !== undefined);
+  if (!inEntry.length) return '"models" is not a list';
+  const i = Math.min(...inEntry.map(Number));
+  const at = `/models/${i}`;
+  const e = (m.models as Record<string, unknown>[])[i]!;
+  if (errors.some((x) => x.instancePath === at && x.keyword === 'type') || concerns(errors, at, 'model_id'))
+    return `model ${i + 1}: model_id is missing or malformed`;
+  const id = String(e['model_id']);
+  for (const k of ENTRY_TEXTS) if (typeof e[k] !== 'string' || !e[k]) return `${id}: ${k} is missing`;
+  if (concerns(errors, at, 'quantization')) return `${id}: quantization ${String(e['quantization'])} is not q4f16_1 or q4f32_1`;
+  if (concerns(errors, at, 'model_url') || concerns(errors, at, 'model_lib')) return `${id}: model_url and model_lib must be relative paths inside the folder`;
+  const fileAt = errors.find((x) => x.instancePath.startsWith(`${at}/files/`));
+  if (concerns(errors, at, 'files') && !fileAt) return `${id}: no files listed`;
+  const f = fileAt ? (e['files'] as unknown[])[Number(/^\/files\/(\d+)/.exec(fileAt.instancePath.slice(at.length))?.[1] ?? 0)] : undefined;
+  return `${id}: a file entry lacks a relative path, a size or a SHA-256 (${JSON.stringify(f)?.slice(0, 120)})`;
+}
 
 /**
- * The self-hosted models of a `manifest.json` written by `npm run models:prepare`.
+ * The self-hosted models of a `manifest.json` written by `npm run models:prepare` (MODELS_MANIFEST_SCHEMA).
  * Throws ModelsManifestError (what is wrong, and the fix) for anything else.
  */
 export function parseModelsManifest(json: unknown): CuratedModel[] {
-  const bad = (why: string): never => {
+  const errors = schemaErrors(generated.modelsManifest, json);
+  if (errors.length) {
+    const why = manifestProblem(json as { format?: unknown; models?: unknown }, errors);
     throw new ModelsManifestError(`The model manifest is not usable: ${why}. Serve the manifest.json that npm run models:prepare wrote, unchanged.`);
-  };
-  const m = json as { format?: unknown; models?: unknown };
-  if (typeof m !== 'object' || m === null) bad('not a JSON object');
-  if (m.format !== MODELS_MANIFEST_FORMAT) bad(`format is ${JSON.stringify(m.format)}, expected "${MODELS_MANIFEST_FORMAT}"`);
-  if (!Array.isArray(m.models)) bad('"models" is not a list');
-  return (m.models as ManifestEntry[]).map((e, i) => {
-    const where = `model ${i + 1}`;
-    if (typeof e?.model_id !== 'string' || !MODEL_ID_PATTERN.test(e.model_id)) bad(`${where}: model_id is missing or malformed`);
-    for (const k of ['model_url', 'model_lib', 'source_model', 'quantization'] as const) {
-      if (typeof e[k] !== 'string' || !e[k]) bad(`${e.model_id}: ${k} is missing`);
-    }
-    if (e.quantization !== 'q4f16_1' && e.quantization !== 'q4f32_1') bad(`${e.model_id}: quantization ${e.quantization} is not q4f16_1 or q4f32_1`);
-    if (!SAFE_PATH.test(e.model_url) || !SAFE_PATH.test(e.model_lib)) bad(`${e.model_id}: model_url and model_lib must be relative paths inside the folder`);
-    if (!Array.isArray(e.files) || !e.files.length) bad(`${e.model_id}: no files listed`);
-    for (const f of e.files) {
-      if (
-        typeof f?.path !== 'string' ||
-        !SAFE_PATH.test(f.path) ||
-        !Number.isSafeInteger(f.size) ||
-        f.size < 0 ||
-        typeof f.sha256 !== 'string' ||
-        !SHA256.test(f.sha256)
-      ) {
-        bad(`${e.model_id}: a file entry lacks a relative path, a size or a SHA-256 (${JSON.stringify(f)?.slice(0, 120)})`);
-      }
-    }
+  }
+  return (json as { models: ManifestEntry[] }).models.map((e) => {
     const quantization = e.quantization as Quantization;
     const paramsB = Number(/(\d+(?:\.\d+)?)B\b/i.exec(e.source_model)?.[1] ?? 0);
     return {
@@ -286,16 +332,16 @@ export function whyNotFits(model: CuratedModel, a: AdapterLimitsInfo | null | un
 /** Normalise a base URL: absolute, no trailing slash; a path is resolved against `locationHref`. */
 export function resolveBaseUrl(baseUrl: string, locationHref?: string): string {
   const trimmed = baseUrl.trim();
-  if (trimmed === '') throw new Error('The model base URL is empty.');
+  if (trimmed === '') throw new ModelBaseUrlError('The model base URL is empty.');
   const here = locationHref ?? (globalThis as { location?: { href?: string } }).location?.href;
   let url: URL;
   try {
     url = here ? new URL(trimmed, here) : new URL(trimmed);
   } catch {
-    throw new Error(`The model base URL "${baseUrl}" is not a valid URL.`);
+    throw new ModelBaseUrlError(`The model base URL "${baseUrl}" is not a valid URL.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new Error(`The model base URL must use https (got ${url.protocol}).`);
+    throw new ModelBaseUrlError(`The model base URL must use https (got ${url.protocol}).`);
   }
   url.search = '';
   url.hash = '';

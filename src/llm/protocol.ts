@@ -1,15 +1,13 @@
 /**
  * Messages between the app and the LLM worker (src/llm/llm.worker.ts). The worker is the
  * only place web-llm's code runs; the app talks to it through client.ts, which gives the
- * answer stage the one engine interface (ChatEngine).
+ * answer stage the one engine interface (ChatEngine). A failure crosses as a WireError
+ * (core/errors.ts): the worker maps web-llm's failure to its typed AnswerError first
+ * (worker-host.ts), the client rebuilds that class (MODEL_ERROR_CLASSES).
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
+import type { WireError } from '../core/errors.js';
 import type { ChatCompletionChunkLike, StreamingChatRequest } from '../core/llm/engine.js';
-
-export interface WireError {
-  name: string;
-  message: string;
-}
 
 export type LlmRequest =
   | { id: number; type: 'load'; modelId: string; appConfig: AppConfig }
@@ -27,12 +25,3 @@ export type LlmReply =
   | { id: number; type: 'error'; error: WireError }
   /** Something failed outside any request (an unhandled rejection): the worker is not trustworthy any more. */
   | { type: 'fatal'; error: WireError };
-
-export function toWireError(e: unknown): WireError {
-  if (e instanceof Error) return { name: e.name, message: e.message };
-  if (typeof e === 'object' && e !== null && 'message' in e) {
-    const o = e as { name?: unknown; message?: unknown };
-    return { name: typeof o.name === 'string' ? o.name : 'Error', message: String(o.message) };
-  }
-  return { name: 'Error', message: String(e) };
-}

@@ -2,11 +2,17 @@
  * The LLM worker's message handler, with the engine injected: llm.worker.ts passes
  * web-llm's MLCEngine; tests pass a stand-in and connect it to the client through a
  * message channel. One engine, one model at a time; requests are handled in order of
- * arrival except `interrupt` and `stream-return`, which act at once.
+ * arrival except `interrupt` and `stream-return`, which act at once. A failure is mapped to
+ * its typed AnswerError here, where web-llm threw it (mapEngineError), and crosses as that class.
  */
 import type { AppConfig, InitProgressReport } from '@mlc-ai/web-llm';
+import { encodeError, type WireError } from '../core/errors.js';
 import type { ChatCompletionChunkLike, StreamingChatRequest } from '../core/llm/engine.js';
-import { toWireError, type LlmReply, type LlmRequest } from './protocol.js';
+import { mapEngineError } from '../core/llm/errors.js';
+import type { LlmReply, LlmRequest } from './protocol.js';
+
+/** A failure of the engine (or of the worker around it), as it crosses to the app: its typed AnswerError. */
+export const engineFailure = (e: unknown): WireError => encodeError(mapEngineError(e));
 
 /** The parts of web-llm's MLCEngine the worker uses. */
 export interface HostedEngine {
@@ -68,7 +74,7 @@ export function createWorkerHost(engine: HostedEngine, post: (reply: LlmReply) =
           post({ id: msg.id, type: 'end' });
         }
       } catch (e) {
-        post({ id: msg.id, type: 'error', error: toWireError(e) });
+        post({ id: msg.id, type: 'error', error: engineFailure(e) });
       }
     };
     // one request at a time (web-llm's engine is not re-entrant); a stream ends before the next starts

@@ -25,6 +25,7 @@ const browserLocks = (): LocksLike | null => (globalThis as { navigator?: { lock
 /** A new version is being applied (in this tab or another): the import was not started. */
 export class UpdatePendingError extends SkyCiteError {
   override name = 'UpdatePendingError';
+  override readonly code = 'update-pending';
   constructor() {
     super(
       'SkyCite is being updated to its new version, which reloads every open tab in a moment, so nothing was added or changed now. ' +

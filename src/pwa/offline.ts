@@ -3,6 +3,7 @@
  * worker has installed and cached the app shell, the index and the embedding model. Until
  * then, being offline (or failing to fetch the index) needs a clear, actionable message.
  */
+import { IndexFetchError } from '../runtime/fetch-bytes.js';
 
 export type OfflineReason = 'offline-before-first-load' | 'index-unreachable' | 'index-http-error';
 
@@ -108,11 +109,12 @@ export function indexProblemForUser(error: unknown, e: OfflineEnv = currentEnv()
   // where the file at fault is, as the runtime found it: the server's copy, or this device's
   if (source === 'host') return INDEX_HOST_MESSAGE;
   if (source === 'device') return INDEX_DAMAGED_MESSAGE;
-  const name = error instanceof Error ? error.name : '';
-  const message = error instanceof Error ? error.message : String(error);
-  const http = /failed with HTTP (\d{3})/.exec(message);
-  if (http) return classifyIndexFailure({ status: Number(http[1]) }, e).message;
-  if (name === 'IndexFetchError' || /Could not fetch|Failed to fetch|NetworkError/i.test(message)) return classifyIndexFailure({ error }, e).message;
+  // a file that could not be fetched, here or behind the model's load: the server's answer, or none
+  for (let x: unknown = error, depth = 0; x instanceof Error && depth < 5; x = x.cause, depth++) {
+    if (x instanceof IndexFetchError) return classifyIndexFailure(x.status !== null ? { status: x.status } : { error: x }, e).message;
+    // fetch() rejects with a TypeError when no answer came (the Fetch standard's one sign of a network failure)
+    if (x instanceof TypeError) return classifyIndexFailure({ error: x }, e).message;
+  }
   return INDEX_DAMAGED_MESSAGE;
 }
 

@@ -78,6 +78,27 @@ export interface PrecacheIntegrityList {
   models?: IntegrityFile[];
 }
 
+const SRI = { type: 'string', pattern: '^sha256-' } as const;
+
+/** INTEGRITY_FILE's shape (compiled by tools/generate-validators.ts; repair.ts parseIntegrityList reads it). */
+export const INTEGRITY_LIST_SCHEMA = {
+  $id: 'skycite/precache-integrity-list',
+  type: 'object',
+  required: ['version', 'entries'],
+  properties: {
+    version: { const: 1 },
+    entries: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['url', 'revision', 'integrity'],
+        properties: { url: { type: 'string' }, revision: { type: ['string', 'null'] }, integrity: SRI },
+      },
+    },
+    models: { type: 'array', items: { type: 'object', required: ['url', 'integrity'], properties: { url: { type: 'string' }, integrity: SRI } } },
+  },
+} as const;
+
 export interface IntegrityIO {
   read(url: string): Promise<Uint8Array> | Uint8Array;
   write(url: string, bytes: Uint8Array): Promise<void> | void;

@@ -24,6 +24,7 @@ export const UPDATE_CHANNEL = 'skycite-updates';
 /** The offline copy could not be stored (the service worker's install failed). */
 export class OfflineCopyError extends SkyCiteError {
   override name = 'OfflineCopyError';
+  override readonly code = 'offline-copy';
 }
 
 /** The parts of a ServiceWorker / ServiceWorkerRegistration watched for a failed install. */

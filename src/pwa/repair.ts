@@ -9,6 +9,8 @@
  */
 import { INTEGRITY_FILE, sriSha256, type PrecacheIntegrityEntry, type PrecacheIntegrityList } from './pwa-config';
 import { WORKBOX_PRECACHE_PREFIX } from './storage';
+import { schemaErrors } from '../core/schema/check';
+import * as generated from '../core/schema/validators.generated';
 
 export interface CacheLike {
   keys(): Promise<readonly Request[]>;
@@ -56,18 +58,15 @@ export function precacheKey(entry: Pick<PrecacheIntegrityEntry, 'url' | 'revisio
 /** The path of a URL without its query: the same file in any cache. */
 const pathOf = (url: string, base: string): string => new URL(url, base).pathname;
 
-/** Parse INTEGRITY_FILE; null when it is not a list this app wrote. */
+/** Parse INTEGRITY_FILE; null when it is not a list this app wrote (INTEGRITY_LIST_SCHEMA). */
 export function parseIntegrityList(text: string): PrecacheIntegrityList | null {
+  let v: unknown;
   try {
-    const v = JSON.parse(text) as PrecacheIntegrityList;
-    if (v?.version !== 1 || !Array.isArray(v.entries)) return null;
-    const sri = (x: unknown) => typeof x === 'string' && x.startsWith('sha256-');
-    const ok = v.entries.every((e) => typeof e?.url === 'string' && (e.revision === null || typeof e.revision === 'string') && sri(e.integrity));
-    const models = v.models === undefined || (Array.isArray(v.models) && v.models.every((m) => typeof m?.url === 'string' && sri(m.integrity)));
-    return ok && models ? v : null;
+    v = JSON.parse(text);
   } catch {
     return null;
   }
+  return schemaErrors(generated.precacheIntegrityList, v).length ? null : (v as PrecacheIntegrityList);
 }
 
 /** Every file the list names (precached or a model file), by its URL path: its SHA-256 as SRI. */
@@ -211,15 +210,17 @@ export async function refetch(
       const url = new URL(entry.url, e.base);
       url.searchParams.set('skycite-repair', String(Date.now()));
       const res = await e.fetch(url.href, { cache: 'reload', integrity: entry.integrity, credentials: 'same-origin' });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      const bytes = new Uint8Array(await res.arrayBuffer());
+      const bytes = res.ok ? new Uint8Array(await res.arrayBuffer()) : null;
       // the browser checked the integrity; checked again here where a fake or older fetch does not
-      if ((await sriSha256(bytes)) !== entry.integrity) throw new Error('the download does not match its SHA-256');
-      const headers = new Headers(res.headers);
-      headers.delete('content-encoding');
-      headers.delete('content-length');
-      await cache.put(precacheKey(entry, e.base), new Response(bytes, { status: 200, statusText: 'OK', headers }));
-      out.restored.push(entry.url);
+      const problem = !bytes ? `HTTP ${res.status}` : (await sriSha256(bytes)) !== entry.integrity ? 'the download does not match its SHA-256' : null;
+      if (problem || !bytes) out.failed.push({ url: entry.url, reason: problem ?? '' });
+      else {
+        const headers = new Headers(res.headers);
+        headers.delete('content-encoding');
+        headers.delete('content-length');
+        await cache.put(precacheKey(entry, e.base), new Response(bytes, { status: 200, statusText: 'OK', headers }));
+        out.restored.push(entry.url);
+      }
     } catch (err) {
       out.failed.push({ url: entry.url, reason: err instanceof Error ? err.message : String(err) });
     }

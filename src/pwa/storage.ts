@@ -3,6 +3,7 @@
  * report usage and quota, and clear caches (app caches and WebLLM's model caches).
  * Every function degrades to a safe answer where an API is missing.
  */
+import { isQuotaError } from '../storage/errors.js';
 
 export interface StorageManagerLike {
   persist?(): Promise<boolean>;
@@ -186,7 +187,7 @@ export async function hasRoomFor(
     await cache.put('https://skycite.invalid/space-probe', new Response(new Uint8Array(bytes)));
     return true;
   } catch (err) {
-    return (err as Error)?.name === 'QuotaExceededError' ? false : null;
+    return isQuotaError(err) ? false : null;
   } finally {
     await c.delete(name).catch(() => false);
   }

@@ -1,20 +1,14 @@
 /**
  * The UI side of the runtime worker: the same SkyCiteRuntime interface as the
- * in-process runtime, over postMessage.
+ * in-process runtime, over postMessage. An error thrown in the worker is rebuilt here
+ * as its own class (error-classes.ts), with its code and fields.
  */
-import { RuntimeError, type ProblemSource } from './errors.js';
+import { decodeError } from '../core/errors.js';
+import { RUNTIME_ERROR_CLASSES } from './error-classes.js';
+import { RuntimeWorkerError } from './errors.js';
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import type { DownloadProgress, RuntimeMethod, RuntimeReply, RuntimeRequest, SkyCiteRuntime } from './types.js';
 import type { UserDocumentProgress } from './user-documents.js';
-
-/** An error thrown in the worker, as its reply names it (the names are unique: tests/lint/error-classes.test.ts). */
-export class WorkerReplyError extends RuntimeError {
-  constructor(name: string, message: string, source: ProblemSource | null = null) {
-    super(message);
-    this.name = name;
-    this.source = source;
-  }
-}
 
 export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
   let next = 1;
@@ -30,10 +24,10 @@ export function createRuntimeClient(worker: Worker): SkyCiteRuntime {
     }
     pending.delete(ev.data.id);
     if (ev.data.ok) p.resolve(ev.data.value);
-    else p.reject(new WorkerReplyError(ev.data.error.name, ev.data.error.message, ev.data.error.source ?? null));
+    else p.reject(decodeError(ev.data.error, RUNTIME_ERROR_CLASSES));
   };
   worker.onerror = (ev) => {
-    const err = new WorkerReplyError('WorkerError', `The retrieval worker failed: ${ev.message || 'unknown error'}. Reload the app.`);
+    const err = new RuntimeWorkerError(ev.message);
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };

@@ -26,8 +26,33 @@ export function problemSource(e: unknown): ProblemSource | null {
  */
 export class IndexSourceError extends RuntimeError {
   override name = 'IndexSourceError';
+  override readonly code = 'index-source';
   constructor(source: ProblemSource, cause: Error) {
     super(cause.message, { cause });
     this.source = source;
+  }
+}
+
+/** A runtime method was called before init() finished. */
+export class RuntimeNotReadyError extends RuntimeError {
+  override name = 'RuntimeNotReadyError';
+  override readonly code = 'runtime-not-ready';
+  constructor() {
+    super('The retrieval runtime is not initialised yet: call init() first (the app does this on start).');
+  }
+}
+
+/** A question waited for the built-in index, which could not be loaded: it was not sent. */
+export class IndexUnavailableError extends RuntimeError {
+  override name = 'IndexUnavailableError';
+  override readonly code = 'index-unavailable';
+}
+
+/** The retrieval worker itself failed (an uncaught error, or its script could not load): every request waiting on it fails with this. */
+export class RuntimeWorkerError extends RuntimeError {
+  override name = 'RuntimeWorkerError';
+  override readonly code = 'runtime-worker-crashed';
+  constructor(detail: string) {
+    super(`The retrieval worker failed: ${detail || 'unknown error'}. Reload the app.`);
   }
 }

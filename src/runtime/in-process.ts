@@ -5,7 +5,7 @@
  * retrieval port (core/ask/retrieve.ts), the Library's reads (library.ts) and the user's documents
  * (user-documents.ts). The Web Worker hosts exactly this.
  */
-import { createLocalRetrieval, draftRequirementsLocal, windowBackedEmbedder, type LocalRetrievalDeps } from '../core/ask/retrieve.js';
+import { createLocalRetrieval, draftRequirementsLocal, type LocalRetrievalDeps } from '../core/ask/retrieve.js';
 import { createScope, type Scope } from '../core/ask/scope.js';
 import type { DecisionModel } from '../core/coverage/decide.js';
 import COVERAGE from '../core/coverage/coverage.json';
@@ -17,7 +17,7 @@ import type { Embedder } from '../core/embedding/embedder.js';
 import { embedderSpec } from '../core/embedding/models.js';
 import { createTransformersEmbedder } from '../core/embedding/transformers-embedder.js';
 import { loadIndexFromBytes, type LoadedIndex } from '../core/index/load.js';
-import { IndexIntegrityError, parseManifest, sha256Hex } from '../core/index/manifest.js';
+import { IndexIntegrityError, parseManifest, sha256Hex, type IndexManifest } from '../core/index/manifest.js';
 import { configForEmbedder, DEFAULT_RETRIEVAL_CONFIG, gateForEmbedder, withConfig, type RetrievalConfig } from '../core/retrieval/config.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../core/retrieval/cross-encoder.js';
 import { voyBackend, type DenseBackend, type VoyConstructor } from '../core/retrieval/dense.js';
@@ -28,26 +28,17 @@ import { createUserDocsStore, type UserDocsStore } from '../storage/user-docs-st
 import { DEFAULT_RUNTIME_OPTIONS } from './defaults.js';
 import { env as transformersEnv } from '@huggingface/transformers';
 import { watchDownloads, type FetchHolder, type WatchDownloads } from './download-progress.js';
-import { chooseDevice, probeAdapter, retrievalModelDevice, type AdapterProbe, type EmbeddingDevice } from './device-choice.js';
-import { IndexSourceError, RuntimeError, type ProblemSource } from './errors.js';
+import { chooseDevice, probeAdapter, retrievalModelDevice, type AdapterProbe, type DeviceChoice, type EmbeddingDevice } from './device-choice.js';
+import { IndexSourceError, RuntimeError, RuntimeNotReadyError, type ProblemSource } from './errors.js';
 import { installModelVerification, loadModelIntegrity, sriFromHex, type ModelIntegrity, type TransformersEnvLike } from './model-integrity.js';
-import { absoluteUrl, fetchBytes, IndexFetchError } from './fetch-bytes.js';
-import { createLibrary, buildOutline, type Library } from './library.js';
+import { absoluteUrl, fetchBytes } from './fetch-bytes.js';
+import { createLibrary, type Library } from './library.js';
 import { ortWasmPaths } from './ort-files.js';
-import { applyOrtThreads, chooseOrtThreads, threadEnvironment, type OnnxEnvLike, type ThreadEnvironment } from './ort-threads.js';
-import { createRetrievalModels, RetrievalModelError, type RetrievalModels } from './retrieval-models.js';
+import { applyOrtThreads, chooseOrtThreads, threadEnvironment, type OnnxEnvLike, type OrtThreading, type ThreadEnvironment } from './ort-threads.js';
+import { createRetrievalModels, type RetrievalModels } from './retrieval-models.js';
 import type { DownloadProgress, RetrievalModelStatus, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from './types.js';
 import { createImportScheduler, createUserDocuments, type UserDocuments } from './user-documents.js';
 import { cachingFetch } from './vector-set-cache.js';
-
-export { DEFAULT_RUNTIME_OPTIONS, IndexFetchError, RetrievalModelError, buildOutline, windowBackedEmbedder };
-
-export class RuntimeNotReadyError extends RuntimeError {
-  override name = 'RuntimeNotReadyError';
-  constructor() {
-    super('The retrieval runtime is not initialised yet: call init() first (the app does this on start).');
-  }
-}
 
 export interface InProcessDeps {
   fetchImpl?: typeof fetch;
@@ -83,8 +74,8 @@ export const NO_ADAPTER: AdapterProbe = { available: false, software: false, nam
 
 /** What init() put together; null before it. */
 interface Loaded {
-  /** The index retrieval searches: the static one with the user's documents merged. */
-  index: LoadedIndex;
+  /** What retrieval searches now: the static index with the user's documents merged (searchOver replaces it). */
+  search: { index: LoadedIndex };
   /** The index's own embedder (highlights, the grounding check, the user's documents). */
   embedder: Embedder;
   models: RetrievalModels;
@@ -134,6 +125,222 @@ async function indexFilesSource(files: readonly { url: string; bytes: Uint8Array
   return 'host';
 }
 
+/** An index file that is not what the build made: the error again, saying whose copy it is (the host's, or this device's). */
+async function withSource<T>(files: readonly { url: string; bytes: Uint8Array }[], read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof IndexIntegrityError) throw new IndexSourceError(await indexFilesSource(files), e);
+    throw e;
+  }
+}
+
+/** What every step of init() works with: the options asked for, where the app is, how it fetches, what is injected. */
+interface InitContext {
+  readonly deps: InProcessDeps;
+  readonly opts: RuntimeOptions;
+  /** The URL the options' paths resolve against. */
+  readonly base: string;
+  readonly fetchImpl: typeof fetch;
+}
+
+const manifestUrl = (ctx: InitContext): string => absoluteUrl(`${ctx.opts.indexBaseUrl}manifest.json`, ctx.base);
+
+// ------------------------------------------------------------------------------------------------
+// init, step by step
+
+/** The index manifest's bytes and the model it names: read first, so the model loads while the index is fetched. */
+async function readManifest(ctx: InitContext): Promise<{ bytes: Uint8Array; model: IndexManifest['model'] }> {
+  const url = manifestUrl(ctx);
+  const bytes = await fetchBytes(url, ctx.fetchImpl);
+  return withSource([{ url, bytes }], async () => ({ bytes, model: parseManifest(new TextDecoder().decode(bytes)).model }));
+}
+
+/**
+ * The build's SHA-256 of every model file (where the browser keeps caches: the app, not Node), with the
+ * index's own model bound by the manifest too, and transformers.js' reads verified against it.
+ */
+async function verifyModels(ctx: InitContext, list: Promise<ModelIntegrity | null>, model: IndexManifest['model']): Promise<void> {
+  modelIntegrity = await list;
+  if (!modelIntegrity) return;
+  if (model.dtype === 'q8') {
+    // the index binds its model's weights by SHA-256 too (the list, when present, says the same)
+    const onnx = new URL(`${ctx.opts.modelBaseUrl}${model.id}/onnx/model_quantized.onnx`, ctx.base).pathname;
+    if (!modelIntegrity.byPath.has(onnx)) modelIntegrity.byPath.set(onnx, sriFromHex(model.sha256));
+  }
+  verifyModelFiles();
+}
+
+/** ONNX Runtime's threads, fixed by its first session: set before any model loads (ort-threads.ts). */
+function setThreads(ctx: InitContext): OrtThreading {
+  const threads = chooseOrtThreads(ctx.deps.threadEnvironment ?? threadEnvironment(), ctx.opts.threads);
+  (ctx.deps.applyThreads ?? ((n: number) => applyOrtThreads(transformersEnv.backends.onnx as OnnxEnvLike | undefined, n)))(threads.threads);
+  return threads;
+}
+
+/** An embedding model loaded with transformers.js from the app's models folder (`onProgress`: its files' download). */
+async function transformersEmbedder(ctx: InitContext, device: EmbeddingDevice, modelId: string, onProgress?: (p: DownloadProgress) => void): Promise<Embedder> {
+  // a path, not a full URL: transformers.js only looks up local files (e.g. tokenizer.json) by path
+  const localModelPath = new URL(ctx.opts.modelBaseUrl, ctx.base).pathname;
+  const stop = onProgress ? modelDownloads()(`${localModelPath}${modelId}/`, onProgress) : () => undefined;
+  try {
+    return await createTransformersEmbedder({
+      modelId,
+      dtype: 'q8',
+      localModelPath,
+      device,
+      batchSize: 8,
+      ortWasmPaths: ortWasmPaths(device, ctx.opts.ortBaseUrl, ctx.base),
+    });
+  } finally {
+    stop();
+  }
+}
+
+/** How embedders are made in this runtime, and what the first one fixed: the ORT build (ort-files.ts) and the adapter probed. */
+interface Embedders {
+  make(device: EmbeddingDevice, modelId: string, onProgress?: (p: DownloadProgress) => void): Promise<Embedder>;
+  /** The ORT build the worker started with, the first model's (WebGPU needs the asyncify one); null before any. */
+  readonly ortBuild: EmbeddingDevice | null;
+  /** The WebGPU adapter as the built-in model's device choice found it; null when it did not probe. */
+  readonly probed: AdapterProbe | null;
+  probe(): Promise<AdapterProbe>;
+}
+
+function embedders(ctx: InitContext): Embedders {
+  let ortBuild: EmbeddingDevice | null = null;
+  let probed: AdapterProbe | null = null;
+  const probe = ctx.deps.probeAdapter ?? (() => probeAdapter());
+  return {
+    make(device, modelId, onProgress) {
+      ortBuild ??= device;
+      return ctx.deps.createEmbedder ? ctx.deps.createEmbedder(device, ctx.opts, modelId, onProgress) : transformersEmbedder(ctx, device, modelId, onProgress);
+    },
+    get ortBuild() {
+      return ortBuild;
+    },
+    get probed() {
+      return probed;
+    },
+    probe: async () => (probed = await probe()),
+  };
+}
+
+/** The index's own model on the device device-choice.ts picks; a model file no verified copy could be had of throws its own error, which says where the problem is. */
+async function loadBuiltInModel(ctx: InitContext, make: Embedders, modelId: string): Promise<{ embedder: Embedder; choice: DeviceChoice; ms: number }> {
+  const t = performance.now();
+  try {
+    const chosen = await chooseDevice({
+      requested: ctx.opts.device,
+      probe: make.probe,
+      make: (d) => make.make(d, modelId),
+      ...(ctx.deps.timeEmbedding ? { time: ctx.deps.timeEmbedding } : {}),
+    });
+    return { ...chosen, ms: performance.now() - t };
+  } catch (e) {
+    throw sourced(e) ?? e;
+  }
+}
+
+/** The static index's files, fetched and verified against the manifest, and the manifest's SHA-256 (for the audit record). */
+async function loadStaticIndex(ctx: InitContext, manifestBytes: Uint8Array): Promise<{ index: LoadedIndex; manifestSha: string }> {
+  const fetched = [{ url: manifestUrl(ctx), bytes: manifestBytes }];
+  return withSource(fetched, async () => {
+    const manifestJson = new TextDecoder().decode(manifestBytes);
+    const manifest = parseManifest(manifestJson);
+    const files: Record<string, Uint8Array> = {};
+    await Promise.all(
+      Object.keys(manifest.artifacts).map(async (name) => {
+        const url = absoluteUrl(`${ctx.opts.indexBaseUrl}${name}`, ctx.base);
+        files[name] = await fetchBytes(url, ctx.fetchImpl);
+        fetched.push({ url, bytes: files[name] });
+      }),
+    );
+    return { index: await loadIndexFromBytes(manifestJson, files), manifestSha: await sha256Hex(manifestBytes) };
+  });
+}
+
+/** The cross-encoder, when asked for: on WASM (transformers.js issue 1181: identical scores on WebGPU for this model type); its files missing or broken leave retrieval with the fused order. */
+async function loadReranker(ctx: InitContext): Promise<{ reranker: Reranker | null; status: RuntimeStatus['reranker'] }> {
+  if (!ctx.opts.rerank) return { reranker: null, status: { state: 'off', loadMs: null } };
+  const t = performance.now();
+  const load =
+    ctx.deps.createReranker ??
+    ((opts: RuntimeOptions) =>
+      createCrossEncoderReranker({
+        modelId: RERANKER_ID,
+        dtype: 'q8',
+        localModelPath: new URL(opts.modelBaseUrl, ctx.base).pathname,
+        device: 'wasm',
+        ortWasmPaths: ortWasmPaths('wasm', opts.ortBaseUrl, ctx.base),
+      }));
+  try {
+    const reranker = await load(ctx.opts);
+    return { reranker, status: { state: 'on', loadMs: performance.now() - t } };
+  } catch (e) {
+    return { reranker: null, status: { state: 'unavailable', loadMs: null, note: (e as Error).message } };
+  }
+}
+
+/** An engine and its document agents over an index view (the built-in vectors or a vector set's). */
+function makeEngine(ctx: InitContext, idx: LoadedIndex, emb: Embedder, voy: DenseBackend | null, reranker: Reranker | null, gateOf: string | null) {
+  const e = createRetrievalEngine({
+    index: idx,
+    embedder: emb,
+    // the engine's defaults with the dense backend and reranking chosen here (config.ts keeps 'exact' for Node, eval and bench);
+    // another embedder brings its own calibrated evidence gate and cross-validated choices
+    config: withConfig(DEFAULT_RETRIEVAL_CONFIG, {
+      dense: { backend: voy ? 'voy' : 'exact' },
+      rerank: { enabled: ctx.opts.rerank },
+      ...(gateOf ? configForEmbedder(gateOf, ctx.deps.gateFor ?? gateForEmbedder) : {}),
+    }),
+    backends: voy ? { voy } : {},
+    ...(reranker ? { reranker } : {}),
+  });
+  // the document agents' in-document searches skip the cross-encoder: it runs once per question, on the flat ranking
+  const agentCfg = (ctx.deps.agentConfigFor ?? agentConfigForEmbedder)(gateOf);
+  return { engine: e, agents: createDocumentAgents(idx, e, { ...agentCfg, inDocument: { ...agentCfg.inDocument, rerank: { enabled: false } } }) };
+}
+
+/** The retrieval-model switcher over the static index: the built-in model, and a downloaded one with its vector set. */
+function retrievalModels(ctx: InitContext, staticIndex: LoadedIndex, make: Embedders, reranker: Reranker | null): RetrievalModels {
+  return createRetrievalModels({
+    fetch: cachingFetch(ctx.fetchImpl),
+    indexUrl: absoluteUrl(ctx.opts.indexBaseUrl, ctx.base),
+    modelsUrl: absoluteUrl(ctx.opts.modelBaseUrl, ctx.base),
+    staticIndex,
+    // WebGPU only on a real (non-fallback) adapter with the WebGPU build loaded, else WASM, whose 8-bit
+    // MatMulNBits weights are what was validated (docs/retrieval.md); a failed WebGPU load falls back to WASM
+    loadEmbedder: async (id, onProgress) => {
+      const { device: d, reason } = retrievalModelDevice({ requested: ctx.opts.device, probe: make.probed, ortBuild: make.ortBuild });
+      if (d === 'webgpu') {
+        try {
+          return { embedder: await make.make('webgpu', id, onProgress), device: 'webgpu', deviceReason: reason };
+        } catch (e) {
+          if (ctx.opts.device === 'webgpu') throw e;
+          const why = `WebGPU failed to load it (${(e as Error).message})`;
+          return { embedder: await make.make('wasm', id, onProgress), device: 'wasm', deviceReason: why };
+        }
+      }
+      return { embedder: await make.make('wasm', id, onProgress), device: 'wasm', deviceReason: reason };
+    },
+    denseFor: async (view) => (await denseBackendFor(view, ctx.opts.denseBackend, ctx.deps.loadVoy)).voy,
+    makeEngine: (view, emb, voy, id) => makeEngine(ctx, view, emb, voy, reranker, id),
+  });
+}
+
+/** "Not in these documents" bound to this index; null when its data cannot be read (tests/coverage checks the shipped file) or none is wanted. */
+function scopeOf(ctx: InitContext, index: LoadedIndex, manifestSha: string, embedder: Embedder): Scope | null {
+  if (ctx.deps.scope === null) return null;
+  try {
+    return createScope(ctx.deps.scope?.coverage ?? COVERAGE, ctx.deps.scope?.model ?? (DECISION_MODEL as DecisionModel), index.manifest, manifestSha, embedder);
+  } catch {
+    return null; // unreadable coverage data: questions are answered without scope verdicts
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+
 export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime {
   const fetchImpl = deps.fetchImpl ?? globalThis.fetch.bind(globalThis);
   const base = deps.baseUrl ?? globalThis.location?.href ?? 'http://localhost/';
@@ -149,253 +356,84 @@ export function createInProcessRuntime(deps: InProcessDeps = {}): SkyCiteRuntime
   };
   /** What the Ask turn's retrieval runs on now: the active model's engine and agents, the index's own embedder for highlights and grounding. */
   const current = (): LocalRetrievalDeps => {
-    const { index, embedder, models, scope } = ready();
+    const { search, embedder, models, scope } = ready();
     const s = models.current();
-    return { index, engine: s.engine, agents: s.agents, queryEmbedder: s.queryEmbedder ?? embedder, embedder, scope, unitRanker: UNIT_RANKER };
+    return { index: search.index, engine: s.engine, agents: s.agents, queryEmbedder: s.queryEmbedder ?? embedder, embedder, scope, unitRanker: UNIT_RANKER };
   };
   const local = createLocalRetrieval(current);
   // a question's work goes before the next batch of a document import (user-documents.ts)
   const scheduler = createImportScheduler();
   const { foreground } = scheduler;
 
-  /** The embedder the loaded index was built with (its manifest names the model folder), or a vector set's. */
-  const defaultEmbedder = async (
-    device: 'webgpu' | 'wasm',
-    opts: RuntimeOptions,
-    modelId: string,
-    onProgress?: (p: DownloadProgress) => void,
-  ): Promise<Embedder> => {
-    // a path, not a full URL: transformers.js only looks up local files (e.g. tokenizer.json) by path
-    const localModelPath = new URL(opts.modelBaseUrl, base).pathname;
-    const stop = onProgress ? modelDownloads()(`${localModelPath}${modelId}/`, onProgress) : () => undefined;
-    try {
-      return await createTransformersEmbedder({
-        modelId,
-        dtype: 'q8',
-        localModelPath,
-        device,
-        batchSize: 8,
-        ortWasmPaths: ortWasmPaths(device, opts.ortBaseUrl, base),
-      });
-    } finally {
-      stop();
-    }
-  };
-
-  // the cross-encoder runs on WASM (transformers.js issue 1181: identical scores on WebGPU for this model type)
-  const defaultReranker = (opts: RuntimeOptions): Promise<Reranker> =>
-    createCrossEncoderReranker({
-      modelId: RERANKER_ID,
-      dtype: 'q8',
-      localModelPath: new URL(opts.modelBaseUrl, base).pathname,
-      device: 'wasm',
-      ortWasmPaths: ortWasmPaths('wasm', opts.ortBaseUrl, base),
-    });
-
-  /** An engine and its document agents over an index view (the built-in vectors or a vector set's). */
-  const makeEngine = (idx: LoadedIndex, emb: Embedder, voy: DenseBackend | null, opts: RuntimeOptions, reranker: Reranker | null, gateOf: string | null) => {
-    const e = createRetrievalEngine({
-      index: idx,
-      embedder: emb,
-      // the engine's defaults with the dense backend and reranking chosen here (config.ts keeps 'exact' for Node, eval and bench);
-      // another embedder brings its own calibrated evidence gate and cross-validated choices
-      config: withConfig(DEFAULT_RETRIEVAL_CONFIG, {
-        dense: { backend: voy ? 'voy' : 'exact' },
-        rerank: { enabled: opts.rerank },
-        ...(gateOf ? configForEmbedder(gateOf, deps.gateFor ?? gateForEmbedder) : {}),
-      }),
-      backends: voy ? { voy } : {},
-      ...(reranker ? { reranker } : {}),
-    });
-    // the document agents' in-document searches skip the cross-encoder: it runs once per question, on the flat ranking
-    const agentCfg = (deps.agentConfigFor ?? agentConfigForEmbedder)(gateOf);
-    return { engine: e, agents: createDocumentAgents(idx, e, { ...agentCfg, inDocument: { ...agentCfg.inDocument, rerank: { enabled: false } } }) };
-  };
-
-  /** The static index's files, fetched and verified against the manifest, and the manifest's SHA-256 (for the audit record). */
-  async function loadStaticIndex(opts: RuntimeOptions, manifestBytes: Uint8Array): Promise<{ index: LoadedIndex; manifestSha: string }> {
-    const fetched = [{ url: absoluteUrl(`${opts.indexBaseUrl}manifest.json`, base), bytes: manifestBytes }];
-    try {
-      const manifestJson = new TextDecoder().decode(manifestBytes);
-      const manifest = parseManifest(manifestJson);
-      const files: Record<string, Uint8Array> = {};
-      await Promise.all(
-        Object.keys(manifest.artifacts).map(async (name) => {
-          const url = absoluteUrl(`${opts.indexBaseUrl}${name}`, base);
-          files[name] = await fetchBytes(url, fetchImpl);
-          fetched.push({ url, bytes: files[name] });
-        }),
+  async function init(partial: Partial<RuntimeOptions> = {}): Promise<RuntimeStatus> {
+    const ctx: InitContext = { deps, opts: { ...DEFAULT_RUNTIME_OPTIONS, ...partial }, base, fetchImpl };
+    const t0 = performance.now();
+    const integrityList = (globalThis as { caches?: unknown }).caches
+      ? loadModelIntegrity(absoluteUrl(ctx.opts.appBaseUrl, base), fetchImpl)
+      : Promise.resolve(null);
+    const manifest = await readManifest(ctx);
+    await verifyModels(ctx, integrityList, manifest.model);
+    const threads = setThreads(ctx);
+    const make = embedders(ctx);
+    // the dense backend (voy's wasm and its tree) is built from the index while the model loads
+    const [indexLoad, modelLoad] = await Promise.all([
+      loadStaticIndex(ctx, manifest.bytes).then(async (l) => ({
+        ...l,
+        ms: performance.now() - t0,
+        dense: await denseBackendFor(l.index, ctx.opts.denseBackend, deps.loadVoy),
+      })),
+      loadBuiltInModel(ctx, make, manifest.model.id),
+    ]);
+    const { index: staticIndex, dense } = indexLoad;
+    const { embedder } = modelLoad;
+    if (embedder.modelId !== staticIndex.manifest.model.id) {
+      throw new IndexIntegrityError(
+        `The static index was built with ${staticIndex.manifest.model.id} but the app loads ${embedder.modelId}. Rebuild the index with \`npm run index\`.`,
       );
-      return { index: await loadIndexFromBytes(manifestJson, files), manifestSha: await sha256Hex(manifestBytes) };
-    } catch (e) {
-      // a file that is not what the build made: say whose copy it is (the host's, or this device's)
-      if (e instanceof IndexIntegrityError) throw new IndexSourceError(await indexFilesSource(fetched), e);
-      throw e;
     }
+    const rerank = await loadReranker(ctx);
+    await loaded?.models.dispose();
+    const models = retrievalModels(ctx, staticIndex, make, rerank.reranker);
+    const builtIn: RetrievalModelStatus = {
+      id: staticIndex.manifest.model.id,
+      label: embedderSpec(staticIndex.manifest.model.id).label,
+      state: 'default',
+      loadMs: modelLoad.ms,
+      device: modelLoad.choice.device,
+    };
+    // (re)built on start and whenever the user's documents change (user-documents.ts merges them onto the static index);
+    // while another retrieval model is in use, its engine keeps answering and this one waits for the switch back
+    const search = { index: staticIndex };
+    const library = createLibrary(() => search.index);
+    const searchOver = (merged: LoadedIndex) => {
+      search.index = merged;
+      library.invalidate();
+      const voy = dense.voy ? withUserRows(dense.voy, merged.vectors, merged.manifest.dimension, staticIndex.chunks.length) : null;
+      models.setBuiltIn(makeEngine(ctx, merged, embedder, voy, rerank.reranker, null), builtIn);
+    };
+    searchOver(staticIndex);
+    const scope = scopeOf(ctx, staticIndex, indexLoad.manifestSha, embedder);
+    const userDocs = createUserDocuments({ base: staticIndex, embedder, store: userDocStore, apply: searchOver, scheduler });
+    loaded = { search, embedder, models, library, userDocs, scope };
+    return {
+      manifest: staticIndex.manifest,
+      manifestSha: indexLoad.manifestSha,
+      scope: scope?.binding ?? 'unavailable',
+      device: modelLoad.choice.device,
+      deviceChoice: modelLoad.choice,
+      chunkCount: staticIndex.chunks.length,
+      loadMs: { index: indexLoad.ms, model: modelLoad.ms },
+      dense: dense.status,
+      reranker: rerank.status,
+      retrievalModel: builtIn,
+      threads,
+    };
   }
 
   return {
+    init,
     retrievalModels: () => ready().models.list(),
     useRetrievalModel: (id, onProgress) => ready().models.use(id, onProgress),
-
-    async init(partial = {}): Promise<RuntimeStatus> {
-      const opts = { ...DEFAULT_RUNTIME_OPTIONS, ...partial };
-      const t0 = performance.now();
-      // the manifest names the model: read it first, then fetch and verify the artifacts while the model loads
-      const appBase = absoluteUrl(opts.appBaseUrl, base);
-      // the build's SHA-256 of every model file (where the browser keeps caches: the app, not Node)
-      const integrityList = (globalThis as { caches?: unknown }).caches ? loadModelIntegrity(appBase, fetchImpl) : Promise.resolve(null);
-      const manifestBytes = await fetchBytes(absoluteUrl(`${opts.indexBaseUrl}manifest.json`, base), fetchImpl);
-      let manifestModel: ReturnType<typeof parseManifest>['model'];
-      try {
-        manifestModel = parseManifest(new TextDecoder().decode(manifestBytes)).model;
-      } catch (e) {
-        if (e instanceof IndexIntegrityError)
-          throw new IndexSourceError(await indexFilesSource([{ url: absoluteUrl(`${opts.indexBaseUrl}manifest.json`, base), bytes: manifestBytes }]), e);
-        throw e;
-      }
-      const modelId = manifestModel.id;
-      modelIntegrity = await integrityList;
-      if (modelIntegrity && manifestModel.dtype === 'q8') {
-        // the index binds its model's weights by SHA-256 too (the list, when present, says the same)
-        const onnx = new URL(`${opts.modelBaseUrl}${modelId}/onnx/model_quantized.onnx`, base).pathname;
-        if (!modelIntegrity.byPath.has(onnx)) modelIntegrity.byPath.set(onnx, sriFromHex(manifestModel.sha256));
-      }
-      if (modelIntegrity) verifyModelFiles();
-      // ONNX Runtime's threads, fixed by its first session: set before any model loads (ort-threads.ts)
-      const threads = chooseOrtThreads(deps.threadEnvironment ?? threadEnvironment(), opts.threads);
-      (deps.applyThreads ?? ((n: number) => applyOrtThreads(transformersEnv.backends.onnx as OnnxEnvLike | undefined, n)))(threads.threads);
-      const createEmbedder = deps.createEmbedder ?? defaultEmbedder;
-      // the ORT build the worker starts with is the first model's (ort-files.ts): WebGPU needs the asyncify one
-      let ortBuild: EmbeddingDevice | null = null;
-      const make: typeof createEmbedder = (d, ...rest) => {
-        ortBuild ??= d;
-        return createEmbedder(d, ...rest);
-      };
-      let probed: AdapterProbe | null = null;
-      const probe = deps.probeAdapter ?? (() => probeAdapter());
-      const loadModel = async () => {
-        const t = performance.now();
-        const chosen = await chooseDevice({
-          requested: opts.device,
-          probe: async () => (probed = await probe()),
-          make: (d) => make(d, opts, modelId),
-          ...(deps.timeEmbedding ? { time: deps.timeEmbedding } : {}),
-        });
-        return { ...chosen, ms: performance.now() - t };
-      };
-      // the dense backend (voy's wasm and its tree) is built from the index while the model loads
-      const indexAndDense = loadStaticIndex(opts, manifestBytes).then(async (l) => ({
-        ...l,
-        ms: performance.now() - t0,
-        dense: await denseBackendFor(l.index, opts.denseBackend, deps.loadVoy),
-      }));
-      const [indexLoad, modelLoad] = await Promise.all([
-        indexAndDense,
-        loadModel().catch((e: unknown) => {
-          // a model file no verified copy could be had of: its own error, which says where the problem is
-          throw sourced(e) ?? e;
-        }),
-      ]);
-      const staticIndex = indexLoad.index;
-      const embedder = modelLoad.embedder;
-      const device = modelLoad.choice.device;
-      if (embedder.modelId !== staticIndex.manifest.model.id) {
-        throw new IndexIntegrityError(
-          `The static index was built with ${staticIndex.manifest.model.id} but the app loads ${embedder.modelId}. Rebuild the index with \`npm run index\`.`,
-        );
-      }
-      const dense = indexLoad.dense;
-      let reranker: Reranker | null = null;
-      let rerankerStatus: RuntimeStatus['reranker'] = { state: 'off', loadMs: null };
-      if (opts.rerank) {
-        const t3 = performance.now();
-        try {
-          reranker = await (deps.createReranker ?? defaultReranker)(opts);
-          rerankerStatus = { state: 'on', loadMs: performance.now() - t3 };
-        } catch (e) {
-          rerankerStatus = { state: 'unavailable', loadMs: null, note: (e as Error).message };
-        }
-      }
-      await loaded?.models.dispose();
-      const models = createRetrievalModels({
-        fetch: cachingFetch(fetchImpl),
-        indexUrl: absoluteUrl(opts.indexBaseUrl, base),
-        modelsUrl: absoluteUrl(opts.modelBaseUrl, base),
-        staticIndex,
-        // WebGPU only on a real (non-fallback) adapter with the WebGPU build loaded, else WASM, whose 8-bit
-        // MatMulNBits weights are what was validated (docs/retrieval.md); a failed WebGPU load falls back to WASM
-        loadEmbedder: async (id, onProgress) => {
-          const { device: d, reason } = retrievalModelDevice({ requested: opts.device, probe: probed, ortBuild });
-          if (d === 'webgpu') {
-            try {
-              return { embedder: await make('webgpu', opts, id, onProgress), device: 'webgpu', deviceReason: reason };
-            } catch (e) {
-              if (opts.device === 'webgpu') throw e;
-              const why = `WebGPU failed to load it (${(e as Error).message})`;
-              return { embedder: await make('wasm', opts, id, onProgress), device: 'wasm', deviceReason: why };
-            }
-          }
-          return { embedder: await make('wasm', opts, id, onProgress), device: 'wasm', deviceReason: reason };
-        },
-        denseFor: async (view) => (await denseBackendFor(view, opts.denseBackend, deps.loadVoy)).voy,
-        makeEngine: (view, emb, voy, id) => makeEngine(view, emb, voy, opts, reranker, id),
-      });
-      const builtInStatus: RetrievalModelStatus = {
-        id: staticIndex.manifest.model.id,
-        label: embedderSpec(staticIndex.manifest.model.id).label,
-        state: 'default',
-        loadMs: modelLoad.ms,
-        device,
-      };
-      let scope: Scope | null = null;
-      try {
-        scope =
-          deps.scope === null
-            ? null
-            : createScope(
-                deps.scope?.coverage ?? COVERAGE,
-                deps.scope?.model ?? (DECISION_MODEL as DecisionModel),
-                staticIndex.manifest,
-                indexLoad.manifestSha,
-                embedder,
-              );
-      } catch {
-        scope = null; // unreadable coverage data: questions are answered without scope verdicts (tests/coverage checks the shipped file)
-      }
-      const state: Loaded = {
-        index: staticIndex,
-        embedder,
-        models,
-        library: createLibrary(() => ready().index),
-        userDocs: null as unknown as UserDocuments,
-        scope,
-      };
-      // (re)built on start and whenever the user's documents change (user-documents.ts merges them onto the static index);
-      // while another retrieval model is in use, its engine keeps answering and this one waits for the switch back
-      const searchOver = (merged: LoadedIndex) => {
-        state.index = merged;
-        state.library.invalidate();
-        const voy = dense.voy ? withUserRows(dense.voy, merged.vectors, merged.manifest.dimension, staticIndex.chunks.length) : null;
-        models.setBuiltIn(makeEngine(merged, embedder, voy, opts, reranker, null), builtInStatus);
-      };
-      searchOver(staticIndex);
-      state.userDocs = createUserDocuments({ base: staticIndex, embedder, store: userDocStore, apply: searchOver, scheduler });
-      loaded = state;
-      return {
-        manifest: staticIndex.manifest,
-        manifestSha: indexLoad.manifestSha,
-        scope: scope?.binding ?? 'unavailable',
-        device,
-        deviceChoice: modelLoad.choice,
-        chunkCount: staticIndex.chunks.length,
-        loadMs: { index: indexLoad.ms, model: modelLoad.ms },
-        dense: dense.status,
-        reranker: rerankerStatus,
-        retrievalModel: builtInStatus,
-        threads,
-      };
-    },
 
     retrieve: (query, request) => foreground(() => local.retrieve(query, request)),
     coverage: (query, result) => foreground(() => local.coverage(query, result)),

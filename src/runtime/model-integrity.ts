@@ -25,6 +25,7 @@ export const MODEL_CACHE = 'transformers-cache';
 /** A model file failed its SHA-256 and no verified copy could be had: where the problem is, and what to do. */
 export class ModelIntegrityError extends RuntimeError {
   override name = 'ModelIntegrityError';
+  override readonly code = 'model-integrity';
   constructor(
     readonly file: string,
     source: ProblemSource,

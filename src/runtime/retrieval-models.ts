@@ -31,6 +31,7 @@ import type { DownloadProgress, RetrievalModelInfo, RetrievalModelStatus } from 
 /** A retrieval model could not be switched to; retrieval keeps the model it had. */
 export class RetrievalModelError extends RuntimeError {
   override name = 'RetrievalModelError';
+  override readonly code = 'retrieval-model';
 }
 
 export interface RetrievalModelsDeps {
@@ -119,7 +120,7 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
     const t = performance.now();
     const entry = (await listSets()).find((v) => v.id === id);
     if (!entry)
-      throw new Error(
+      throw new RetrievalModelError(
         `this deployment has no vector set for ${id} (static-index/${VECTOR_SETS_FILE}); build it with \`npm run index:vectors -- --model ${id}\``,
       );
     const setUrl = absoluteUrl(`${entry.dir}/`, deps.indexUrl);
@@ -129,7 +130,7 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
     const onnxFile = embedderSpec(id).files.find((f) => f.endsWith('.onnx'));
     if (folder && onnxFile) {
       const mismatch = modelFolderMismatch(parseVectorSetManifest(setJson, id), folder, onnxFile);
-      if (mismatch) throw new Error(mismatch);
+      if (mismatch) throw new RetrievalModelError(mismatch);
     }
     const files: Record<string, Uint8Array> = {};
     let loaded = 0;
@@ -143,7 +144,7 @@ export function createRetrievalModels(deps: RetrievalModelsDeps): RetrievalModel
     const withTotal = onProgress && ((p: DownloadProgress) => onProgress({ ...p, total: p.total || folder?.files[p.file]?.bytes || 0 }));
     const { embedder: emb, device, deviceReason } = await deps.loadEmbedder(id, withTotal);
     if (emb.dimension !== view.manifest.dimension) {
-      throw new Error(
+      throw new RetrievalModelError(
         `the model gives ${emb.dimension}-dimensional vectors but its vector set holds ${view.manifest.dimension}; rebuild it with \`npm run index:vectors -- --model ${id}\``,
       );
     }

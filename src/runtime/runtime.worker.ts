@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 /**
  * The retrieval + embedding Web Worker: hosts the in-process runtime and
- * answers RuntimeRequest messages (worker-serve.ts). Errors travel as {name, message}.
+ * answers RuntimeRequest messages (worker-serve.ts). Errors travel with their class, code and
+ * fields (core/errors.ts encodeError; the client rebuilds them, error-classes.ts).
  */
 import { createInProcessRuntime } from './in-process.js';
 import type { RuntimeReply, RuntimeRequest } from './types.js';

@@ -13,7 +13,7 @@ import type { IndexManifest } from '../core/index/manifest.js';
 import type { DeviceChoice } from './device-choice.js';
 import type { OrtThreading } from './ort-threads.js';
 import type { RequirementDraft } from '../core/agents/requirements.js';
-import type { ProblemSource } from './errors.js';
+import type { WireError } from '../core/errors.js';
 import type { UserDocumentExport, UserDocumentInfo, UserDocumentInput, UserDocumentProgress, UserDocumentsLoad } from './user-documents.js';
 
 export interface RuntimeOptions {
@@ -204,6 +204,4 @@ export interface RuntimeRequest {
 
 export type RuntimeReply =
   /** Not a reply: progress of the request `id` (a user document's indexing, a retrieval model's download). */
-  | { id: number; progress: UserDocumentProgress | DownloadProgress }
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: { name: string; message: string; source?: ProblemSource | null } };
+  { id: number; progress: UserDocumentProgress | DownloadProgress } | { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };

@@ -21,7 +21,7 @@ import { userDocumentId, validateUserDocumentForm, type UserFileFormat } from '.
 import { USER_DOCUMENT_EXPORT_FORMAT, USER_DOCUMENT_EXPORT_VERSION, type UserDocumentInput } from '../core/userdocs/export-file.js';
 import { addToBm25, embedUserDocument, mergeUserDocuments, removeFromBm25, userDocumentTexts } from '../core/userdocs/user-index.js';
 import { type UserDocumentVectors } from '../core/userdocs/vectors.js';
-import { allFinite, shown, userDocumentIdProblem } from '../core/userdocs/validate.js';
+import { allFinite, shown, UserDocumentError, userDocumentIdProblem } from '../core/userdocs/validate.js';
 import { StorageUnavailableError } from '../storage/errors.js';
 import {
   damagedDocumentMessage,
@@ -104,6 +104,7 @@ export interface UserDocumentExport {
 
 export class UserDocumentNotFoundError extends RuntimeError {
   override name = 'UserDocumentNotFoundError';
+  override readonly code = 'user-document-not-found';
   constructor(id: string) {
     super(`There is no document “${shown(id)}” among your documents (it may have been removed in another tab). Reload the Library.`);
   }
@@ -112,6 +113,7 @@ export class UserDocumentNotFoundError extends RuntimeError {
 /** The embedding model returned numbers that cannot be searched (NaN, infinity): nothing is added or changed. */
 export class UserDocumentVectorsError extends RuntimeError {
   override name = 'UserDocumentVectorsError';
+  override readonly code = 'user-document-vectors';
   constructor(title: string) {
     super(
       `The retrieval model returned invalid numbers for “${shown(title)}”, so it was not added or changed. ` +
@@ -123,6 +125,7 @@ export class UserDocumentVectorsError extends RuntimeError {
 /** The user cancelled the import: nothing was stored and the index is as it was. */
 export class UserDocumentImportCancelledError extends RuntimeError {
   override name = 'UserDocumentImportCancelledError';
+  override readonly code = 'import-cancelled';
   constructor(title: string) {
     super(`Adding “${shown(title)}” was cancelled. Nothing was stored and your library is as it was.`);
   }
@@ -131,6 +134,7 @@ export class UserDocumentImportCancelledError extends RuntimeError {
 /** A document larger than a device can index in reasonable time (IMPORT_LIMITS): refused before it is chunked. */
 export class UserDocumentTooLargeError extends RuntimeError {
   override name = 'UserDocumentTooLargeError';
+  override readonly code = 'user-document-too-large';
   constructor(title: string, chars: number) {
     super(
       `“${shown(title)}” has ${chars.toLocaleString('en')} characters of text; a document can have at most ${IMPORT_LIMITS.maxTextChars.toLocaleString('en')} ` +
@@ -538,7 +542,7 @@ export function createUserDocuments(deps: UserDocumentsDeps): UserDocuments {
           jurisdiction: input.jurisdiction,
           edition: input.edition,
         });
-        if (!form.ok) throw new Error(Object.values(form.problems).join(' '));
+        if (!form.ok) throw new UserDocumentError(Object.values(form.problems).join(' '));
         const taken = [...builtInIds, ...entries.keys(), ...damagedIds()];
         const id = userDocumentId(form.value.title, taken);
         const meta = {

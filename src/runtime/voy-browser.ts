@@ -4,12 +4,14 @@
  */
 import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
 import type { VoyConstructor } from '../core/retrieval/dense.js';
+import { IndexFetchError } from './fetch-bytes.js';
 import { instantiateVoy } from './voy.js';
 
 export function loadVoyInBrowser(fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<VoyConstructor> {
   return instantiateVoy(async () => {
     const res = await fetchImpl(voyWasmUrl);
-    if (!res.ok) throw new Error(`Fetching ${voyWasmUrl} failed with HTTP ${res.status}; the deployment is incomplete (redeploy the build).`);
+    if (!res.ok)
+      throw new IndexFetchError(`Fetching ${voyWasmUrl} failed with HTTP ${res.status}; the deployment is incomplete (redeploy the build).`, res.status);
     return res.arrayBuffer();
   });
 }

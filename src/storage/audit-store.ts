@@ -7,11 +7,13 @@
  */
 import type { AuditRecord, AuditRecordInput } from '../core/ask/audit-record.js';
 import { auditRecordProblems } from '../core/ask/audit-schema.js';
+import { concerns, schemaErrors } from '../core/schema/check.js';
+import * as generated from '../core/schema/validators.generated.js';
 import { shown } from '../core/userdocs/validate.js';
 // the record types are the Ask turn's data (core/ask/audit-record.ts); the store's callers keep importing them from here
 export type * from '../core/ask/audit-record.js';
 import { AUDIT_BY_TIME, AUDIT_STORE, lazyDb, openUserDb, type UserDbOpener } from './db.js';
-import { mapReadError, mapWriteError, mostSpecificError } from './errors.js';
+import { AuditImportError, mapReadError, mapWriteError, mostSpecificError } from './errors.js';
 import { createSettingsStore } from './settings-store.js';
 
 export interface AuditPage {
@@ -132,25 +134,38 @@ export function isAuditRecord(value: unknown): value is AuditRecord {
   return auditRecordProblems(value).length === 0;
 }
 
+/** An export's envelope (compiled by tools/generate-validators.ts); each record is checked against the audit record's schema. */
+export const AUDIT_EXPORT_SCHEMA = {
+  $id: 'skycite/audit-export',
+  type: 'object',
+  required: ['format', 'schemaVersion', 'records'],
+  properties: {
+    format: { const: AUDIT_EXPORT_FORMAT },
+    schemaVersion: { type: 'number', maximum: AUDIT_EXPORT_SCHEMA_VERSION },
+    records: { type: 'array' },
+  },
+} as const;
+
 /** Parse and check an export; throws with the first problems found. */
 export function parseAuditExport(text: string): AuditExport {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new Error(`The file is not JSON: ${(e as Error).message}`);
+    throw new AuditImportError(`The file is not JSON: ${(e as Error).message}`);
   }
-  const d = data as Partial<AuditExport> | null;
-  if (typeof d !== 'object' || d === null || d.format !== AUDIT_EXPORT_FORMAT) {
-    throw new Error(`The file is not a SkyCite audit log export (expected "format": "${AUDIT_EXPORT_FORMAT}").`);
+  const errors = schemaErrors(generated.auditExport, data);
+  if (errors.some((e) => e.instancePath === '' && e.keyword === 'type') || concerns(errors, '', 'format')) {
+    throw new AuditImportError(`The file is not a SkyCite audit log export (expected "format": "${AUDIT_EXPORT_FORMAT}").`);
   }
-  if (typeof d.schemaVersion !== 'number' || d.schemaVersion > AUDIT_EXPORT_SCHEMA_VERSION) {
-    throw new Error(`The export has schema version ${String(d.schemaVersion)}; this version of SkyCite reads up to ${AUDIT_EXPORT_SCHEMA_VERSION}.`);
+  const d = data as AuditExport;
+  if (concerns(errors, '', 'schemaVersion')) {
+    throw new AuditImportError(`The export has schema version ${String(d.schemaVersion)}; this version of SkyCite reads up to ${AUDIT_EXPORT_SCHEMA_VERSION}.`);
   }
-  if (!Array.isArray(d.records)) throw new Error('The export has no "records" array.');
+  if (errors.length) throw new AuditImportError('The export has no "records" array.');
   d.records.forEach((rec, i) => {
     const problems = auditRecordProblems(rec);
-    if (problems.length > 0) throw new Error(`Record ${i + 1} of the export is malformed: ${problems.slice(0, 3).join('; ')}.`);
+    if (problems.length > 0) throw new AuditImportError(`Record ${i + 1} of the export is malformed: ${problems.slice(0, 3).join('; ')}.`);
   });
   return d as AuditExport;
 }

@@ -4,15 +4,15 @@
  */
 import { SkyCiteError } from '../core/errors.js';
 
-/** The browser refused to write because the origin's storage quota is used up. */
 /** The base of the storage layer's errors (IndexedDB: audit log, settings, your documents). */
 export class StorageError extends SkyCiteError {
   override name = 'StorageError';
 }
 
+/** The browser refused to write because the origin's storage quota is used up. */
 export class StorageQuotaError extends StorageError {
   override readonly name = 'StorageQuotaError';
-  readonly kind = 'quota' as const;
+  override readonly code = 'storage-quota';
   constructor(what: string, options?: { cause?: unknown }) {
     super(
       `The browser's storage for SkyCite is full, so ${what} could not be saved. ` +
@@ -26,7 +26,7 @@ export class StorageQuotaError extends StorageError {
 /** IndexedDB is missing or blocked (private/incognito window, site data disabled, embedded frame). */
 export class StorageUnavailableError extends StorageError {
   override readonly name = 'StorageUnavailableError';
-  readonly kind = 'unavailable' as const;
+  override readonly code = 'storage-unavailable';
   constructor(detail: string, options?: { cause?: unknown }) {
     super(
       `SkyCite cannot use the browser's local database (${detail}). ` +
@@ -41,12 +41,18 @@ export class StorageUnavailableError extends StorageError {
 /** Any other storage failure, wrapped with the operation that failed. */
 export class StorageOperationError extends StorageError {
   override readonly name = 'StorageOperationError';
-  readonly kind = 'operation' as const;
+  override readonly code = 'storage-operation';
   constructor(operation: string, options?: { cause?: unknown }) {
     const cause = options?.cause;
     const why = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
     super(`Could not ${operation} in the browser's local database (${why}). Reload the page and try again.`, options);
   }
+}
+
+/** A file offered as an audit log export that is not one this version reads: the message says what is wrong with it. */
+export class AuditImportError extends StorageError {
+  override readonly name = 'AuditImportError';
+  override readonly code = 'audit-import';
 }
 
 /** The database errors the stores map the browser's exceptions onto. */

@@ -62,6 +62,7 @@ export interface SettingsLoad {
 
 export class SettingsValidationError extends StorageError {
   override readonly name = 'SettingsValidationError';
+  override readonly code = 'settings-invalid';
   constructor(readonly problems: string[]) {
     super(`These settings are not valid: ${problems.join('; ')}`);
   }

@@ -49,7 +49,7 @@ export type UserDocsDb = IDBPDatabase<UserDocsSchema>;
 /** The storage quota is used up: what was not saved, that nothing was lost, and what to delete. */
 export class UserDocumentQuotaError extends StorageError {
   override readonly name = 'UserDocumentQuotaError';
-  readonly kind = 'quota' as const;
+  override readonly code = 'storage-quota';
   constructor(title: string, bytes: number, options?: { cause?: unknown }) {
     super(
       `The browser's storage for SkyCite is full, so “${shown(title)}” (about ${(bytes / 1048576).toFixed(1)} MB with its vectors) could not be saved and was not added. ` +
@@ -81,6 +81,7 @@ export interface UserDocsLoad {
  */
 export class UserDocumentIdTakenError extends StorageError {
   override readonly name = 'UserDocumentIdTakenError';
+  override readonly code = 'user-document-id-taken';
   constructor(title: string) {
     super(
       `Another SkyCite tab stored a document named like “${shown(title)}” while this one was being added, so it was not stored. ` +
@@ -92,6 +93,7 @@ export class UserDocumentIdTakenError extends StorageError {
 /** The document to replace is no longer stored (removed in another tab): nothing was stored. */
 export class StoredDocumentMissingError extends StorageError {
   override readonly name = 'StoredDocumentMissingError';
+  override readonly code = 'stored-document-missing';
   constructor(title: string) {
     super(
       `“${shown(title)}” is no longer stored on this device (it was removed in another tab), so it was not stored again. Add the file again if you need it.`,

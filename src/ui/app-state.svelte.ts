@@ -1,6 +1,7 @@
 /**
  * Application state shared by the views: the runtime and its status, settings, connectivity,
- * PWA update, the chunk viewer request, and the language model (its own state, ModelState).
+ * PWA update, the chunk viewer request, the language model (its own state, ModelState) and the
+ * retrieval model (RetrievalModelState).
  * One instance, created by App.svelte and passed to the views as a prop.
  */
 import type { Chunk } from '../core/model/chunk';
@@ -9,10 +10,11 @@ import { DEFAULT_ANSWER_CONFIG, SMOKE_ANSWER_CONFIG, type AnswerConfig } from '.
 import type { CuratedModel } from '../llm/models';
 import type { AskChat } from './ask/session.svelte';
 import { ModelState } from './model-state.svelte';
+import { RetrievalModelState } from './retrieval-model-state.svelte';
 import type { PwaUpdater } from '../pwa/register';
 import { detectOfflineBeforeFirstLoad, indexProblemForUser, watchConnectivity } from '../pwa/offline';
-import { problemSource } from '../runtime/errors';
-import type { DownloadProgress, RetrievalModelInfo, RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
+import { IndexUnavailableError, problemSource } from '../runtime/errors';
+import type { RuntimeOptions, RuntimeStatus, SkyCiteRuntime } from '../runtime/types';
 import { createAuditStore, type AuditStore } from '../storage/audit-store';
 import { createSettingsStore, DEFAULT_SETTINGS, type Settings, type SettingsStore } from '../storage/settings-store';
 import { createSessionStore, type SessionStore } from '../storage/session-store';
@@ -105,6 +107,8 @@ export class AppState {
 
   /** The language model: device report, offered models, download, import, the LLM worker (model-state.svelte.ts). */
   readonly models: ModelState;
+  /** The retrieval model: the models on offer and the switch to one (retrieval-model-state.svelte.ts). */
+  readonly retrieval: RetrievalModelState;
 
   viewer: ViewerRequest | null = $state.raw(null);
   /** Questions waiting for the index (resolved when it is verified, rejected when it fails). */
@@ -112,15 +116,6 @@ export class AppState {
   private userDocsLoading: Promise<void> = Promise.resolve();
   /** Polite announcements for screen readers (status line live region). */
   announcement = $state('');
-
-  /** Retrieval models on offer (Settings) and the state of a switch / download. */
-  retrievalModels: RetrievalModelInfo[] = $state.raw([]);
-  retrievalSwitch: { phase: 'idle' | 'loading' | 'error'; targetId: string | null; progress: DownloadProgress | null; error: string | null } = $state({
-    phase: 'idle',
-    targetId: null,
-    progress: null,
-    error: null,
-  });
 
   constructor(runtime: SkyCiteRuntime, options: { audit?: AuditStore; settingsStore?: SettingsStore; sessionStore?: SessionStore } = {}) {
     this.runtime = runtime;
@@ -130,6 +125,16 @@ export class AppState {
     this.sessionStore = options.sessionStore ?? createSessionStore();
     this.userDocs = new UserDocsState(runtime);
     this.models = new ModelState({ settings: () => this.settings, updateSettings: (p) => this.updateSettings(p), announce: (t) => this.announce(t) });
+    this.retrieval = new RetrievalModelState({
+      runtime,
+      settings: () => this.settings,
+      updateSettings: (p) => this.updateSettings(p),
+      announce: (t) => this.announce(t),
+      active: () => this.status?.retrievalModel ?? null,
+      switched: (model) => {
+        if (this.status) this.status = { ...this.status, retrievalModel: model };
+      },
+    });
     this.online = typeof navigator === 'undefined' ? true : navigator.onLine !== false;
   }
 
@@ -198,71 +203,25 @@ export class AppState {
       this.manifestSha = this.status.manifestSha;
       this.userDocsLoading = this.userDocs.load();
       for (const w of this.indexWaiters.splice(0)) void this.userDocsLoading.then(w.resolve);
-      void this.restoreRetrievalModel();
+      void this.settingsLoaded.catch(() => undefined).then(() => this.retrieval.restore());
     } catch (e) {
       this.indexState = 'error';
       this.indexError = early?.message ?? indexProblemForUser(e, undefined, problemSource(e));
       this.indexErrorDetail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       this.announce('The regulation index could not be loaded.');
       for (const w of this.indexWaiters.splice(0))
-        w.reject(new Error(`The regulation index could not be loaded (${this.indexError}), so the question was not sent. Reload, then ask again.`));
+        w.reject(
+          new IndexUnavailableError(`The regulation index could not be loaded (${this.indexError}), so the question was not sent. Reload, then ask again.`),
+        );
     }
-  }
-
-  // ------------------------------------------------------------------ retrieval model
-
-  /** The models on offer, read once the index is ready and after each switch (never throws: on an error the list stays as it was). */
-  async refreshRetrievalModels(): Promise<void> {
-    try {
-      this.retrievalModels = await this.runtime.retrievalModels();
-    } catch {
-      // Settings then offers no other model; the built-in one keeps working
-    }
-  }
-
-  /**
-   * Switch retrieval to a model (null: the built-in one), downloading it on first use; the
-   * choice is stored only when the switch worked. On failure retrieval keeps its model and
-   * the error says why.
-   */
-  async switchRetrievalModel(id: string | null, options: { remember?: boolean } = {}): Promise<boolean> {
-    if (!this.status) return false;
-    this.retrievalSwitch = { phase: 'loading', targetId: id, progress: null, error: null };
-    try {
-      const model = await this.runtime.useRetrievalModel(id, (p) => (this.retrievalSwitch.progress = p));
-      this.status = { ...this.status, retrievalModel: model };
-      this.retrievalSwitch = { phase: 'idle', targetId: null, progress: null, error: null };
-      if (options.remember !== false) {
-        const patch: Partial<Settings> = {};
-        const chosen = model.state === 'on' ? model.id : null;
-        if (this.settings.retrievalModel !== chosen) patch.retrievalModel = chosen;
-        // the model was taken once: switching back later is a choice, not a reason to offer it again
-        if (chosen !== null && !this.settings.retrievalOfferDismissed) patch.retrievalOfferDismissed = true;
-        if (Object.keys(patch).length) await this.updateSettings(patch).catch(() => undefined);
-      }
-      this.announce(`Retrieval now uses ${model.label}.`);
-      await this.refreshRetrievalModels();
-      return true;
-    } catch (e) {
-      this.retrievalSwitch = { phase: 'error', targetId: id, progress: null, error: e instanceof Error ? e.message : String(e) };
-      this.announce('The retrieval model could not be switched; the previous one is still in use.');
-      return false;
-    }
-  }
-
-  /** At start: the model chosen earlier, from the browser's cache (the built-in one answers meanwhile). */
-  private async restoreRetrievalModel(): Promise<void> {
-    await this.settingsLoaded.catch(() => undefined);
-    await this.refreshRetrievalModels();
-    const id = this.settings.retrievalModel;
-    if (id && this.status && id !== this.status.retrievalModel.id) await this.switchRetrievalModel(id, { remember: false });
   }
 
   /** Resolves when the index is verified (at once if it is); rejects when loading it fails. */
   waitForIndex(): Promise<void> {
     // questions wait for the user's stored documents too (a quick read, or a re-embedding when the model changed)
     if (this.indexState === 'ready') return this.userDocsLoading;
-    if (this.indexState === 'error') return Promise.reject(new Error(`The regulation index is not available (${this.indexError}). Reload, then ask again.`));
+    if (this.indexState === 'error')
+      return Promise.reject(new IndexUnavailableError(`The regulation index is not available (${this.indexError}). Reload, then ask again.`));
     return new Promise((resolve, reject) => this.indexWaiters.push({ resolve, reject }));
   }
 

@@ -208,6 +208,8 @@ let browserRenderer: Renderer | null = null;
 function defaultRenderer(): Renderer {
   if (!browserRenderer) {
     const win = (globalThis as { window?: WindowLike }).window;
+    // a programming error (called outside a page without a renderer): nothing can catch it meaningfully
+    // eslint-disable-next-line skycite/typed-errors
     if (!win) throw new Error('renderMarkdown needs a DOM window');
     browserRenderer = createRenderer(win);
   }

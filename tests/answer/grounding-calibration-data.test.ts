@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
-import { calibrate, type LabelledSupport } from '../../src/core/answer/grounding.js';
+import { calibrate, type LabelledSupport } from '../../corpus-build/calibration/thresholds.js';
 import { repoRoot } from '../support/paths.js';
 
 interface Pair {

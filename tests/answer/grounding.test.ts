@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  answerSentences,
-  calibrate,
-  checkGrounding,
-  classify,
-  extractNumbers,
-  matchSectionLabel,
-  measureSupport,
-  type LabelledSupport,
-} from '../../src/core/answer/grounding.js';
+import { answerSentences, checkGrounding, classify, extractNumbers, matchSectionLabel, measureSupport } from '../../src/core/answer/grounding.js';
+import { calibrate, type LabelledSupport } from '../../corpus-build/calibration/thresholds.js';
 import { answerConfig, DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { attributeResult } from '../../src/core/answer/attribution';
 import { answerQuestion } from '../../src/core/answer/generation.js';

@@ -195,7 +195,7 @@ describe('synthetic questions in the index', () => {
     expect(idx.questions.count).toBe(chunks.length);
     expect(Array.from(idx.questions.row)).toEqual(chunks.map((_, i) => i));
     expect(idx.bm25.search('zebra').map((h) => h.id)).toHaveLength(chunks.length);
-    expect(idx.manifest.parameters.syntheticQuestions).toMatchObject({ questions: chunks.length, stale: 0, missing: 0 });
+    expect(idx.manifest.parameters.indexedQuestions).toMatchObject({ source: 'synthetic', questions: chunks.length, stale: 0, missing: 0 });
   });
 
   it('fails naming the file, its expected SHA-256 and the command that regenerates it when the data file is corrupt or missing', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ingestUserDocument, markdownDocument, markdownToText, textToDocument, UserDocumentError } from '../../src/core/ingest/user-document.js';
+import { ingestUserDocument, markdownDocument, markdownToText, textToDocument } from '../../src/core/ingest/user-document.js';
+import { UserDocumentError } from '../../src/core/userdocs/validate.js';
 import { createRetrievalEngine } from '../../src/core/retrieval/engine.js';
 import { createDocumentAgents } from '../../src/core/agents/agents.js';
 import { fakeEmbedder } from '../support/fake-embedder.js';

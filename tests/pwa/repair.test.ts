@@ -12,6 +12,7 @@ import {
   type CachesLike,
 } from '../../src/pwa/repair.js';
 import { describeHeal, OfflineCopyStatus } from '../../src/pwa/offline-copy.svelte.js';
+import { BOOT_MESSAGES, repairAppCode, type BootGuardHost } from '../../src/pwa/boot-guard.js';
 import { hasRoomFor } from '../../src/pwa/storage.js';
 import {
   isMissingChunkError,
@@ -301,5 +302,52 @@ describe('skyCitePwaOptions and the integrity transform', () => {
     expect(skyCitePwaOptions().workbox?.manifestTransforms).toBeUndefined();
     const io = { read: () => new Uint8Array(), write: () => undefined };
     expect(skyCitePwaOptions({ integrityIO: io }).workbox?.manifestTransforms).toHaveLength(1);
+  });
+});
+
+/** The page as the boot guard sees it, recording what it did. */
+function bootHost(onLine: boolean, lastRepair: number | null = null) {
+  const did = { said: [] as string[], reloads: 0, remembered: null as number | null, waitsForOnline: false };
+  const host: BootGuardHost = {
+    say: (t) => void did.said.push(t),
+    lastRepair: () => lastRepair,
+    rememberRepair: (at) => void (did.remembered = at),
+    now: () => 1_000_000,
+    onLine: () => onLine,
+    reload: () => void did.reloads++,
+    whenOnline: () => void (did.waitsForOnline = true),
+  };
+  return { host, did };
+}
+
+describe('the boot guard (typed code, through the one repair)', () => {
+  it('leaves an intact copy alone', async () => {
+    const d = await deployment();
+    const { host, did } = bootHost(true);
+    expect(await repairAppCode(host, { caches: d.caches, fetch: d.fetch, base: BASE, onLine: true })).toBe('intact');
+    expect(did).toMatchObject({ said: [], reloads: 0, remembered: null });
+  });
+
+  it('evicts damaged app code from every cache and reloads; a damaged data file is not its business', async () => {
+    const d = await deployment();
+    const code = precacheKey({ url: 'assets/index-abc.js', revision: null }, BASE);
+    d.pre.entries.set(code, enc('garbage'));
+    d.pre.entries.set(precacheKey({ url: 'static-index/vectors.f32', revision: 'r2' }, BASE), enc('garbage'));
+    const { host, did } = bootHost(true);
+    expect(await repairAppCode(host, { caches: d.caches, fetch: d.fetch, base: BASE, onLine: true })).toBe('repaired');
+    expect(d.pre.entries.has(code)).toBe(false);
+    expect(d.pre.entries.has(precacheKey({ url: 'static-index/vectors.f32', revision: 'r2' }, BASE))).toBe(true);
+    expect(did).toMatchObject({ reloads: 1, remembered: 1_000_000, said: [] });
+  });
+
+  it('offline: says so in words and reloads once back online; within a minute of a repair it only says it could not repair yet', async () => {
+    const d = await deployment();
+    d.pre.entries.set(precacheKey({ url: 'index.html', revision: 'r1' }, BASE), enc('garbage'));
+    const offline = bootHost(false);
+    expect(await repairAppCode(offline.host, { caches: d.caches, fetch: d.fetch, base: BASE, onLine: false })).toBe('repaired-offline');
+    expect(offline.did).toMatchObject({ said: [BOOT_MESSAGES.offline], reloads: 0, waitsForOnline: true });
+    const again = bootHost(true, 1_000_000 - 30_000);
+    expect(await repairAppCode(again.host, { caches: d.caches, fetch: d.fetch, base: BASE, onLine: true })).toBe('too-soon');
+    expect(again.did).toMatchObject({ said: [BOOT_MESSAGES.tooSoon], reloads: 0 });
   });
 });

@@ -32,7 +32,7 @@ describe('retrieval engine', () => {
       'dense (exact)',
       'mmr',
       'windows',
-      'synthetic questions',
+      'indexed questions',
       'bm25',
       'rrf',
       'post-score',
@@ -150,12 +150,12 @@ describe('retrieval engine', () => {
     const withQ = { ...index, questions: { row: Int32Array.from([2]), vectors: qv[0]!, count: 1 } };
     const engine = createRetrievalEngine({ index: withQ, embedder: emb });
     const r = await engine.retrieve('who scans the sky for planes while the pilot flies', { config: { gate: { enabled: false } } });
-    const stage = r.trace.find((t) => t.stage === 'synthetic questions')!;
+    const stage = r.trace.find((t) => t.stage === 'indexed questions')!;
     expect(stage.candidates.map((c) => c.id)).toEqual(['observer']);
     const off = await engine.retrieve('who scans the sky for planes while the pilot flies', {
       config: { gate: { enabled: false }, questions: { enabled: false } },
     });
-    expect(off.trace.find((t) => t.stage === 'synthetic questions')!.candidates).toEqual([]);
+    expect(off.trace.find((t) => t.stage === 'indexed questions')!.candidates).toEqual([]);
   });
 
   it('searches with alternative formulations as extra ranked lists, while the reranker reads the question itself', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { windowBackedEmbedder } from '../../src/runtime/in-process.js';
+import { windowBackedEmbedder } from '../../src/core/ask/retrieve.js';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import type { LoadedIndex } from '../../src/core/index/load.js';
 

@@ -26,17 +26,17 @@ describe('switching the retrieval model from the app state', () => {
     const { state, runtime } = app(dbName);
     await state.loadSettings();
     await state.initIndex();
-    await state.refreshRetrievalModels();
-    expect(state.retrievalModels.map((m) => m.id)).toEqual(['skycite/minilm-skycite', 'test/large-model']);
+    await state.retrieval.refresh();
+    expect(state.retrieval.models.map((m) => m.id)).toEqual(['skycite/minilm-skycite', 'test/large-model']);
     const seen: DownloadProgress[] = [];
     const orig = runtime.useRetrievalModel.bind(runtime);
-    runtime.useRetrievalModel = (id, onProgress) => orig(id, (pr) => (onProgress?.(pr), seen.push({ ...state.retrievalSwitch.progress! })));
-    const p = state.switchRetrievalModel('test/large-model');
-    expect(state.retrievalSwitch.phase).toBe('loading');
+    runtime.useRetrievalModel = (id, onProgress) => orig(id, (pr) => (onProgress?.(pr), seen.push({ ...state.retrieval.switching.progress! })));
+    const p = state.retrieval.switchTo('test/large-model');
+    expect(state.retrieval.switching.phase).toBe('loading');
     expect(await p).toBe(true);
     // the state showed each file's progress while it downloaded
     expect(seen.map((x) => x.loaded)).toEqual([500_000, 1_000_000, 2_000_000]);
-    expect(state.retrievalSwitch.phase).toBe('idle');
+    expect(state.retrieval.switching.phase).toBe('idle');
     expect(state.status!.retrievalModel).toMatchObject({ id: 'test/large-model', state: 'on' });
     expect(state.settings.retrievalModel).toBe('test/large-model');
 
@@ -45,11 +45,11 @@ describe('switching the retrieval model from the app state', () => {
     await again.state.loadSettings();
     await again.state.initIndex();
     await new Promise((r) => setTimeout(r, 0));
-    await again.state.refreshRetrievalModels();
+    await again.state.retrieval.refresh();
     await expect.poll(() => again.state.status!.retrievalModel.id).toBe('test/large-model');
 
     // and back to the built-in one
-    expect(await again.state.switchRetrievalModel(null)).toBe(true);
+    expect(await again.state.retrieval.switchTo(null)).toBe(true);
     expect(again.state.settings.retrievalModel).toBeNull();
   });
 
@@ -58,8 +58,8 @@ describe('switching the retrieval model from the app state', () => {
     await state.loadSettings();
     await state.initIndex();
     expect(state.settings.retrievalOfferDismissed).toBe(false);
-    expect(await state.switchRetrievalModel('test/large-model')).toBe(true);
-    expect(await state.switchRetrievalModel(null)).toBe(true);
+    expect(await state.retrieval.switchTo('test/large-model')).toBe(true);
+    expect(await state.retrieval.switchTo(null)).toBe(true);
     expect(state.settings).toMatchObject({ retrievalModel: null, retrievalOfferDismissed: true });
   });
 
@@ -70,8 +70,8 @@ describe('switching the retrieval model from the app state', () => {
     runtime.failNext.useRetrievalModel = Object.assign(new Error('Could not switch retrieval to Large test model: offline. Retrieval keeps using MiniLM.'), {
       name: 'RetrievalModelError',
     });
-    expect(await state.switchRetrievalModel('test/large-model')).toBe(false);
-    expect(state.retrievalSwitch).toMatchObject({
+    expect(await state.retrieval.switchTo('test/large-model')).toBe(false);
+    expect(state.retrieval.switching).toMatchObject({
       phase: 'error',
       targetId: 'test/large-model',
       error: expect.stringMatching(/offline\. Retrieval keeps using/),

@@ -4,8 +4,11 @@
  * a message that nothing was stored.
  */
 import { describe, expect, it } from 'vitest';
-import { IMPORT_LIMITS, type UserDocumentInfo, type UserDocumentProgress } from '../../src/runtime/user-documents';
-import { extractText, FileTooLargeError, readPdf, type PdfjsLib } from '../../src/ui/library/extract-text';
+import { IMPORT_LIMITS, UserDocumentImportCancelledError, type UserDocumentInfo, type UserDocumentProgress } from '../../src/runtime/user-documents';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { extractText, FileReadError, FileTooLargeError, readPdf, type PdfjsLib } from '../../src/ui/library/extract-text';
+import { nodePdfjs } from '../support/guidance-pdf';
 import { etaText, importEta, UserDocsState } from '../../src/ui/library/user-docs.svelte';
 import { createFakeRuntime } from './fake-runtime';
 
@@ -116,11 +119,8 @@ describe('the time left and Cancel', () => {
         new Promise<UserDocumentInfo>((_resolve, reject) => {
           report = onProgress;
           const step = () => {
-            if (cancelled) {
-              const e = new Error('Adding “Manual” was cancelled. Nothing was stored and your library is as it was.');
-              e.name = 'UserDocumentImportCancelledError';
-              reject(e);
-            } else setTimeout(step, 1);
+            if (cancelled) reject(new UserDocumentImportCancelledError('Manual'));
+            else setTimeout(step, 1);
           };
           step();
         }),
@@ -174,5 +174,12 @@ describe('the time left and Cancel', () => {
     expect(adds).toBe(0);
     expect(state.error).toBeNull();
     expect(state.done).toMatch(/^Cancelled: adding “Rules” was stopped/);
+  });
+
+  it('refuses a password-protected PDF when pdf.js asks for its password (tests/fixtures/encrypted.pdf)', async () => {
+    const bytes = new Uint8Array(readFileSync(join('tests', 'fixtures', 'encrypted.pdf')));
+    const read = readPdf(bytes, 'protected.pdf', undefined, nodePdfjs);
+    await expect(read).rejects.toBeInstanceOf(FileReadError);
+    await expect(read).rejects.toThrow('The PDF is password-protected (encrypted). Save an unprotected copy (print to PDF) and add that.');
   });
 });

@@ -17,7 +17,7 @@ import type { DocumentUnit } from '../ingest/documents.js';
 import { collapseWhitespace } from '../text/sentences.js';
 import { formatPages } from '../retrieval/context.js';
 import { editionNote } from '../text/edition.js';
-import { dot } from '../retrieval/dense.js';
+import { dot } from '../embedding/similarity.js';
 import { broaden, type RetrievalEngine, type RetrieveOptions } from '../retrieval/engine.js';
 import type { RetrievalConfigOverrides } from '../retrieval/config.js';
 import { deepMerge } from '../config/merge.js';

@@ -15,6 +15,13 @@ import type { GroundingReport } from '../answer/grounding.js';
 import type { Chunk } from '../model/chunk.js';
 import { collapseWhitespace } from '../text/sentences.js';
 import type { RequirementDraft } from './requirements.js';
+import { SkyCiteError } from '../errors.js';
+
+/** A requirement draft the model cannot be given (nothing to draft from). */
+export class RequirementsDraftError extends SkyCiteError {
+  override name = 'RequirementsDraftError';
+  override readonly code = 'requirements-draft';
+}
 
 export interface DraftPassageText {
   id: string;
@@ -184,7 +191,9 @@ export interface CitedPassagesDeps {
 export async function draftFromCitedPassages(deps: CitedPassagesDeps, draft: RequirementDraft, signal?: AbortSignal): Promise<ModelDraft> {
   const ids = [...new Set(draft.requirements.map((r) => r.source.chunkId))].slice(0, MAX_PASSAGES);
   if (!ids.length)
-    throw new Error('The evidence-only draft has no passage with a requirement to give the model; describe the hazard or operation differently.');
+    throw new RequirementsDraftError(
+      'The evidence-only draft has no passage with a requirement to give the model; describe the hazard or operation differently.',
+    );
   const chunks = (await Promise.all(ids.map((id) => deps.getChunk(id)))).filter((c): c is Chunk => c !== null);
   const budget = Math.max(1000, contextCharsFor(deps.contextWindow, DEFAULT_ANSWER_CONFIG.generation) - PROMPT_RESERVE);
   const each = Math.floor(budget / Math.max(1, chunks.length));

@@ -9,6 +9,7 @@
  * can mark them in the passage it shows. Deterministic: same inputs, same output.
  */
 import type { Embedder } from '../embedding/embedder.js';
+import { dot } from '../embedding/similarity.js';
 import type { Chunk } from '../model/chunk.js';
 import { formatPages } from '../retrieval/context.js';
 import type { RetrievalResult } from '../retrieval/types.js';
@@ -77,11 +78,6 @@ export interface EvidenceOnlyInput {
   quoted?: QuotedAnswer | null;
 }
 
-const dot = (a: Float32Array, b: Float32Array): number => {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-};
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 /** Compose the evidence-only answer. */

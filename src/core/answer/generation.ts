@@ -10,12 +10,12 @@
  * - no evidence → the reply is exactly NO_ANSWER_TEXT and the engine is never
  *   called;
  * - abort (stop button) → `interruptGenerate()`, then `return()` on the stream
- *   iterator (WebWorkerMLCEngine turns that into "completionStreamReturn", which
- *   closes the worker-side generator and frees the engine lock), and a partial
- *   answer with status 'stopped' (not an error);
- * - transient engine failure → one retry (config.retry), `onRetry` lets the UI
- *   clear the partial text; a context-window overflow is retried once without
- *   the conversation history; anything else → a typed AnswerError;
+ *   iterator (core/llm/stream.ts; the LLM worker's client turns it into
+ *   'stream-return', which closes the worker-side generator and frees the engine
+ *   lock), and a partial answer with status 'stopped' (not an error);
+ * - transient engine failure → one retry (config.retry, core/llm/retry.ts), `onRetry`
+ *   lets the UI clear the partial text; a context-window overflow is retried once
+ *   without the conversation history; anything else → a typed AnswerError;
  * - numbered markers (config.citationMarkers 'number', the default) → the model
  *   sees the passages as [1], [2]…, and its numbers are turned back into chunk
  *   ids as the answer streams (citations.ts), so the result carries `[chunk-id]`;
@@ -25,6 +25,7 @@
  *   number outside the context is dropped and reported like an invented id.
  */
 import { buildRequest, type ChatCompletionChunkLike, type ChatEngine, type StreamingChatRequest } from '../llm/engine.js';
+import { streamChat } from '../llm/stream.js';
 import type { RetrievalResult } from '../retrieval/types.js';
 import type { AttributedCitation, PrunedCitations } from './attribution.js';
 import {
@@ -41,7 +42,8 @@ import {
 } from './citations.js';
 import { type AnswerConfig, DEFAULT_ANSWER_CONFIG } from './config.js';
 import { type GenerationParams } from '../llm/engine.js';
-import { type AnswerError, ContextTooLongError, type EngineErrorContext, mapEngineError } from '../llm/errors.js';
+import { AnswerError, ContextTooLongError, type EngineErrorContext, mapEngineError } from '../llm/errors.js';
+import { withRetry } from '../llm/retry.js';
 import type { AnswerClaim, GroundingReport } from './grounding.js';
 import { buildChatMessages, isStructured, type ConversationTurn } from './messages.js';
 import { answerSchema, ClaimStream, draftClaim, NOT_IN_PASSAGES_LABEL, renderClaims, resolveClaims } from './structured.js';
@@ -170,21 +172,7 @@ interface StreamOutcome {
   usage: ChatCompletionChunkLike['usage'] | null;
 }
 
-const ABORTED = Symbol('aborted');
-
-/** Resolves with ABORTED when the signal aborts (never, without a signal). */
-function abortPromise(signal: AbortSignal | undefined): { promise: Promise<typeof ABORTED>; dispose: () => void } {
-  if (!signal) return { promise: new Promise(() => {}), dispose: () => {} };
-  let onAbort = (): void => {};
-  const promise = new Promise<typeof ABORTED>((resolve) => {
-    onAbort = () => resolve(ABORTED);
-    if (signal.aborted) resolve(ABORTED);
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
-}
-
-/** One engine call: stream until done, aborted or failed (failures throw). */
+/** One engine call: stream until done, stopped or failed (failures throw), the reasoning trace apart from the answer. */
 async function streamOnce(
   engine: ChatEngine,
   request: StreamingChatRequest,
@@ -193,71 +181,34 @@ async function streamOnce(
   partial: { raw: string },
 ): Promise<StreamOutcome> {
   const out: StreamOutcome = { raw: '', reasoningField: '', stopped: false, finishReason: null, model: null, usage: null };
-  const abort = abortPromise(signal);
-  const stop = (): StreamOutcome => {
-    out.stopped = true;
-    out.finishReason = out.finishReason ?? 'abort';
-    try {
-      engine.interruptGenerate();
-    } catch {
-      // the stream is being abandoned anyway
-    }
-    return out;
+  const splitter = new ThinkSplitter();
+  const emit = (d: { answer: string; reasoning: string }): void => {
+    if (d.reasoning) onToken?.(d.reasoning, 'reasoning');
+    if (d.answer) onToken?.(d.answer, 'answer');
   };
-  try {
-    const created = engine.chat.completions.create(request);
-    created.catch(() => {}); // a rejection after an abort is not an error
-    const stream = await Promise.race([created, abort.promise]);
-    if (stream === ABORTED) return stop();
-    const it = stream[Symbol.asyncIterator]();
-    const splitter = new ThinkSplitter();
-    const emit = (d: { answer: string; reasoning: string }): void => {
-      if (d.reasoning) onToken?.(d.reasoning, 'reasoning');
-      if (d.answer) onToken?.(d.answer, 'answer');
-    };
-    for (;;) {
-      const next = it.next();
-      next.catch(() => {});
-      const r = await Promise.race([next, abort.promise]);
-      if (r === ABORTED) {
-        void Promise.resolve(it.return?.()).catch(() => {});
-        stop();
-        break;
-      }
-      if (r.done) break;
-      const chunk = r.value;
-      if (chunk.model) out.model = chunk.model;
-      if (chunk.usage) out.usage = chunk.usage;
-      const choice = chunk.choices[0];
-      if (!choice) continue;
-      const rc = choice.delta.reasoning_content;
-      if (rc) {
-        out.reasoningField += rc;
-        onToken?.(rc, 'reasoning');
-      }
-      const c = choice.delta.content;
-      if (c) {
-        out.raw += c;
-        partial.raw = out.raw;
-        emit(splitter.push(c));
-      }
-      if (choice.finish_reason) out.finishReason = choice.finish_reason;
+  const { stopped } = await streamChat(engine, request, signal, (chunk) => {
+    if (chunk.model) out.model = chunk.model;
+    if (chunk.usage) out.usage = chunk.usage;
+    const choice = chunk.choices[0];
+    if (!choice) return;
+    const rc = choice.delta.reasoning_content;
+    if (rc) {
+      out.reasoningField += rc;
+      onToken?.(rc, 'reasoning');
     }
-    emit(splitter.flush());
-    if (out.finishReason === 'abort') out.stopped = true;
-    return out;
-  } finally {
-    abort.dispose();
-  }
+    const c = choice.delta.content;
+    if (c) {
+      out.raw += c;
+      partial.raw = out.raw;
+      emit(splitter.push(c));
+    }
+    if (choice.finish_reason) out.finishReason = choice.finish_reason;
+  });
+  emit(splitter.flush());
+  if (stopped) out.finishReason = out.finishReason ?? 'abort';
+  if (stopped || out.finishReason === 'abort') out.stopped = true;
+  return out;
 }
-
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  ms <= 0
-    ? Promise.resolve()
-    : new Promise((resolve) => {
-        const t = setTimeout(resolve, ms);
-        signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-      });
 
 /** Pass resolved answer text on, skipping the empty deltas held back by a marker stream. */
 function emitResolved(onToken: NonNullable<AnswerQuestionInput['onToken']>, text: string): void {
@@ -330,15 +281,12 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
   let history = input.history ?? [];
   let attempts = 0;
   let messages: ChatMessage[] = [];
-  let outcome: StreamOutcome;
-  for (;;) {
+  const stoppedWith = (raw: string): StreamOutcome => ({ raw, reasoningField: '', stopped: true, finishReason: 'abort', model: null, usage: null });
+  const attempt = async (): Promise<StreamOutcome> => {
     messages = quoted
       ? leadMessages(input.question, quoted, config)
       : buildChatMessages({ question: input.question, history, context: promptContext, config, passages: contextIds.length });
-    if (input.signal?.aborted) {
-      outcome = { raw: '', reasoningField: '', stopped: true, finishReason: 'abort', model: null, usage: null };
-      break;
-    }
+    if (input.signal?.aborted) return stoppedWith('');
     attempts++;
     const partial = { raw: '' };
     try {
@@ -361,8 +309,7 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
             }
           : undefined;
         const schema = answerSchema(contextIds.length, config.structured);
-        outcome = await streamOnce(input.engine, buildRequest(messages, params, schema), input.signal, onToken, partial);
-        break;
+        return await streamOnce(input.engine, buildRequest(messages, params, schema), input.signal, onToken, partial);
       }
       const markers = numbered ? new NumberMarkerStream(numbered.ids) : quoted ? new NumberMarkerStream(unitIds) : null;
       const onToken: AnswerQuestionInput['onToken'] =
@@ -372,22 +319,25 @@ export async function answerQuestion(input: AnswerQuestionInput): Promise<Answer
       const request = quoted
         ? buildRequest(messages, { ...params, max_tokens: config.lead.maxTokens, frequency_penalty: config.lead.frequencyPenalty })
         : buildRequest(messages, params);
-      outcome = await streamOnce(input.engine, request, input.signal, onToken, partial);
+      const outcome = await streamOnce(input.engine, request, input.signal, onToken, partial);
       if (markers && input.onToken) emitResolved(input.onToken, markers.flush());
-      break;
+      return outcome;
     } catch (e) {
-      if (input.signal?.aborted) {
-        outcome = { raw: partial.raw, reasoningField: '', stopped: true, finishReason: 'abort', model: null, usage: null };
-        break;
-      }
-      const error = mapEngineError(e, input.errorContext?.() ?? {});
-      const overflow = error instanceof ContextTooLongError && history.length > 0;
-      if (attempts > config.retry.attempts || !(error.retryable || overflow)) throw error;
-      if (overflow) history = [];
-      input.onRetry?.({ attempt: attempts + 1, error });
-      await sleep(config.retry.delayMs, input.signal);
+      if (input.signal?.aborted) return stoppedWith(partial.raw);
+      throw mapEngineError(e, input.errorContext?.() ?? {});
     }
-  }
+  };
+  // a transient failure is retried (config.retry); a context-window overflow once without the history
+  const outcome = await withRetry(attempt, {
+    retries: config.retry.attempts,
+    delayMs: config.retry.delayMs,
+    signal: input.signal,
+    retryable: (e) => e instanceof AnswerError && (e.retryable || (e instanceof ContextTooLongError && history.length > 0)),
+    onRetry: (e, next) => {
+      if (e instanceof ContextTooLongError) history = [];
+      input.onRetry?.({ attempt: next, error: e as AnswerError });
+    },
+  });
 
   if (structured) return structuredResult(input, config, base, { outcome, messages, attempts, ids: numbered!.ids });
   if (quoted) return quotedResult(input, config, base, quoted, { outcome, messages, attempts, unitIds });

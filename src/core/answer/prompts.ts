@@ -40,19 +40,6 @@ export const OPERATION_PARAMETERS = [
   'containment and the size of the ground risk buffer',
 ] as const;
 
-/** Wording the model must not use about the user's operation. */
-export const FORBIDDEN_APPROVAL_WORDING = [
-  'approved',
-  'compliant',
-  'you are authorised',
-  'you are authorized',
-  'certified',
-  'validated',
-  'permitted to fly',
-  'cleared to operate',
-  'accepted by the authority',
-] as const;
-
 /**
  * How passages are marked in the context and cited by the model.
  * - 'id': `[chunk-id]`, the SKYSAFE form (§2.7), e.g. [skysafe-sora-curated/17].

@@ -10,6 +10,7 @@
  * newer than the index).
  */
 import type { Embedder } from '../embedding/embedder.js';
+import { dot } from '../embedding/similarity.js';
 import type { LoadedIndex, UnitVectors } from '../index/load.js';
 import type { Chunk } from '../model/chunk.js';
 import type { Evidence } from '../retrieval/types.js';
@@ -97,12 +98,6 @@ function unitVectorsOfRow(units: UnitVectors, row: number): number[] {
   }
   return byRow.get(row) ?? [];
 }
-
-const dot = (a: Float32Array, b: Float32Array, offset = 0): number => {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[offset + i]!;
-  return s;
-};
 
 /** The quotable units of the first passages, with the cosine of each to the question. */
 export async function candidateUnits(input: {

@@ -6,6 +6,7 @@
  * present; other fields are allowed (a newer version may add some). Compiled ahead of time by ajv
  * (tools/generate-validators.ts → validators.generated.ts).
  */
+import { schemaErrors, type SchemaError } from '../schema/check.js';
 import * as generated from '../schema/validators.generated.js';
 
 const str = { type: 'string' } as const;
@@ -131,14 +132,6 @@ export const AUDIT_RECORD_SCHEMA = {
   },
 } as const;
 
-/** One error of the compiled validator (the part of ajv's ErrorObject read here). */
-interface SchemaError {
-  keyword: string;
-  instancePath: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
-
 const article = (t: string): string => (t === 'null' ? 'null' : t === 'array' || t === 'object' || t === 'integer' ? `an ${t}` : `a ${t}`);
 
 /** One schema error in words: where (the field's path) and what it must be. */
@@ -164,7 +157,5 @@ function describe(e: SchemaError): string {
 
 /** What is wrong with a value as an audit record, in words (empty when it is one); at most `max` problems. */
 export function auditRecordProblems(value: unknown, max = 20): string[] {
-  const validate = generated.auditRecord as ((v: unknown) => boolean) & { errors?: SchemaError[] | null };
-  if (validate(value)) return [];
-  return [...new Set((validate.errors ?? []).map(describe))].slice(0, max);
+  return [...new Set(schemaErrors(generated.auditRecord, value).map(describe))].slice(0, max);
 }

@@ -1,7 +1,7 @@
 /**
- * The turn's retrieval over a loaded index, in process: the one place that embeds a question
- * and its alternative formulations, runs the flat retrieval and the document agents on the same
- * vectors, and shapes the result (AskResult). The runtime worker, the Node CLIs and every
+ * The turn's retrieval over a loaded index, in process: embeds a question and its alternative
+ * formulations once (core/retrieval/query-vectors.ts, the one place a query is embedded), runs the
+ * flat retrieval and the document agents on the same vectors, and shapes the result (AskResult). The runtime worker, the Node CLIs and every
  * evaluation serve the AskRetrieval port with this.
  */
 import { composeEvidenceOnlyAnswer } from '../answer/evidence-only.js';
@@ -20,6 +20,7 @@ import type { RetrievalResult } from '../retrieval/types.js';
 import { splitSentenceSpans } from '../text/sentences.js';
 import { draftFromAgents, type RequirementDraft } from '../agents/requirements.js';
 import type { Filters } from '../retrieval/types.js';
+import { embedQuery, withQueryEmbedding } from '../retrieval/query-vectors.js';
 import type { AskResult, AskRetrieval, RetrieveRequest, ScopeVerdict } from './types.js';
 import type { Scope } from './scope.js';
 
@@ -39,18 +40,6 @@ export interface LocalRetrievalDeps {
   unitRanker?: UnitRankerModel | null;
 }
 
-/** The query's vector and its alternatives' vectors, embedded in one call (the only place that does). */
-export async function embedQuery(
-  engine: Pick<RetrievalEngine, 'alternativesOf'>,
-  embedder: Pick<Embedder, 'embed'>,
-  query: string,
-  request: RetrieveRequest = {},
-): Promise<{ vector: Float32Array; alternatives: Float32Array[]; ms: number }> {
-  const t = performance.now();
-  const [vector, ...alternatives] = await embedder.embed([query, ...engine.alternativesOf(query, request)], 'query');
-  return { vector: vector!, alternatives, ms: performance.now() - t };
-}
-
 /** Flat retrieval, and with agents the documents that hold the evidence, on one embedding of the query (returned for reuse). */
 export async function retrieveLocal(
   deps: Omit<LocalRetrievalDeps, 'embedder'>,
@@ -60,7 +49,8 @@ export async function retrieveLocal(
   const { engine, index } = deps;
   const { agents: useAgents = true, ...options } = request;
   const config = withConfig(engine.config, options.config);
-  const q = await embedQuery(engine, deps.queryEmbedder, query, options);
+  // one embedding of the query for the flat search and the agents (core/retrieval/query-vectors.ts)
+  const q = await embedQuery(deps.queryEmbedder, query, engine.alternativesOf(query, options));
   let consulted: AgentResult | null = null;
   let retrieval: RetrievalResult;
   if (deps.agents && useAgents) {
@@ -69,13 +59,7 @@ export async function retrieveLocal(
   } else {
     retrieval = await engine.retrieveWithVector(query, q.vector, options, q.alternatives);
   }
-  retrieval.trace.unshift({
-    stage: 'embed query',
-    ms: q.ms,
-    candidates: [],
-    ...(q.alternatives.length ? { note: `and ${q.alternatives.length} alternative formulation(s)` } : {}),
-  });
-  retrieval.totalMs += q.ms;
+  withQueryEmbedding(retrieval, q);
   const chunkAt = (row: number): Chunk => index.chunks[row]!;
   return {
     retrieval,

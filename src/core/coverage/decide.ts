@@ -9,6 +9,7 @@
  *
  * Pure: the caller passes the retrieval result (or the signal taken from it).
  */
+import { cosine } from '../embedding/similarity.js';
 import type { RetrievalResult } from '../retrieval/types.js';
 import { categoryFits, coverageMatches, type CoverageMatches } from './match.js';
 import type { CoverageData, CoverageHit, CoverageInstrument, CoverageSource } from './types.js';
@@ -84,13 +85,9 @@ export const instrumentText = (i: Pick<CoverageInstrument, 'label' | 'descriptio
 
 /** Nearest absent instrument by cosine; `vectors` from embedding instrumentText of each absent instrument. */
 export function nearestInstrument(query: Float32Array, vectors: readonly { id: string; vector: Float32Array }[]): NearestInstrument | null {
-  const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
-  const qn = norm(query);
   let best: NearestInstrument | null = null;
   for (const { id, vector } of vectors) {
-    let dot = 0;
-    for (let i = 0; i < vector.length; i++) dot += vector[i]! * query[i]!;
-    const score = dot / (qn * norm(vector));
+    const score = cosine(vector, query);
     if (!best || score > best.score) best = { id, score };
   }
   return best;

@@ -7,6 +7,7 @@ import { COVERAGE_FORMAT_VERSION, type CoverageData, type CoverageInstrument } f
 
 export class CoverageDataError extends SkyCiteError {
   override name = 'CoverageDataError';
+  override readonly code = 'coverage-data';
 }
 
 const REBUILD = 'Rebuild it with `npm run coverage:build` (after `npm run index`).';

@@ -2,6 +2,14 @@
  * The embedding interface shared by the build, the CLI, the evaluation harness
  * and the browser worker. Vectors are float32, L2-normalised (mean pooling).
  */
+import { SkyCiteError } from '../errors.js';
+
+/** The embedding model could not be loaded (transformers-embedder.ts): its message says which file and what to do. */
+export class ModelLoadError extends SkyCiteError {
+  override name = 'ModelLoadError';
+  override readonly code = 'model-load';
+}
+
 export interface Embedder {
   readonly modelId: string;
   readonly dimension: number;

@@ -4,19 +4,13 @@
  * query/document prompts, see models.ts), loaded only from local files (the app's own
  * origin in the browser, public/models in Node). Remote model hubs are disabled.
  */
-import { SkyCiteError } from '../errors.js';
 import { AutoModel, AutoTokenizer, env, mean_pooling, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
-import type { Embedder, EmbeddingModelConfig, EmbedRole } from './embedder.js';
+import { ModelLoadError, type Embedder, type EmbeddingModelConfig, type EmbedRole } from './embedder.js';
 import { embedderSpec } from './models.js';
-
-export class ModelLoadError extends SkyCiteError {
-  override name = 'ModelLoadError';
-}
+import { dot } from './similarity.js';
 
 function normalise(v: Float32Array): Float32Array {
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
-  n = Math.sqrt(n) || 1;
+  const n = Math.sqrt(dot(v, v)) || 1;
   for (let i = 0; i < v.length; i++) v[i]! /= n;
   return v;
 }

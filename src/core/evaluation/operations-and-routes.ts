@@ -8,6 +8,7 @@ import { prefilterRoute, ROUTE_PATHS, type RoutePath } from '../route/router.js'
 /** A problem in an evaluation file, with its 1-based line number. */
 export class EvalInputError extends SkyCiteError {
   override name = 'EvalInputError';
+  override readonly code = 'eval-input';
   constructor(
     readonly file: string,
     readonly line: number | null,

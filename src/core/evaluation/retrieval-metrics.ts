@@ -39,6 +39,7 @@ export interface EvalReport {
 
 export class QuestionFormatError extends SkyCiteError {
   override name = 'QuestionFormatError';
+  override readonly code = 'question-format';
 }
 
 /** Validate one parsed JSONL record as a retrieval question; names the line and field. */

@@ -132,13 +132,13 @@ export async function loadIndexFromBytes(manifestJson: string, files: Record<str
   const rowOf = new Map(chunks.map((c, i) => [c.id, i]));
   const windows = parseWindows(files[ARTIFACTS.windows]!, files[ARTIFACTS.windowVectors]!, dim, chunks.length);
   const questions = parseQuestions(files[ARTIFACTS.questions]!, files[ARTIFACTS.questionVectors]!, dim, chunks.length);
-  let units: DocumentUnit[];
+  let units: DocumentUnit[] | undefined;
   try {
-    units = (JSON.parse(decoder.decode(files[ARTIFACTS.documents])) as { documents: DocumentUnit[] }).documents;
-    if (!Array.isArray(units)) throw new Error('no "documents" array');
+    units = (JSON.parse(decoder.decode(files[ARTIFACTS.documents])) as { documents?: DocumentUnit[] } | null)?.documents;
   } catch (e) {
     throw new IndexIntegrityError(`documents.json is not valid (${(e as Error).message}). Rebuild it with \`npm run index\`.`);
   }
+  if (!Array.isArray(units)) throw new IndexIntegrityError('documents.json is not valid (no "documents" array). Rebuild it with `npm run index`.');
   const docBytes = files[ARTIFACTS.documentVectors]!;
   const nodes = units.reduce((n, d) => n + 1 + (d.sections?.length ?? 0), 0);
   const documents = documentIndex(units, asFloat32(docBytes, ARTIFACTS.documentVectors, nodes, dim), dim, chunks);

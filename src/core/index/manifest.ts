@@ -62,6 +62,7 @@ export interface IndexManifest {
 
 export class IndexIntegrityError extends SkyCiteError {
   override name = 'IndexIntegrityError';
+  override readonly code = 'index-integrity';
 }
 
 const REBUILD = 'Rebuild it with `npm run index` (or redeploy the static-index/ folder as built).';

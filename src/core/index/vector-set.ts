@@ -8,6 +8,8 @@
  */
 import { dequantizeInt8, type LoadedIndex } from './load.js';
 import { ARTIFACTS, IndexIntegrityError, verifyArtifacts } from './manifest.js';
+import { schemaErrors } from '../schema/check.js';
+import * as generated from '../schema/validators.generated.js';
 
 export const VECTOR_SET_FORMAT_VERSION = 1;
 /** The list of vector sets, beside manifest.json. Absent: the index has none. */
@@ -54,41 +56,84 @@ export const vectorSetDir = (modelId: string): string => `vectors/${modelId.repl
 
 const rebuild = (id: string) => `Rebuild it with \`npm run index:vectors -- --model ${id}\`.`;
 
+// the shapes of the three files, compiled by tools/generate-validators.ts
+
+/** VECTOR_SETS_FILE: the list of vector sets. */
+export const VECTOR_SETS_SCHEMA = {
+  $id: 'skycite/vector-sets',
+  type: 'object',
+  required: ['sets'],
+  properties: {
+    sets: {
+      type: 'array',
+      items: { type: 'object', required: ['id', 'dir', 'bytes'], properties: { id: { type: 'string' }, dir: { type: 'string' }, bytes: { type: 'number' } } },
+    },
+  },
+} as const;
+
+/** A vector set's VECTOR_SET_MANIFEST: this app's format, with the model it was made with and every artifact it replaces. */
+export const VECTOR_SET_MANIFEST_SCHEMA = {
+  $id: 'skycite/vector-set-manifest',
+  type: 'object',
+  required: ['formatVersion', 'artifacts', 'boundTo', 'model'],
+  properties: {
+    formatVersion: { const: VECTOR_SET_FORMAT_VERSION },
+    boundTo: { type: 'object' },
+    model: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+    artifacts: {
+      type: 'object',
+      required: [...VECTOR_SET_ARTIFACTS],
+      properties: Object.fromEntries(VECTOR_SET_ARTIFACTS.map((a) => [a, { type: 'object' }])),
+    },
+  },
+} as const;
+
+/** A model folder's MODEL_FOLDER_MANIFEST (tools/models/prepare_embedder.py): its files. */
+export const MODEL_FOLDER_MANIFEST_SCHEMA = {
+  $id: 'skycite/model-folder-manifest',
+  type: 'object',
+  required: ['files'],
+  properties: { files: { type: 'object' } },
+} as const;
+
 /** Parse vector-sets.json; a malformed list is an error (an absent one is the caller's "none"). */
 export function parseVectorSets(json: string): VectorSetEntry[] {
-  let v: { sets?: unknown };
+  let v: unknown;
   try {
-    v = JSON.parse(json) as typeof v;
+    v = JSON.parse(json);
   } catch (e) {
     throw new IndexIntegrityError(`${VECTOR_SETS_FILE} is not valid JSON (${(e as Error).message}). Rebuild it with \`npm run index:vectors\`.`);
   }
-  const sets = v?.sets;
-  if (!Array.isArray(sets) || !sets.every((s) => s && typeof s.id === 'string' && typeof s.dir === 'string' && typeof s.bytes === 'number')) {
+  if (schemaErrors(generated.vectorSets, v).length) {
     throw new IndexIntegrityError(`${VECTOR_SETS_FILE} has no valid "sets" list. Rebuild it with \`npm run index:vectors\`.`);
   }
-  return sets as VectorSetEntry[];
+  return (v as { sets: VectorSetEntry[] }).sets;
 }
 
 export function parseVectorSetManifest(json: string, expectedModel: string): VectorSetManifest {
-  let m: VectorSetManifest;
+  let v: unknown;
   try {
-    m = JSON.parse(json) as VectorSetManifest;
+    v = JSON.parse(json);
   } catch (e) {
     throw new IndexIntegrityError(
       `The vector set of ${expectedModel} has an invalid ${VECTOR_SET_MANIFEST} (${(e as Error).message}). ${rebuild(expectedModel)}`,
     );
   }
-  if (m?.formatVersion !== VECTOR_SET_FORMAT_VERSION || typeof m.artifacts !== 'object' || typeof m.boundTo !== 'object' || !m.model) {
+  const errors = schemaErrors(generated.vectorSetManifest, v);
+  // an artifact the set does not list, when that is all that is wrong with it; anything else: not this app's format
+  const unlisted =
+    errors.length && errors.every((e) => e.instancePath === '/artifacts' && e.keyword === 'required') ? errors[0]!.params['missingProperty'] : null;
+  if (errors.length && unlisted === null) {
+    const format = typeof v === 'object' && v !== null ? (v as { formatVersion?: unknown }).formatVersion : undefined;
     throw new IndexIntegrityError(
-      `The vector set of ${expectedModel} has format ${String(m?.formatVersion)}; this app reads ${VECTOR_SET_FORMAT_VERSION}. ${rebuild(expectedModel)}`,
+      `The vector set of ${expectedModel} has format ${String(format)}; this app reads ${VECTOR_SET_FORMAT_VERSION}. ${rebuild(expectedModel)}`,
     );
   }
+  const m = v as VectorSetManifest;
   if (m.model.id !== expectedModel) {
     throw new IndexIntegrityError(`The vector set in the folder of ${expectedModel} was built with ${m.model.id}. ${rebuild(expectedModel)}`);
   }
-  for (const name of VECTOR_SET_ARTIFACTS) {
-    if (!m.artifacts[name]) throw new IndexIntegrityError(`The vector set of ${expectedModel} does not list ${name}. ${rebuild(expectedModel)}`);
-  }
+  if (unlisted !== null) throw new IndexIntegrityError(`The vector set of ${expectedModel} does not list ${String(unlisted)}. ${rebuild(expectedModel)}`);
   return m;
 }
 
@@ -102,12 +147,13 @@ export const MODEL_FOLDER_MANIFEST = 'manifest.json';
 
 /** Parse a model folder's manifest.json; null when it is not one (the check is then skipped, not failed). */
 export function parseModelFolderManifest(json: string): ModelFolderManifest | null {
+  let m: unknown;
   try {
-    const m = JSON.parse(json) as ModelFolderManifest;
-    return m && typeof m.files === 'object' && m.files !== null ? m : null;
+    m = JSON.parse(json);
   } catch {
     return null;
   }
+  return schemaErrors(generated.modelFolderManifest, m).length ? null : (m as ModelFolderManifest);
 }
 
 /**

@@ -253,17 +253,9 @@ export const INDICATOR_CATALOG: Readonly<Record<IndicatorName, IndicatorSpec>> =
   },
 };
 
-export function indicatorSpec(name: IndicatorName): IndicatorSpec {
-  return INDICATOR_CATALOG[name];
-}
-
 /** Values a model may return for an indicator (model indicators also allow `undetermined`). */
 export function allowedModelValues(spec: IndicatorSpec): readonly IndicatorValue[] {
   return spec.kind === 'model' ? [...spec.values, UNDETERMINED] : spec.values;
-}
-
-export function isIndicatorName(x: unknown): x is IndicatorName {
-  return typeof x === 'string' && (INDICATOR_NAMES as readonly string[]).includes(x);
 }
 
 /** Human label of a value ("specific_pdra" → "Specific — PDRA"); numbers and SAIL as is. */

@@ -406,13 +406,14 @@ function mitigationMessage(e: ValidationError): string {
   const key = e.field.replace(/^mitigations\./, '') as MitigationKey;
   const row = GRC_MITIGATIONS_TABLE.rows.find((r) => r.key === key);
   if (!row) return e.message.replace(/^mitigations must be an object\.$/, 'The claimed mitigations could not be read; choose a level for each mitigation.');
-  if (/"n\/a"/.test(e.message)) return e.message.replace(/; allowed: .*$/, `; choose one of ${e.allowed.join(', ')}.`);
+  if (e.notApplicable) return e.message.replace(/; allowed: .*$/, `; choose one of ${e.allowed.join(', ')}.`);
   return `${row.label}: "${String(e.got)}" is not a level Table 5 allows; choose one of ${e.allowed.join(', ')}.`;
 }
 
 /** Error flow E1: the operation descriptor was rejected. The message names the fields by their labels and says what to choose. */
 export class OperationInputError extends SkyCiteError {
   override name = 'OperationInputError';
+  override readonly code = 'operation-input';
   constructor(readonly errors: readonly ValidationError[]) {
     super(`The operation could not be assessed: ${errors.map((e) => e.message).join(' ')} Correct the fields marked in the form and run again.`);
   }

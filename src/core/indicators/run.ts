@@ -30,6 +30,8 @@ import { deriveIndicator, runCalculator, type CalculatorOutcome, type Derivation
 import { fieldLabel, OperationInputError, validateOperationInput, type InitialOperationInput, type OptionalField } from './inputs.js';
 import { DEFAULT_SAMPLING } from './model.js';
 import { type CompletionModel } from '../llm/complete.js';
+import { withRetry } from '../llm/retry.js';
+import { SkyCiteError } from '../errors.js';
 import { buildIndicatorMessages, type PromptOptions } from './prompt.js';
 import { buildIndicatorQuery } from './query.js';
 import { indicatorGenerationSchema } from './output-schema.js';
@@ -177,6 +179,12 @@ interface ModelCall {
   readonly unknownCitations: readonly string[];
 }
 
+/** A model reply that is not a valid indicator object: retried once, then recorded in the run (never shown as the assessment's error). */
+class IndicatorOutputError extends SkyCiteError {
+  override name = 'IndicatorOutputError';
+  override readonly code = 'indicator-output';
+}
+
 /** One run: an attempt and, if it fails (throws or invalid output), one retry. */
 async function callWithRetry(
   model: CompletionModel,
@@ -189,7 +197,7 @@ async function callWithRetry(
 ): Promise<ModelCall> {
   const errors: string[] = [];
   let thrown = 0;
-  for (let attempt = 1; attempt <= 2; attempt++) {
+  const attempt = async (n: number): Promise<ModelCall> => {
     throwIfAborted(signal);
     let raw: string;
     try {
@@ -197,18 +205,24 @@ async function callWithRetry(
     } catch (e) {
       throwIfAborted(signal);
       thrown++;
-      errors.push(`attempt ${attempt}: model failure: ${errorText(e)}`);
-      continue;
+      errors.push(`attempt ${n}: model failure: ${errorText(e)}`);
+      throw e;
     }
     const parsed = parseIndicatorOutput(raw, name, expectedValue === undefined ? {} : { expectedValue });
     if (!parsed.ok) {
-      errors.push(`attempt ${attempt}: invalid output (${parsed.reason}): ${parsed.message}`);
-      continue;
+      errors.push(`attempt ${n}: invalid output (${parsed.reason}): ${parsed.message}`);
+      throw new IndicatorOutputError(parsed.message);
     }
     const unknownCitations = citedChunkIds(parsed.output.explanation).filter((id) => !contextIds.has(id));
-    return { ok: true, value: parsed.output.value, explanation: parsed.output.explanation, attempts: attempt, errors, threwTwice: false, unknownCitations };
+    return { ok: true, value: parsed.output.value, explanation: parsed.output.explanation, attempts: n, errors, threwTwice: false, unknownCitations };
+  };
+  try {
+    // a stop is not retried: it ends the assessment
+    return await withRetry(attempt, { retries: 1, retryable: () => !signal?.aborted });
+  } catch {
+    throwIfAborted(signal);
+    return { ok: false, value: null, explanation: null, attempts: 2, errors, threwTwice: thrown === 2, unknownCitations: [] };
   }
-  return { ok: false, value: null, explanation: null, attempts: 2, errors, threwTwice: thrown === 2, unknownCitations: [] };
 }
 
 function evidenceOnly(d: Derivation, sources: readonly IndicatorSource[]): string {

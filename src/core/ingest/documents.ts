@@ -65,6 +65,7 @@ export const DEFAULT_SUMMARY_BUDGET: SummaryBudget = { section: 360, document: 7
 
 export class DocumentSplitError extends SkyCiteError {
   override name = 'DocumentSplitError';
+  override readonly code = 'document-split';
 }
 
 /** Where a chunk sits: its document key, the depth of the document's root in the section path, and the entry it comes from. */

@@ -6,14 +6,13 @@
  * → chunks and one logical document with its summary index. Pure: runs in the browser worker and in Node.
  * Embedding, storage and the UI are not here.
  */
-import { SkyCiteError } from '../errors.js';
 import type { Chunk } from '../model/chunk.js';
 import type { PageAwareDocument, SourceLine } from './document-model.js';
 import { type DocumentUnit, splitSourceDocuments } from './documents.js';
 import { enrichDrafts } from './enrich/drafts.js';
 import { retrievalString } from './enrich/retrieval-string.js';
 import { chunkSections } from './generic-chunker.js';
-import { shown } from '../userdocs/validate.js';
+import { shown, UserDocumentError } from '../userdocs/validate.js';
 
 export interface UserDocumentMeta {
   /** Stable id, e.g. "user/lba-guidance-2024"; must not collide with a built-in source. */
@@ -24,10 +23,6 @@ export interface UserDocumentMeta {
   /** Edition or date as the user gives it. */
   edition: string;
   language?: string;
-}
-
-export class UserDocumentError extends SkyCiteError {
-  override name = 'UserDocumentError';
 }
 
 /** Inline Markdown markup that is not text: emphasis, link and image targets. */

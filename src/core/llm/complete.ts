@@ -14,6 +14,7 @@
  */
 import { buildRequest, DEFAULT_GENERATION, type ChatEngine, type ChatMessage, type GenerationParams } from './engine.js';
 import { mapEngineError } from './errors.js';
+import { streamChat } from './stream.js';
 
 export interface CompletionOptions {
   readonly temperature: number;
@@ -58,31 +59,20 @@ export async function completeText(engine: ChatEngine, req: CompletionRequest): 
   const params: GenerationParams = { ...DEFAULT_GENERATION, temperature: req.temperature, top_p: req.top_p, max_tokens: req.max_tokens };
   const { signal } = req;
   if (signal?.aborted) return { text: '', finishReason: 'abort', aborted: true };
-  const onAbort = (): void => {
-    try {
-      engine.interruptGenerate();
-    } catch {
-      // the request is being abandoned anyway
-    }
-  };
-  signal?.addEventListener('abort', onAbort, { once: true });
   let text = '';
   let finishReason: string | null = null;
+  let stopped: boolean;
   try {
-    const stream = await engine.chat.completions.create(buildRequest([...req.messages], params, req.schema));
-    for await (const chunk of stream) {
+    ({ stopped } = await streamChat(engine, buildRequest([...req.messages], params, req.schema), signal, (chunk) => {
       const choice = chunk.choices[0];
       text += choice?.delta.content ?? '';
       if (choice?.finish_reason) finishReason = choice.finish_reason;
-      if (signal?.aborted) break;
-    }
+    }));
   } catch (e) {
     if (signal?.aborted) return { text, finishReason: 'abort', aborted: true };
     throw mapEngineError(e);
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
   }
-  const aborted = signal?.aborted === true || finishReason === 'abort';
+  const aborted = stopped || signal?.aborted === true || finishReason === 'abort';
   return { text, finishReason: aborted ? 'abort' : finishReason, aborted };
 }
 
@@ -99,7 +89,8 @@ export function chatModel(engine: ChatEngine, options: { id?: string; maxTokens?
         ...(o.schema ? { schema: o.schema } : {}),
         ...(o.signal ? { signal: o.signal } : {}),
       });
-      if (r.aborted) throw Object.assign(new Error('The model call was stopped.'), { name: 'AbortError' });
+      // the platform's abort error, as an aborted fetch throws it (the caller knows its signal aborted)
+      if (r.aborted) throw new DOMException('The model call was stopped.', 'AbortError');
       return r.text;
     },
   };

@@ -5,10 +5,12 @@
  * WebGPU / storage failures into them. The Ask session, Settings and the model
  * installer (src/llm) all use these classes; nothing else defines LLM errors.
  *
- * Matching is by error name and message text, never by `instanceof`: the
- * WebLLM engine runs in a Web Worker and `WebWorkerMLCEngine` rejects with the
- * string `err.toString()` ("DeviceLostError: The WebGPU device was lost…"), so
- * class identity does not survive. Names and messages below were checked
+ * `mapEngineError` is the one place that reads a foreign engine's failure — web-llm's,
+ * in the LLM worker (src/llm/worker-host.ts maps it there, and the typed error crosses
+ * to the app with its class and code: core/errors.ts), node-llama-cpp's in Node, the
+ * browser's fetch and storage errors — by its name and message text, since web-llm's
+ * and tvmjs's failures are mostly plain Errors with a message. Everything after it
+ * branches on the class or the code. Names and messages below were checked
  * against @mlc-ai/web-llm 0.2.79 (lib/index.js, lib/error.d.ts):
  * - WebGPUNotAvailableError "WebGPU is not supported in your current environment…",
  *   WebGPUNotFoundError "Cannot find WebGPU in the environment",
@@ -28,28 +30,15 @@
  * - QuotaExceededError (DOMException name) from Cache Storage / IndexedDB / OPFS;
  * - the app's own IndexIntegrityError (src/core/index/manifest.ts) for the static index.
  */
-import { SkyCiteError } from '../errors.js';
+import { errorClasses, SkyCiteError, type ModelErrorCode } from '../errors.js';
 
-export type AnswerErrorCode =
-  | 'model-download'
-  | 'model-files-corrupt'
-  | 'gpu-memory'
-  | 'storage-quota'
-  | 'webgpu-unavailable'
-  | 'offline-uncached'
-  | 'index-verification'
-  | 'context-too-long'
-  | 'model-not-loaded'
-  | 'model-too-large'
-  | 'model-import'
-  | 'model-unknown'
-  | 'worker-crashed'
-  | 'generation';
+/** The model layer's part of the one code scheme (core/errors.ts ErrorCode). */
+export type AnswerErrorCode = ModelErrorCode;
 
 /** Base class: `message` says what happened, `action` what the user can do. */
 export class AnswerError extends SkyCiteError {
   override name = 'AnswerError';
-  readonly code: AnswerErrorCode;
+  override readonly code: AnswerErrorCode;
   /** What happened, without the advice (`message` is summary + action). */
   readonly summary: string;
   /** What the user can do about it (shown under the message). */
@@ -131,6 +120,21 @@ export class ModelStorageQuotaError extends AnswerError {
       'storage-quota',
       'The browser storage quota is exceeded, so the model cannot be stored.',
       'Free disk space or clear cached models you no longer use (Settings → Storage), then retry.',
+      false,
+      detail,
+      options,
+    );
+  }
+}
+
+/** The browser offers no Cache Storage (private mode, an insecure origin), where models are kept. */
+export class ModelCacheUnavailableError extends AnswerError {
+  override name = 'ModelCacheUnavailableError';
+  constructor(detail = '', options?: { cause?: unknown }) {
+    super(
+      'model-cache-unavailable',
+      'This browser offers no Cache Storage (private mode, or an insecure origin): models cannot be stored.',
+      'Use evidence-only mode, or open the app over https.',
       false,
       detail,
       options,
@@ -266,6 +270,26 @@ export class GenerationError extends AnswerError {
     );
   }
 }
+
+/** The model layer's classes, to rebuild an error that crossed the LLM worker (core/errors.ts decodeError). */
+export const MODEL_ERROR_CLASSES = errorClasses({
+  AnswerError,
+  ModelDownloadError,
+  ModelFilesCorruptError,
+  GpuMemoryError,
+  ModelStorageQuotaError,
+  ModelCacheUnavailableError,
+  WebGpuUnavailableError,
+  OfflineModelError,
+  IndexVerificationError,
+  ContextTooLongError,
+  ModelNotLoadedError,
+  ModelTooLargeError,
+  ModelImportError,
+  ModelUnknownError,
+  WorkerCrashedError,
+  GenerationError,
+});
 
 /** Name and message of anything thrown: Error, DOMException, a worker's error string, or a plain value. */
 export function describeThrown(e: unknown): { name: string; message: string } {

@@ -8,6 +8,13 @@ import { type DeepPartial, deepMerge } from '../config/merge.js';
 import GATE_CALIBRATION from './gate-calibration.json';
 import GEMMA_GATE from './gate-calibration.google--embeddinggemma-300m.json';
 import BASE_MINILM_GATE from './gate-calibration.sentence-transformers--all-MiniLM-L6-v2.json';
+import { SkyCiteError } from '../errors.js';
+
+/** A retrieval configuration this runtime cannot run: a model without its calibrated gate, a dense backend not loaded here. */
+export class RetrievalConfigError extends SkyCiteError {
+  override name = 'RetrievalConfigError';
+  override readonly code = 'retrieval-config';
+}
 
 interface GateSide {
   unanswerable: Record<string, { n: number; refused: number }>;
@@ -191,7 +198,8 @@ const OTHER_GATES: Record<string, GateCalibration> = {
  */
 export function gateForEmbedder(modelId: string): RetrievalConfig['gate'] {
   const cal = OTHER_GATES[modelId];
-  if (!cal) throw new Error(`No calibrated evidence gate for ${modelId}: run \`npm run calibrate:gate -- --embedder ${modelId} --all-offtopic\`.`);
+  if (!cal)
+    throw new RetrievalConfigError(`No calibrated evidence gate for ${modelId}: run \`npm run calibrate:gate -- --embedder ${modelId} --all-offtopic\`.`);
   return { enabled: true, by: preferredGateScore(cal), minDense: cal.dense.threshold, minRerank: cal.rerank?.threshold ?? 0.5 };
 }
 

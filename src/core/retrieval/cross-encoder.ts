@@ -7,10 +7,9 @@
  * in the browser (transformers.js issue 1181: WebGPU gives identical scores for
  * this model type).
  */
-import { SkyCiteError } from '../errors.js';
 import { AutoModelForSequenceClassification, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import { restoreFinalSep } from '../embedding/transformers-embedder.js';
-import type { Reranker } from './rerank.js';
+import { RerankerLoadError, type Reranker } from './rerank.js';
 
 export { RERANKER_ID } from './reranker-id.js';
 
@@ -23,10 +22,6 @@ export interface CrossEncoderConfig {
   /** Pairs per model call. Default 32. */
   batchSize?: number;
   ortWasmPaths?: { mjs: string; wasm: string };
-}
-
-export class RerankerLoadError extends SkyCiteError {
-  override name = 'RerankerLoadError';
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));

@@ -3,17 +3,12 @@
  * deterministic baseline) or voy (WASM k-d tree, built at load time from the
  * same vectors). Both return cosine scores.
  */
+import { dot } from '../embedding/similarity.js';
 import type { Scored } from './types.js';
 
 export interface DenseBackend {
   readonly name: 'exact' | 'voy';
   search(query: Float32Array, k: number, allowed: Uint8Array): Scored[];
-}
-
-export function dot(a: Float32Array, b: Float32Array, bOffset: number, dim: number): number {
-  let s = 0;
-  for (let i = 0; i < dim; i++) s += a[i]! * b[bOffset + i]!;
-  return s;
 }
 
 /** Top-k rows by inner product among allowed rows; ties by row for determinism. */

@@ -8,7 +8,7 @@
 import type { Embedder } from '../embedding/embedder.js';
 import type { LoadedIndex } from '../index/load.js';
 import { bm25Search } from './bm25-search.js';
-import { type RetrievalConfig, DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfigOverrides, withConfig } from './config.js';
+import { type RetrievalConfig, DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfigOverrides, RetrievalConfigError, withConfig } from './config.js';
 import { assembleContext } from './context.js';
 import type { Chunk } from '../model/chunk.js';
 import { editionNote, shortEdition } from '../text/edition.js';
@@ -24,6 +24,7 @@ import { windowScorer } from './windows.js';
 import type { Evidence, Filters, GateVerdict, RerankStatus, RetrievalResult, Scored, StageTrace } from './types.js';
 import { rerankText } from './rerank-input.js';
 import { identifierFormsFromTexts, normaliseIdentifiers } from '../text/identifiers.js';
+import { embedQuery, withQueryEmbedding } from './query-vectors.js';
 
 export interface RetrieveOptions {
   filters?: Filters;
@@ -87,6 +88,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     text: string;
     vector: Float32Array;
     label: string;
+    replacesQuery?: true;
   }
 
   async function runOnce(
@@ -104,7 +106,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     const denseOf = (v: Float32Array): Scored[] => {
       if (!cfg.dense_enabled) return [];
       const backend = backends[cfg.dense.backend];
-      if (!backend) throw new Error(`Dense backend "${cfg.dense.backend}" is not available here; use "exact".`);
+      if (!backend) throw new RetrievalConfigError(`Dense backend "${cfg.dense.backend}" is not available here; use "exact".`);
       return backend.search(v, pool, allowed);
     };
     const dense = denseOf(qv);
@@ -203,8 +205,11 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
   interface Prepared {
     cfg: RetrievalConfig;
     filters: Filters;
-    /** Alternative formulations to embed and search with: abbreviations expanded, then the caller's (LLM rewrites…). */
-    alternatives: { text: string; label: string }[];
+    /**
+     * Alternative formulations to embed and search with: the question with its identifiers as printed
+     * (`replacesQuery`: searched instead of the question), abbreviations expanded, then the caller's (LLM rewrites…).
+     */
+    alternatives: { text: string; label: string; replacesQuery?: true }[];
   }
   function prepare(query: string, options: RetrieveOptions = {}): Prepared {
     const cfg = withConfig(baseConfig, options.config);
@@ -212,9 +217,9 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     // the question with its identifiers as printed replaces the question itself in search(): embedded as the first alternative
     const written = cfg.identifiers.enabled ? normaliseIdentifiers(query, identifierForms) : query;
     const alternatives = [
-      ...(written !== query ? [{ text: written, label: IDENTIFIERS }] : []),
+      ...(written !== query ? [{ text: written, label: IDENTIFIERS, replacesQuery: true as const }] : []),
       ...(terms.length ? [{ text: `${query} ${terms.join('; ')}`, label: 'abbreviations expanded' }] : []),
-      ...(options.alternatives ?? []).filter((a) => a.text.trim() && a.text.trim() !== query.trim()),
+      ...(options.alternatives ?? []).filter((a) => a.text.trim() && a.text.trim() !== query.trim()).map((a) => ({ text: a.text, label: a.label })),
     ];
     return { cfg, filters: options.filters ?? {}, alternatives };
   }
@@ -238,7 +243,7 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     let alternatives: Formulation[] = prep.alternatives.map((a, i) => ({ ...a, vector: alternativeVectors[i]! }));
     const asked = query;
     const trace: StageTrace[] = [];
-    if (alternatives[0]?.label === IDENTIFIERS) {
+    if (alternatives[0]?.replacesQuery) {
       ({ text: query, vector: qv } = alternatives[0]);
       alternatives = alternatives.slice(1);
       trace.push({ stage: IDENTIFIERS, ms: 0, candidates: [], note: query });
@@ -335,14 +340,14 @@ export function createRetrievalEngine(deps: RetrievalEngineDeps): RetrievalEngin
     retrieveWithVector,
     alternativesOf: (query, options) => prepare(query, options).alternatives.map((a) => a.text),
     async retrieve(query, options) {
-      const t = now();
       const prep = prepare(query, options);
-      const [qv, ...alt] = await deps.embedder.embed([query, ...prep.alternatives.map((a) => a.text)], 'query');
-      const embedMs = now() - t;
-      const r = await search(query, qv!, prep, alt, now());
-      r.trace.unshift({ stage: 'embed query', ms: embedMs, candidates: [], ...(alt.length ? { note: `and ${alt.length} alternative formulation(s)` } : {}) });
-      r.totalMs += embedMs;
-      return r;
+      const q = await embedQuery(
+        deps.embedder,
+        query,
+        prep.alternatives.map((a) => a.text),
+        now,
+      );
+      return withQueryEmbedding(await search(query, q.vector, prep, q.alternatives, now()), q);
     },
   };
 }

@@ -3,7 +3,7 @@
  * repeatedly pick the candidate maximising λ·relevance − (1 − λ)·max similarity
  * to the already picked ones. Relevance is the candidate's dense cosine.
  */
-import { dot } from './dense.js';
+import { dot } from '../embedding/similarity.js';
 import type { Scored } from './types.js';
 
 export function mmr(candidates: Scored[], vectors: Float32Array, dim: number, lambda: number, k = candidates.length): Scored[] {

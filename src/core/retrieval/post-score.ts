@@ -5,7 +5,7 @@
  * keyword boost (chunk keywords found as substrings of the lower-cased query).
  */
 import type { RetrievalConfig } from './config.js';
-import { dot } from './dense.js';
+import { dot } from '../embedding/similarity.js';
 import type { Scored } from './types.js';
 
 export interface PostScoreInput {

@@ -4,7 +4,7 @@
  * embeddings), so a question can meet the one passage that answers it.
  */
 import type { MultiVectors } from '../index/load.js';
-import { dot } from './dense.js';
+import { dot } from '../embedding/similarity.js';
 import type { Scored } from './types.js';
 
 export interface WindowScorer {

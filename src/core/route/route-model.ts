@@ -9,6 +9,13 @@
  * (`route-model.json`) shipped with the app.
  */
 import { extractOperation, type Extraction } from '../sora/extract.js';
+import { SkyCiteError } from '../errors.js';
+
+/** A route-model file this version cannot read (rebuild it with `npm run train:router`). */
+export class RouteModelError extends SkyCiteError {
+  override name = 'RouteModelError';
+  override readonly code = 'route-model';
+}
 
 export const ROUTE_CLASSES = ['rules', 'database', 'both'] as const;
 export type RouteClass = (typeof ROUTE_CLASSES)[number];
@@ -267,17 +274,18 @@ export function trainRouteModel(
 export function parseRouteModel(json: unknown): RouteModel {
   const m = json as Partial<RouteModel> | null;
   const fix = 'Rebuild it with `npm run train:router`.';
-  if (!m || m.formatVersion !== 1) throw new Error(`route model: unknown format. ${fix}`);
+  if (!m || m.formatVersion !== 1) throw new RouteModelError(`route model: unknown format. ${fix}`);
   if (!Array.isArray(m.classes) || m.classes.join() !== ROUTE_CLASSES.join())
-    throw new Error(`route model: classes must be ${ROUTE_CLASSES.join(', ')}. ${fix}`);
-  if (typeof m.extractorGate !== 'boolean') throw new Error(`route model: extractorGate must be true or false. ${fix}`);
-  if (m.features !== undefined && m.features !== 'words' && m.features !== 'clauses') throw new Error(`route model: features must be words or clauses. ${fix}`);
-  if (m.kind !== 'multinomial' && m.kind !== 'factored') throw new Error(`route model: kind must be multinomial or factored. ${fix}`);
+    throw new RouteModelError(`route model: classes must be ${ROUTE_CLASSES.join(', ')}. ${fix}`);
+  if (typeof m.extractorGate !== 'boolean') throw new RouteModelError(`route model: extractorGate must be true or false. ${fix}`);
+  if (m.features !== undefined && m.features !== 'words' && m.features !== 'clauses')
+    throw new RouteModelError(`route model: features must be words or clauses. ${fix}`);
+  if (m.kind !== 'multinomial' && m.kind !== 'factored') throw new RouteModelError(`route model: kind must be multinomial or factored. ${fix}`);
   const K = m.kind === 'factored' ? 2 : ROUTE_CLASSES.length;
-  if (!Array.isArray(m.bias) || m.bias.length !== K) throw new Error(`route model: bias must have ${K} values. ${fix}`);
-  if (!m.weights || typeof m.weights !== 'object') throw new Error(`route model: no weights. ${fix}`);
+  if (!Array.isArray(m.bias) || m.bias.length !== K) throw new RouteModelError(`route model: bias must have ${K} values. ${fix}`);
+  if (!m.weights || typeof m.weights !== 'object') throw new RouteModelError(`route model: no weights. ${fix}`);
   for (const [f, w] of Object.entries(m.weights))
     if (!Array.isArray(w) || w.length !== K || w.some((v) => typeof v !== 'number' || !Number.isFinite(v)))
-      throw new Error(`route model: bad weights for "${f}". ${fix}`);
+      throw new RouteModelError(`route model: bad weights for "${f}". ${fix}`);
   return m as RouteModel;
 }

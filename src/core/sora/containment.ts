@@ -16,7 +16,7 @@ import {
 } from './tables/containment-tables.js';
 import type { Sail } from './tables/sail-table.js';
 import { collectErrors, parseNonNegative, parsePositive, parseSail } from './inputs.js';
-import { invalid, notComputable, ok, traceFrom, type AssessResult } from './types.js';
+import { invalid, SoraTableError, notComputable, ok, traceFrom, type AssessResult } from './types.js';
 
 export interface ContainmentInput {
   readonly dimensionM: number;
@@ -96,17 +96,17 @@ export function containmentFor(input: ContainmentInput): AssessResult<Containmen
     }
     table = candidates.find((t) => t.shelterAssumed === input.shelterApplicable);
   }
-  if (!table) throw new Error('containment table selection failed'); // unreachable
+  if (!table) throw new SoraTableError('containment table selection failed'); // unreachable
 
   const row = table.rows.find((r) => r.sails.includes(sail.value));
-  if (!row) throw new Error(`${table.source.caption} has no row for SAIL ${sail.value}`); // unreachable: fidelity-tested
+  if (!row) throw new SoraTableError(`${table.source.caption} has no row for SAIL ${sail.value}`); // unreachable: fidelity-tested
   let colIndex = -1;
   table.columns.forEach((c, i) => {
     if (within(density.value, c.density) && within(assembly.value, c.assemblies)) colIndex = i;
   });
   const column = table.columns[colIndex];
   const cell = row.cells[colIndex];
-  if (!column || !cell) throw new Error('the first column has no limits'); // unreachable
+  if (!column || !cell) throw new SoraTableError('the first column has no limits'); // unreachable
   const notes: string[] = [];
   if (speed.value === table.sizeClass.maxSpeedMs) {
     notes.push(

@@ -18,7 +18,7 @@ import {
 } from './tables/grc-mitigations-table.js';
 import { IGRC_TABLE, type PopulationBand } from './tables/igrc-table.js';
 import { igrcColumnLabel, igrcRow } from './igrc.js';
-import { invalid, ok, traceFrom, type AssessResult, type TraceStep, type ValidationError } from './types.js';
+import { invalid, SoraTableError, ok, traceFrom, type AssessResult, type TraceStep, type ValidationError } from './types.js';
 
 /** Claimed mitigation levels; a missing key means `none`. */
 export type MitigationClaims = Partial<Record<MitigationKey, MitigationLevel | string>>;
@@ -58,7 +58,7 @@ export function allowedLevels(key: MitigationKey): MitigationLevel[] {
 
 function mitigationRow(key: MitigationKey): MitigationRow {
   const row = T5.rows.find((r) => r.key === key);
-  if (!row) throw new Error(`Table 5 has no row ${key}`); // unreachable
+  if (!row) throw new SoraTableError(`Table 5 has no row ${key}`); // unreachable
   return row;
 }
 
@@ -89,6 +89,7 @@ export function validateMitigations(claims: unknown): { levels: Record<Mitigatio
         message: naCol
           ? `${row.label} at ${T5.columnLabels[naCol]} robustness is "n/a" in ${T5.source.caption} (p. ${T5.source.page}); allowed: ${allowed.join(', ')}.`
           : `mitigations.${key} must be one of ${allowed.join(', ')}.`,
+        ...(naCol ? { notApplicable: true as const } : {}),
       });
       continue;
     }
@@ -118,7 +119,7 @@ export function finalGrc(input: FinalGrcInput): AssessResult<FinalGrcValue> {
 
   const controlledRow = igrcRow('controlled');
   const floor = controlledRow.cells[input.columnIndex];
-  if (typeof floor !== 'number') throw new Error('controlled-ground-area row must be numeric'); // fidelity-tested
+  if (typeof floor !== 'number') throw new SoraTableError('controlled-ground-area row must be numeric'); // fidelity-tested
   const colLabel = igrcColumnLabel(column);
 
   const trace: TraceStep[] = [];

@@ -4,7 +4,7 @@
  */
 import { IGRC_TABLE, type IgrcColumn, type PopulationBand } from './tables/igrc-table.js';
 import { collectErrors, parseNonNegative, parsePopulationBand, parsePositive } from './inputs.js';
-import { invalid, notComputable, ok, traceFrom, type AssessResult, type TraceStep } from './types.js';
+import { invalid, SoraTableError, notComputable, ok, traceFrom, type AssessResult, type TraceStep } from './types.js';
 import { formatMass } from './units.js';
 
 export interface IgrcInput {
@@ -49,7 +49,7 @@ export function selectIgrcColumn(dimensionM: number, maxSpeedMs: number): number
 /** Table 1 row for a population band. */
 export function igrcRow(band: PopulationBand) {
   const row = T.rows.find((r) => r.band === band);
-  if (!row) throw new Error(`Table 1 has no row for band ${band}`); // unreachable: rows cover every band
+  if (!row) throw new SoraTableError(`Table 1 has no row for band ${band}`); // unreachable: rows cover every band
   return row;
 }
 
@@ -106,7 +106,7 @@ export function intrinsicGrc(input: IgrcInput): AssessResult<IgrcValue> {
     notes.push('The ≤ 250 g rule under Table 1 does not apply over assemblies of people; the table cell is used.');
   }
 
-  if (cell === undefined) throw new Error('Table 1 row shorter than its header'); // unreachable: fidelity-tested
+  if (cell === undefined) throw new SoraTableError('Table 1 row shorter than its header'); // unreachable: fidelity-tested
   if (cell === 'Not part of SORA') {
     return notComputable(
       'outside-sora',

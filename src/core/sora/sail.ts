@@ -1,7 +1,7 @@
 /** Step #7 — SAIL from the final GRC and the residual ARC (table captioned "Table 3", p. 38). */
 import { SAIL_TABLE, type ResidualArc, type Sail } from './tables/sail-table.js';
 import { collectErrors, parseResidualArc } from './inputs.js';
-import { invalid, notComputable, ok, traceFrom, type AssessResult, type ValidationError } from './types.js';
+import { invalid, SoraTableError, notComputable, ok, traceFrom, type AssessResult, type ValidationError } from './types.js';
 
 export interface SailInput {
   readonly finalGrc: number;
@@ -31,7 +31,7 @@ export function sailFor(input: SailInput): AssessResult<SailValue> {
     );
   }
   const row = SAIL_TABLE.rows.find((r) => input.finalGrc >= r.minGrc && input.finalGrc <= r.maxGrc);
-  if (!row) throw new Error(`SAIL table has no row for final GRC ${input.finalGrc}`); // unreachable: rows cover 1..7
+  if (!row) throw new SoraTableError(`SAIL table has no row for final GRC ${input.finalGrc}`); // unreachable: rows cover 1..7
   const sail = row.cells[arc.value];
   return ok(
     { sail, finalGrc: input.finalGrc, residualArc: arc.value },

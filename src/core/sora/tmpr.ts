@@ -2,7 +2,7 @@
 import { TMPR_TABLE, type TmprLevel } from './tables/tmpr-table.js';
 import type { ResidualArc } from './tables/sail-table.js';
 import { parseResidualArc } from './inputs.js';
-import { invalid, ok, traceFrom, type AssessResult } from './types.js';
+import { invalid, SoraTableError, ok, traceFrom, type AssessResult } from './types.js';
 
 export interface TmprValue {
   readonly tmpr: TmprLevel;
@@ -14,7 +14,7 @@ export function tmprFor(residualArc: ResidualArc | string): AssessResult<TmprVal
   const arc = parseResidualArc(residualArc);
   if (!arc.ok) return invalid([arc.error]);
   const row = TMPR_TABLE.rows.find((r) => r.arc === arc.value);
-  if (!row) throw new Error(`Table 6 has no row for ARC-${arc.value}`); // unreachable
+  if (!row) throw new SoraTableError(`Table 6 has no row for ARC-${arc.value}`); // unreachable
   return ok(
     { tmpr: row.cell, residualArc: arc.value },
     [traceFrom(TMPR_TABLE.source, row.label, TMPR_TABLE.columnHeader, row.cell, `TMPR ${row.cell}`)],

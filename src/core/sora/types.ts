@@ -6,6 +6,8 @@
  * does not contain what is needed) with its reason and trace, or a list of validation errors.
  */
 
+import { SkyCiteError } from '../errors.js';
+
 /** Identifier of the authoritative document the tables are read from. */
 export const EASA_DOC_ID = 'easa-amc-gm-2019-947' as const;
 export type DocId = typeof EASA_DOC_ID;
@@ -45,6 +47,8 @@ export interface ValidationError {
   readonly got: unknown;
   readonly allowed: readonly string[];
   readonly message: string;
+  /** The value names a table cell printed "n/a" (a mitigation level Table 5 does not credit). */
+  readonly notApplicable?: true;
 }
 
 /** A computed value. */
@@ -103,4 +107,13 @@ export function formatTraceStep(step: TraceStep): string {
   return `${step.caption} (p. ${step.page}, ${step.section}) — row "${step.row}", column "${step.column}": "${step.cell}"${
     step.effect ? ` → ${step.effect}` : ''
   }`;
+}
+
+/**
+ * A SORA table without the row or cell a computation needs: the tables are data checked cell by
+ * cell against the source (tests/assess/table-fidelity.test.ts), so this means the data is incomplete.
+ */
+export class SoraTableError extends SkyCiteError {
+  override name = 'SoraTableError';
+  override readonly code = 'sora-table';
 }

@@ -25,4 +25,5 @@ export function checkQuestion(raw: string): QuestionCheck {
 /** Thrown when a question that fails {@link checkQuestion} (empty, too long) reaches the pipeline; the message says what to do. */
 export class QuestionRejectedError extends SkyCiteError {
   override name = 'QuestionRejectedError';
+  override readonly code = 'question-rejected';
 }

@@ -13,10 +13,10 @@ import type { ManifestSource } from '../index/manifest.js';
 import { type DocumentUnit, documentNodeText, sectionNodeText } from '../ingest/documents.js';
 import { passageWindows } from '../ingest/enrich/windows.js';
 import type { Chunk } from '../model/chunk.js';
-import { dot, type DenseBackend } from '../retrieval/dense.js';
+import { dot } from '../embedding/similarity.js';
+import type { DenseBackend } from '../retrieval/dense.js';
 import type { Scored } from '../retrieval/types.js';
 import { collapseWhitespace } from '../text/sentences.js';
-import { vectorsShapeProblem } from './validate.js';
 import type { UserDocumentVectors } from './vectors.js';
 import type MiniSearch from 'minisearch';
 
@@ -79,11 +79,6 @@ export async function embedUserDocument(
     windows: { chunk: t.windows.map((w) => w.chunk), start: t.windows.map((w) => w.start), end: t.windows.map((w) => w.end), vectors: windowVectors },
     nodes,
   };
-}
-
-/** Why stored vectors cannot be used with this document and dimension, or null when they fit (shape, lengths, finite values: validate.ts). */
-export function vectorsProblem(d: Pick<IndexedUserDocument, 'chunks' | 'document'>, v: UserDocumentVectors, dim: number): string | null {
-  return vectorsShapeProblem(d, v, dim);
 }
 
 const concat = (parts: Float32Array[]): Float32Array => {

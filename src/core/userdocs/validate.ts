@@ -6,9 +6,16 @@
  * goes through (values are shown cut short) and the comparison key of the duplicate check.
  * Pure: the store, the runtime and the tests share it.
  */
+import { SkyCiteError } from '../errors.js';
 import type { DocumentUnit } from '../ingest/documents.js';
 import type { Chunk } from '../model/chunk.js';
 import type { UserDocumentVectors } from './vectors.js';
+
+/** A user's document, or a file offered as one, that cannot be added: the message names the file and what to do. */
+export class UserDocumentError extends SkyCiteError {
+  override name = 'UserDocumentError';
+  override readonly code = 'user-document';
+}
 
 /** Every user document id starts with this (core/userdocs/form.ts userDocumentId); other ids are reserved. */
 export const USER_DOCUMENT_ID_PREFIX = 'user/';

@@ -25,11 +25,11 @@ export const NEW_OFFER_SESSION: Readonly<RetrievalOfferSession> = Object.freeze(
 export type OfferedModel = Pick<RetrievalModelInfo, 'id' | 'label' | 'builtIn' | 'downloadBytes' | 'licence'>;
 
 export interface RetrievalOfferInput {
-  /** The models on offer (app.retrievalModels). */
+  /** The models on offer (app.retrieval.models). */
   models: readonly OfferedModel[];
   /** The model retrieval uses now (app.status.retrievalModel); null before the index is ready. */
   active: Pick<RetrievalModelStatus, 'id' | 'label' | 'state'> | null;
-  /** The state of a switch (app.retrievalSwitch). */
+  /** The state of a switch (app.retrieval.switching). */
   switching: { phase: 'idle' | 'loading' | 'error'; targetId: string | null; error: string | null };
   settings: Pick<Settings, 'retrievalOfferDismissed' | 'retrievalModel'>;
   /** A turn of this conversation has shown evidence (see turnShowedEvidence). */

@@ -173,7 +173,7 @@ export class AssessModel {
       await this.saveAudit(result, log);
     } catch (e) {
       if (e instanceof OperationInputError) this.error = e.message;
-      else if ((e as { name?: string })?.name === 'AbortError') this.error = 'Stopped.';
+      else if (this.controller?.signal.aborted) this.error = 'Stopped.';
       else this.error = e instanceof Error ? e.message : String(e);
     } finally {
       this.running = false;

@@ -7,7 +7,7 @@
  * before a byte is read, a PDF with too many pages before its text is extracted, and a text
  * longer than a device indexes in reasonable time as soon as it is counted.
  */
-import { SkyCiteError } from '../../core/errors.js';
+import { SkyCiteError, type ErrorCode } from '../../core/errors.js';
 import type { UserFileFormat } from '../../core/userdocs/form.js';
 import { shown } from '../../core/userdocs/validate.js';
 import { IMPORT_LIMITS } from '../../runtime/user-documents.js';
@@ -15,16 +15,19 @@ import { htmlTitle, layoutPdf, metadataTitle, pdfRuns, titleFromText, type PdfRu
 
 export class FileReadError extends SkyCiteError {
   override name = 'FileReadError';
+  override readonly code: ErrorCode = 'file-read';
 }
 
 /** A file over IMPORT_LIMITS: refused at once, nothing added. */
 export class FileTooLargeError extends FileReadError {
   override name = 'FileTooLargeError';
+  override readonly code = 'file-too-large';
 }
 
 /** The user pressed Cancel while the file was being read. */
 export class FileReadCancelledError extends FileReadError {
   override name = 'FileReadCancelledError';
+  override readonly code = 'import-cancelled';
   constructor(fileName: string) {
     super(`Reading “${shown(fileName)}” was cancelled. Nothing was added.`);
   }
@@ -115,15 +118,22 @@ export async function readPdf(
 ): Promise<{ pages: string[]; title: string | null }> {
   const pdfjs = await load();
   const task = pdfjs.getDocument({ data: bytes, isEvalSupported: false, verbosity: 0, disableFontFace: true, useSystemFonts: false, stopAtErrors: false });
+  // pdf.js asks for a password through this callback (its typed way): refuse, and say why
+  const encrypted = new FileReadError('The PDF is password-protected (encrypted). Save an unprotected copy (print to PDF) and add that.');
+  let needsPassword = false;
+  task.onPassword = (answer: (password: string | Error) => void) => {
+    needsPassword = true;
+    answer(encrypted);
+  };
   let pdf: Awaited<typeof task.promise>;
   try {
     pdf = await task.promise;
   } catch (e) {
     await task.destroy().catch(() => undefined);
-    const err = e as Error;
-    if (err.name === 'PasswordException')
-      throw new FileReadError('The PDF is password-protected (encrypted). Save an unprotected copy (print to PDF) and add that.');
-    throw new FileReadError(`The file is not a readable PDF (${err.message}). Check that it is the complete file and not another format renamed .pdf.`);
+    if (needsPassword) throw encrypted;
+    throw new FileReadError(
+      `The file is not a readable PDF (${(e as Error).message}). Check that it is the complete file and not another format renamed .pdf.`,
+    );
   }
   try {
     if (pdf.numPages > IMPORT_LIMITS.maxPdfPages) {

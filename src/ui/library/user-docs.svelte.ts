@@ -3,11 +3,12 @@
  * running operation with its progress, and the actions (add, import, remove, re-index, export).
  * The work runs in the runtime worker; files are read here (extract-text.ts).
  */
+import { SkyCiteError } from '../../core/errors';
 import type { ManifestSource } from '../../core/index/manifest';
 import { validateUserDocumentForm, type FormField } from '../../core/userdocs/form';
 import { duplicateOf, parseUserDocumentExport } from '../../core/userdocs/export-file';
 import { USER_DOCUMENT_NOTICE } from '../../core/userdocs/user-index';
-import { comparable, shown } from '../../core/userdocs/validate';
+import { comparable, shown, UserDocumentError } from '../../core/userdocs/validate';
 import { extractText, FileReadCancelledError, fileSizeProblem } from './extract-text';
 import type { SkyCiteRuntime } from '../../runtime/types';
 import { userDocumentExport, type UserDocumentInfo, type UserDocumentProgress } from '../../runtime/user-documents';
@@ -33,8 +34,8 @@ export function etaText(seconds: number): string {
   return 'a few seconds left';
 }
 
-/** An import stopped by Cancel (in the runtime or while reading), by its name: it crosses the worker as a name. */
-const isCancelled = (e: unknown): boolean => e instanceof Error && (e.name === 'UserDocumentImportCancelledError' || e.name === 'FileReadCancelledError');
+/** An import stopped by Cancel, in the runtime (its error crosses the worker with its code) or while reading. */
+const isCancelled = (e: unknown): boolean => e instanceof SkyCiteError && e.code === 'import-cancelled';
 
 /** The BroadcastChannel on which a tab tells the others that it added or removed a document. */
 export const USER_DOCS_CHANNEL = 'skycite-user-documents';
@@ -238,7 +239,7 @@ export class UserDocsState {
             jurisdiction: r.jurisdiction,
             edition: r.edition,
           });
-          if (!v.ok) throw new Error(`${shown(r.file.name)}: ${Object.values(v.problems).join(' ')}`);
+          if (!v.ok) throw new UserDocumentError(`${shown(r.file.name)}: ${Object.values(v.problems).join(' ')}`);
           this.progress({ stage: 'reading', title: v.value.title, done: 0, total: 1 });
           const pages = await extractText(r.file, v.value.format, this.reading?.signal);
           // Cancel pressed while the file was read (the runtime had nothing to cancel yet)
@@ -293,10 +294,10 @@ export class UserDocsState {
         for (const file of files) {
           if (this.reading?.signal.aborted) throw new FileReadCancelledError(file.name);
           const parsed = parseUserDocumentExport(file.name, await file.text(), file.size);
-          if (!parsed.ok) throw new Error(parsed.message);
+          if (!parsed.ok) throw new UserDocumentError(parsed.message);
           const same = duplicateOf(parsed.value, this.documents);
           if (same)
-            throw new Error(
+            throw new UserDocumentError(
               `${shown(file.name)}: “${same.title}” (${same.edition}, ${same.jurisdiction}) is already among your documents. Remove it first to import this copy.`,
             );
           const info = await this.runtime.addUserDocument(parsed.value, (p) => this.progress(p));
@@ -356,7 +357,7 @@ export class UserDocsState {
     const store = createUserDocsStore();
     try {
       const record = (await store.list()).records.find((r) => r.id === id);
-      if (!record) throw new Error('This document is no longer stored on this device.');
+      if (!record) throw new UserDocumentError('This document is no longer stored on this device.');
       return userDocumentExport(record, new Date());
     } finally {
       store.close();

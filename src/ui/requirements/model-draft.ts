@@ -3,7 +3,7 @@
  * model adapted to src/core/agents/requirements-model.ts, which does the work.
  */
 import type { RequirementDraft } from '../../core/agents/requirements';
-import { draftFromCitedPassages, type ModelDraft } from '../../core/agents/requirements-model';
+import { draftFromCitedPassages, RequirementsDraftError, type ModelDraft } from '../../core/agents/requirements-model';
 import type { SkyCiteRuntime } from '../../runtime/types';
 import type { AskChat } from '../ask/session.svelte';
 
@@ -15,7 +15,7 @@ export async function draftRequirementsWithModel(
   signal?: AbortSignal,
 ): Promise<ModelDraft> {
   const engine = deps.chat?.engine;
-  if (!engine) throw new Error('No language model is loaded. Load one in Settings, or use the evidence-only draft.');
+  if (!engine) throw new RequirementsDraftError('No language model is loaded. Load one in Settings, or use the evidence-only draft.');
   return draftFromCitedPassages(
     {
       getChunk: (id) => deps.runtime.getChunk(id),
