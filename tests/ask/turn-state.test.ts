@@ -99,6 +99,12 @@ describe('the default answer form (quoted)', () => {
     expect(request.messages[1]!.content).toContain(`[1] ${out.evidence!.quoted!.quotes[0]!.text}`);
     expect(out.answer?.quoted?.unitIds[0]).toMatch(/\/unit-\d+$/);
     expect(out.grounding?.sentences).toHaveLength(1); // the lead's one sentence, checked against the quoted units
+    // the audit record keeps the quotes, the lead and the claim counts
+    expect(out.record?.quotedAnswer).toMatchObject({
+      quotes: out.evidence!.quoted!.quotes.map((q) => ({ chunkId: q.chunkId, unit: q.n })),
+      gap: false,
+      claims: { quoted: out.evidence!.quoted!.quotes.length, repeated: 0 },
+    });
     const { record: _r, memory: _m, ...state } = out;
     expect(state).toEqual(events.reduce(reduceTurn, initialTurnState(QUESTION)));
   });

@@ -153,6 +153,19 @@ export interface AuditRecord {
     /** Citations the check took off supported claims (they support them neither alone nor together); absent in older records. */
     pruned?: { sentence: string; ids: string[] }[];
   };
+  /**
+   * A quoted answer (answer/quotes.ts), with a model or without: each quotation (passage, unit, ranker score), the
+   * lead the model wrote and what became of it, and the measures of issue 32 (claims quoting a unit vs written,
+   * distinct and repeated); absent for other answer forms and in older records.
+   */
+  quotedAnswer?: {
+    quotes: { chunkId: string; unit: number; score: number; amendment: 'read' | null }[];
+    gap: boolean;
+    lead: string | null;
+    leadDropped: string | null;
+    leadTrimmed: number;
+    claims: { quoted: number; written: number; distinct: number; repeated: number };
+  };
   /** The grounding check's report (AnswerResult.grounding); null when not run (evidence-only, failure). */
   grounding: GroundingReport | null;
   /** The model's reasoning trace (audit only, never evidence); null or '' when none. */

@@ -86,6 +86,14 @@ export const AUDIT_RECORD_SCHEMA = {
       problem: nullableStr,
       pruned: arrayOf(obj(['sentence', 'ids'], { sentence: str, ids: strings })),
     }),
+    quotedAnswer: obj(['quotes', 'gap', 'lead', 'claims'], {
+      quotes: arrayOf(obj(['chunkId', 'unit', 'score'], { chunkId: str, unit: num, score: num, amendment: { type: ['string', 'null'] } })),
+      gap: bool,
+      lead: nullableStr,
+      leadDropped: nullableStr,
+      leadTrimmed: num,
+      claims: obj(['quoted', 'written', 'distinct', 'repeated'], { quoted: num, written: num, distinct: num, repeated: num }),
+    }),
     grounding: nullableObj(['verdict', 'verdictReason'], {
       verdict: str,
       verdictReason: str,

@@ -1,7 +1,10 @@
 /**
  * The audit record of one Ask turn, from what the turn produced. Pure.
  */
-import type { AnswerResult, StructuredAnswer } from '../answer/generation.js';
+import type { AnswerResult, QuotedResult, StructuredAnswer } from '../answer/generation.js';
+import type { QuotedAnswer } from '../answer/quotes.js';
+import { stripCitations } from '../answer/citations.js';
+import { splitSentences } from '../text/sentences.js';
 import type { EvidenceOnlyAnswer } from '../answer/evidence-only.js';
 import type { GroundingReport } from '../answer/grounding.js';
 import { NO_ANSWER_TEXT } from '../answer/prompts.js';
@@ -121,6 +124,22 @@ function auditStructured(s: StructuredAnswer, report: GroundingReport | null): N
   };
 }
 
+/** A quoted answer for the audit record: the quotes, the lead as shown and what was dropped, and the claim counts. */
+function auditQuoted(quoted: QuotedAnswer, result: QuotedResult | null): NonNullable<AuditRecord['quotedAnswer']> {
+  const lead = result?.lead ?? null;
+  const leadSentences = lead ? splitSentences(lead) : [];
+  const keys = [...quoted.quotes.map((q) => q.text), ...leadSentences.map(stripCitations)].map((t) => t.toLowerCase().replace(/\W+/g, ' ').trim());
+  const distinct = new Set(keys).size;
+  return {
+    quotes: quoted.quotes.map((q) => ({ chunkId: q.chunkId, unit: q.n, score: q.score, amendment: q.amendment })),
+    gap: quoted.gap,
+    lead,
+    leadDropped: result?.leadDropped ?? null,
+    leadTrimmed: result?.leadTrimmed ?? 0,
+    claims: { quoted: quoted.quotes.length, written: leadSentences.length, distinct, repeated: keys.length - distinct },
+  };
+}
+
 export function buildAuditRecord(input: AuditInput): AuditRecordInput {
   const r = input.retrieval;
   const none = hasNoContext(r);
@@ -149,6 +168,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecordInput {
     ...(generative && input.answer!.structured
       ? { structuredAnswer: auditStructured(input.answer!.structured, input.grounding ?? input.answer!.grounding) }
       : {}),
+    ...(input.evidence?.quoted ? { quotedAnswer: auditQuoted(input.evidence.quoted, generative ? input.answer!.quoted : null) } : {}),
     grounding: generative ? (input.grounding ?? input.answer!.grounding ?? null) : null,
     reasoning: generative ? input.answer!.reasoning || null : null,
     mode: input.mode,

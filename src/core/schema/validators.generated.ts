@@ -3984,7 +3984,7 @@ return errors === 0;
 }
 
 export const auditRecord = validate18;
-const schema19 = {"$id":"skycite/audit-record","type":"object","required":["id","time","question","subQueries","retrievalConfig","trace","evidence","context","modelId","modelParams","answer","citedSources","grounding","reasoning","mode","indexManifestSha"],"properties":{"id":{"type":"string","pattern":"\\S"},"kind":{"enum":["ask","assess","requirements"]},"time":{"type":"string","pattern":"^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$"},"question":{"type":["string","null"]},"subQueries":{"type":"array","items":{"type":"string"}},"retrievalConfig":{"type":"object","required":[],"properties":{"dense":{"type":"object","required":[],"properties":{"backend":{"type":"string"}}},"bm25":{"type":"object","required":[],"properties":{"enabled":{"type":"boolean"}}},"rerank":{"type":"object","required":[],"properties":{"enabled":{"type":"boolean"}}},"keep":{"type":"number"}}},"trace":{"type":"array","items":{"type":"object"}},"evidence":{"type":"array","items":{"type":"object","required":["id","score"],"properties":{"id":{"type":"string"},"score":{"type":"number"},"parts":{"type":"object"},"stages":{"type":"array","items":{"type":"object","required":["stage","rank","score"],"properties":{"stage":{"type":"string"},"rank":{"type":"number"},"score":{"type":"number"}}}}}}},"context":{"type":"string"},"modelId":{"type":["string","null"]},"modelParams":{"type":["object","null"],"required":["temperature","top_p","max_tokens"],"properties":{"temperature":{"type":"number"},"top_p":{"type":"number"},"max_tokens":{"type":"number"}}},"answer":{"type":"string"},"citedSources":{"type":"array","items":{"type":"string"}},"userDocumentSources":{"type":"array","items":{"type":"string"}},"attributedSources":{"type":"array","items":{"type":"object","required":["id","sentence"],"properties":{"id":{"type":"string"},"sentence":{"type":"string"},"replaced":{"type":"array","items":{"type":"string"}}}}},"structuredAnswer":{"type":"object","required":["raw","claims","modelClaims"],"properties":{"raw":{"type":"string"},"modelClaims":{"type":"array","items":{"type":"object","required":["text","sources"],"properties":{"text":{"type":"string"},"sources":{"type":"array","items":{"type":"string"}}}}},"claims":{"type":"array","items":{"type":"object","required":["text","sources"],"properties":{"text":{"type":"string"},"sources":{"type":"array","items":{"type":"string"}},"supported":{"type":["boolean","null"]},"reason":{"type":"string"}}}},"notInPassages":{"type":["string","null"]},"refused":{"type":"boolean"},"problem":{"type":["string","null"]},"pruned":{"type":"array","items":{"type":"object","required":["sentence","ids"],"properties":{"sentence":{"type":"string"},"ids":{"type":"array","items":{"type":"string"}}}}}}},"grounding":{"type":["object","null"],"required":["verdict","verdictReason"],"properties":{"verdict":{"type":"string"},"verdictReason":{"type":"string"},"sentences":{"type":"array","items":{"type":"object"}},"totals":{"type":"object"}}},"reasoning":{"type":["string","null"]},"mode":{"enum":["generative","evidence-only"]},"indexManifestSha":{"type":"string"},"route":{"type":["object","null"],"required":["path","confidence","jurisdictions","reasoning"],"properties":{"path":{"type":"string"},"confidence":{"type":"number"},"jurisdictions":{"type":"array","items":{"type":"string"}},"reasoning":{"type":"string"}}},"calculator":{"type":["object","null"],"required":["items"],"properties":{"inputs":{"type":"object"},"readings":{"type":"array","items":{"type":"string"}},"items":{"type":"array","items":{"type":"object","required":["label","status","value","cells"],"properties":{"target":{"type":"string"},"label":{"type":"string"},"status":{"type":"string"},"value":{"type":["string","null"]},"cells":{"type":"array","items":{"type":"object","required":["caption","row","column","cell"],"properties":{"caption":{"type":"string"},"row":{"type":"string"},"column":{"type":"string"},"cell":{"type":"string"}}}},"missing":{"type":"array","items":{"type":"string"}},"reason":{"type":["string","null"]},"notes":{"type":"array","items":{"type":"string"}}}}}}},"models":{"type":"object","required":[],"properties":{"embedding":{"type":["object","null"],"required":["id","dtype","sha256"],"properties":{"id":{"type":"string"},"dtype":{"type":"string"},"sha256":{"type":"string"}}},"generation":{"type":["object","null"],"required":["id"],"properties":{"id":{"type":"string"},"weightsUrl":{"type":["string","null"]},"libraryUrl":{"type":["string","null"]},"source":{"enum":["self-hosted","remote"]}}}}},"assessment":{"type":["object","null"],"required":["document","retrievals"],"properties":{"document":{"type":"object"},"retrievals":{"type":"array","items":{"type":"object","required":["query","context","evidence"],"properties":{"query":{"type":"string"},"context":{"type":"string"},"evidence":{"type":"array","items":{"type":"object","required":["id","score"],"properties":{"id":{"type":"string"},"score":{"type":"number"},"parts":{"type":"object"},"stages":{"type":"array","items":{"type":"object","required":["stage","rank","score"],"properties":{"stage":{"type":"string"},"rank":{"type":"number"},"score":{"type":"number"}}}}}}}}}}}},"requirements":{"type":["object","null"],"required":["draft"],"properties":{"draft":{"type":"object","required":["requirements"],"properties":{"requirements":{"type":"array","items":{"type":"object"}},"query":{"type":"string"}}},"modelDraft":{"type":"object"}}},"assistance":{"type":["object","null"],"required":["alternatives"],"properties":{"parsed":{"type":"boolean"},"alternatives":{"type":"array","items":{"type":"object","required":["text","label"],"properties":{"text":{"type":"string"},"label":{"type":"string"}}}},"raw":{"type":"string"}}},"answerContext":{"type":["object","null"],"required":["documents"],"properties":{"source":{"type":"string"},"documents":{"type":"array","items":{"type":"object"}}}},"scope":{"type":["object","null"],"required":["message","instrument","location"],"properties":{"message":{"type":"string"},"instrument":{"type":"string"},"location":{"type":"string"}}}}};
+const schema19 = {"$id":"skycite/audit-record","type":"object","required":["id","time","question","subQueries","retrievalConfig","trace","evidence","context","modelId","modelParams","answer","citedSources","grounding","reasoning","mode","indexManifestSha"],"properties":{"id":{"type":"string","pattern":"\\S"},"kind":{"enum":["ask","assess","requirements"]},"time":{"type":"string","pattern":"^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$"},"question":{"type":["string","null"]},"subQueries":{"type":"array","items":{"type":"string"}},"retrievalConfig":{"type":"object","required":[],"properties":{"dense":{"type":"object","required":[],"properties":{"backend":{"type":"string"}}},"bm25":{"type":"object","required":[],"properties":{"enabled":{"type":"boolean"}}},"rerank":{"type":"object","required":[],"properties":{"enabled":{"type":"boolean"}}},"keep":{"type":"number"}}},"trace":{"type":"array","items":{"type":"object"}},"evidence":{"type":"array","items":{"type":"object","required":["id","score"],"properties":{"id":{"type":"string"},"score":{"type":"number"},"parts":{"type":"object"},"stages":{"type":"array","items":{"type":"object","required":["stage","rank","score"],"properties":{"stage":{"type":"string"},"rank":{"type":"number"},"score":{"type":"number"}}}}}}},"context":{"type":"string"},"modelId":{"type":["string","null"]},"modelParams":{"type":["object","null"],"required":["temperature","top_p","max_tokens"],"properties":{"temperature":{"type":"number"},"top_p":{"type":"number"},"max_tokens":{"type":"number"}}},"answer":{"type":"string"},"citedSources":{"type":"array","items":{"type":"string"}},"userDocumentSources":{"type":"array","items":{"type":"string"}},"attributedSources":{"type":"array","items":{"type":"object","required":["id","sentence"],"properties":{"id":{"type":"string"},"sentence":{"type":"string"},"replaced":{"type":"array","items":{"type":"string"}}}}},"structuredAnswer":{"type":"object","required":["raw","claims","modelClaims"],"properties":{"raw":{"type":"string"},"modelClaims":{"type":"array","items":{"type":"object","required":["text","sources"],"properties":{"text":{"type":"string"},"sources":{"type":"array","items":{"type":"string"}}}}},"claims":{"type":"array","items":{"type":"object","required":["text","sources"],"properties":{"text":{"type":"string"},"sources":{"type":"array","items":{"type":"string"}},"supported":{"type":["boolean","null"]},"reason":{"type":"string"}}}},"notInPassages":{"type":["string","null"]},"refused":{"type":"boolean"},"problem":{"type":["string","null"]},"pruned":{"type":"array","items":{"type":"object","required":["sentence","ids"],"properties":{"sentence":{"type":"string"},"ids":{"type":"array","items":{"type":"string"}}}}}}},"quotedAnswer":{"type":"object","required":["quotes","gap","lead","claims"],"properties":{"quotes":{"type":"array","items":{"type":"object","required":["chunkId","unit","score"],"properties":{"chunkId":{"type":"string"},"unit":{"type":"number"},"score":{"type":"number"},"amendment":{"type":["string","null"]}}}},"gap":{"type":"boolean"},"lead":{"type":["string","null"]},"leadDropped":{"type":["string","null"]},"leadTrimmed":{"type":"number"},"claims":{"type":"object","required":["quoted","written","distinct","repeated"],"properties":{"quoted":{"type":"number"},"written":{"type":"number"},"distinct":{"type":"number"},"repeated":{"type":"number"}}}}},"grounding":{"type":["object","null"],"required":["verdict","verdictReason"],"properties":{"verdict":{"type":"string"},"verdictReason":{"type":"string"},"sentences":{"type":"array","items":{"type":"object"}},"totals":{"type":"object"}}},"reasoning":{"type":["string","null"]},"mode":{"enum":["generative","evidence-only"]},"indexManifestSha":{"type":"string"},"route":{"type":["object","null"],"required":["path","confidence","jurisdictions","reasoning"],"properties":{"path":{"type":"string"},"confidence":{"type":"number"},"jurisdictions":{"type":"array","items":{"type":"string"}},"reasoning":{"type":"string"}}},"calculator":{"type":["object","null"],"required":["items"],"properties":{"inputs":{"type":"object"},"readings":{"type":"array","items":{"type":"string"}},"items":{"type":"array","items":{"type":"object","required":["label","status","value","cells"],"properties":{"target":{"type":"string"},"label":{"type":"string"},"status":{"type":"string"},"value":{"type":["string","null"]},"cells":{"type":"array","items":{"type":"object","required":["caption","row","column","cell"],"properties":{"caption":{"type":"string"},"row":{"type":"string"},"column":{"type":"string"},"cell":{"type":"string"}}}},"missing":{"type":"array","items":{"type":"string"}},"reason":{"type":["string","null"]},"notes":{"type":"array","items":{"type":"string"}}}}}}},"models":{"type":"object","required":[],"properties":{"embedding":{"type":["object","null"],"required":["id","dtype","sha256"],"properties":{"id":{"type":"string"},"dtype":{"type":"string"},"sha256":{"type":"string"}}},"generation":{"type":["object","null"],"required":["id"],"properties":{"id":{"type":"string"},"weightsUrl":{"type":["string","null"]},"libraryUrl":{"type":["string","null"]},"source":{"enum":["self-hosted","remote"]}}}}},"assessment":{"type":["object","null"],"required":["document","retrievals"],"properties":{"document":{"type":"object"},"retrievals":{"type":"array","items":{"type":"object","required":["query","context","evidence"],"properties":{"query":{"type":"string"},"context":{"type":"string"},"evidence":{"type":"array","items":{"type":"object","required":["id","score"],"properties":{"id":{"type":"string"},"score":{"type":"number"},"parts":{"type":"object"},"stages":{"type":"array","items":{"type":"object","required":["stage","rank","score"],"properties":{"stage":{"type":"string"},"rank":{"type":"number"},"score":{"type":"number"}}}}}}}}}}}},"requirements":{"type":["object","null"],"required":["draft"],"properties":{"draft":{"type":"object","required":["requirements"],"properties":{"requirements":{"type":"array","items":{"type":"object"}},"query":{"type":"string"}}},"modelDraft":{"type":"object"}}},"assistance":{"type":["object","null"],"required":["alternatives"],"properties":{"parsed":{"type":"boolean"},"alternatives":{"type":"array","items":{"type":"object","required":["text","label"],"properties":{"text":{"type":"string"},"label":{"type":"string"}}}},"raw":{"type":"string"}}},"answerContext":{"type":["object","null"],"required":["documents"],"properties":{"source":{"type":"string"},"documents":{"type":"array","items":{"type":"object"}}}},"scope":{"type":["object","null"],"required":["message","instrument","location"],"properties":{"message":{"type":"string"},"instrument":{"type":"string"},"location":{"type":"string"}}}}};
 const pattern8 = new RegExp("^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$", "u");
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5255,10 +5255,11 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data.grounding !== undefined){
-let data65 = data.grounding;
-if((!(data65 && typeof data65 == "object" && !Array.isArray(data65))) && (data65 !== null)){
-const err102 = {instancePath:instancePath+"/grounding",schemaPath:"#/properties/grounding/type",keyword:"type",params:{type: schema19.properties.grounding.type},message:"must be object,null"};
+if(data.quotedAnswer !== undefined){
+let data65 = data.quotedAnswer;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(data65.quotes === undefined){
+const err102 = {instancePath:instancePath+"/quotedAnswer",schemaPath:"#/properties/quotedAnswer/required",keyword:"required",params:{missingProperty: "quotes"},message:"must have required property '"+"quotes"+"'"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -5267,9 +5268,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-if(data65.verdict === undefined){
-const err103 = {instancePath:instancePath+"/grounding",schemaPath:"#/properties/grounding/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(data65.gap === undefined){
+const err103 = {instancePath:instancePath+"/quotedAnswer",schemaPath:"#/properties/quotedAnswer/required",keyword:"required",params:{missingProperty: "gap"},message:"must have required property '"+"gap"+"'"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -5278,8 +5278,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data65.verdictReason === undefined){
-const err104 = {instancePath:instancePath+"/grounding",schemaPath:"#/properties/grounding/required",keyword:"required",params:{missingProperty: "verdictReason"},message:"must have required property '"+"verdictReason"+"'"};
+if(data65.lead === undefined){
+const err104 = {instancePath:instancePath+"/quotedAnswer",schemaPath:"#/properties/quotedAnswer/required",keyword:"required",params:{missingProperty: "lead"},message:"must have required property '"+"lead"+"'"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -5288,9 +5288,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data65.verdict !== undefined){
-if(typeof data65.verdict !== "string"){
-const err105 = {instancePath:instancePath+"/grounding/verdict",schemaPath:"#/properties/grounding/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.claims === undefined){
+const err105 = {instancePath:instancePath+"/quotedAnswer",schemaPath:"#/properties/quotedAnswer/required",keyword:"required",params:{missingProperty: "claims"},message:"must have required property '"+"claims"+"'"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -5299,10 +5298,15 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-if(data65.verdictReason !== undefined){
-if(typeof data65.verdictReason !== "string"){
-const err106 = {instancePath:instancePath+"/grounding/verdictReason",schemaPath:"#/properties/grounding/properties/verdictReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.quotes !== undefined){
+let data66 = data65.quotes;
+if(Array.isArray(data66)){
+const len14 = data66.length;
+for(let i14=0; i14<len14; i14++){
+let data67 = data66[i14];
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+if(data67.chunkId === undefined){
+const err106 = {instancePath:instancePath+"/quotedAnswer/quotes/" + i14,schemaPath:"#/properties/quotedAnswer/properties/quotes/items/required",keyword:"required",params:{missingProperty: "chunkId"},message:"must have required property '"+"chunkId"+"'"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -5311,15 +5315,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-if(data65.sentences !== undefined){
-let data68 = data65.sentences;
-if(Array.isArray(data68)){
-const len14 = data68.length;
-for(let i14=0; i14<len14; i14++){
-let data69 = data68[i14];
-if(!(data69 && typeof data69 == "object" && !Array.isArray(data69))){
-const err107 = {instancePath:instancePath+"/grounding/sentences/" + i14,schemaPath:"#/properties/grounding/properties/sentences/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data67.unit === undefined){
+const err107 = {instancePath:instancePath+"/quotedAnswer/quotes/" + i14,schemaPath:"#/properties/quotedAnswer/properties/quotes/items/required",keyword:"required",params:{missingProperty: "unit"},message:"must have required property '"+"unit"+"'"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -5328,10 +5325,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-}
-else {
-const err108 = {instancePath:instancePath+"/grounding/sentences",schemaPath:"#/properties/grounding/properties/sentences/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data67.score === undefined){
+const err108 = {instancePath:instancePath+"/quotedAnswer/quotes/" + i14,schemaPath:"#/properties/quotedAnswer/properties/quotes/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -5340,11 +5335,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-if(data65.totals !== undefined){
-let data70 = data65.totals;
-if(!(data70 && typeof data70 == "object" && !Array.isArray(data70))){
-const err109 = {instancePath:instancePath+"/grounding/totals",schemaPath:"#/properties/grounding/properties/totals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data67.chunkId !== undefined){
+if(typeof data67.chunkId !== "string"){
+const err109 = {instancePath:instancePath+"/quotedAnswer/quotes/" + i14+"/chunkId",schemaPath:"#/properties/quotedAnswer/properties/quotes/items/properties/chunkId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -5354,12 +5347,10 @@ vErrors.push(err109);
 errors++;
 }
 }
-}
-}
-if(data.reasoning !== undefined){
-let data71 = data.reasoning;
-if((typeof data71 !== "string") && (data71 !== null)){
-const err110 = {instancePath:instancePath+"/reasoning",schemaPath:"#/properties/reasoning/type",keyword:"type",params:{type: schema19.properties.reasoning.type},message:"must be string,null"};
+if(data67.unit !== undefined){
+let data69 = data67.unit;
+if(!((typeof data69 == "number") && (isFinite(data69)))){
+const err110 = {instancePath:instancePath+"/quotedAnswer/quotes/" + i14+"/unit",schemaPath:"#/properties/quotedAnswer/properties/quotes/items/properties/unit/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -5369,10 +5360,10 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data.mode !== undefined){
-let data72 = data.mode;
-if(!((data72 === "generative") || (data72 === "evidence-only"))){
-const err111 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema19.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(data67.score !== undefined){
+let data70 = data67.score;
+if(!((typeof data70 == "number") && (isFinite(data70)))){
+const err111 = {instancePath:instancePath+"/quotedAnswer/quotes/" + i14+"/score",schemaPath:"#/properties/quotedAnswer/properties/quotes/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -5382,9 +5373,10 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data.indexManifestSha !== undefined){
-if(typeof data.indexManifestSha !== "string"){
-const err112 = {instancePath:instancePath+"/indexManifestSha",schemaPath:"#/properties/indexManifestSha/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data67.amendment !== undefined){
+let data71 = data67.amendment;
+if((typeof data71 !== "string") && (data71 !== null)){
+const err112 = {instancePath:instancePath+"/quotedAnswer/quotes/" + i14+"/amendment",schemaPath:"#/properties/quotedAnswer/properties/quotes/items/properties/amendment/type",keyword:"type",params:{type: schema19.properties.quotedAnswer.properties.quotes.items.properties.amendment.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -5394,10 +5386,9 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data.route !== undefined){
-let data74 = data.route;
-if((!(data74 && typeof data74 == "object" && !Array.isArray(data74))) && (data74 !== null)){
-const err113 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: schema19.properties.route.type},message:"must be object,null"};
+}
+else {
+const err113 = {instancePath:instancePath+"/quotedAnswer/quotes/" + i14,schemaPath:"#/properties/quotedAnswer/properties/quotes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -5406,9 +5397,10 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-if(data74.path === undefined){
-const err114 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/quotedAnswer/quotes",schemaPath:"#/properties/quotedAnswer/properties/quotes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -5417,8 +5409,10 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(data74.confidence === undefined){
-const err115 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "confidence"},message:"must have required property '"+"confidence"+"'"};
+}
+if(data65.gap !== undefined){
+if(typeof data65.gap !== "boolean"){
+const err115 = {instancePath:instancePath+"/quotedAnswer/gap",schemaPath:"#/properties/quotedAnswer/properties/gap/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -5427,8 +5421,11 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(data74.jurisdictions === undefined){
-const err116 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "jurisdictions"},message:"must have required property '"+"jurisdictions"+"'"};
+}
+if(data65.lead !== undefined){
+let data73 = data65.lead;
+if((typeof data73 !== "string") && (data73 !== null)){
+const err116 = {instancePath:instancePath+"/quotedAnswer/lead",schemaPath:"#/properties/quotedAnswer/properties/lead/type",keyword:"type",params:{type: schema19.properties.quotedAnswer.properties.lead.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -5437,8 +5434,11 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(data74.reasoning === undefined){
-const err117 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "reasoning"},message:"must have required property '"+"reasoning"+"'"};
+}
+if(data65.leadDropped !== undefined){
+let data74 = data65.leadDropped;
+if((typeof data74 !== "string") && (data74 !== null)){
+const err117 = {instancePath:instancePath+"/quotedAnswer/leadDropped",schemaPath:"#/properties/quotedAnswer/properties/leadDropped/type",keyword:"type",params:{type: schema19.properties.quotedAnswer.properties.leadDropped.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -5447,9 +5447,11 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data74.path !== undefined){
-if(typeof data74.path !== "string"){
-const err118 = {instancePath:instancePath+"/route/path",schemaPath:"#/properties/route/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data65.leadTrimmed !== undefined){
+let data75 = data65.leadTrimmed;
+if(!((typeof data75 == "number") && (isFinite(data75)))){
+const err118 = {instancePath:instancePath+"/quotedAnswer/leadTrimmed",schemaPath:"#/properties/quotedAnswer/properties/leadTrimmed/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -5459,10 +5461,11 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data74.confidence !== undefined){
-let data76 = data74.confidence;
-if(!((typeof data76 == "number") && (isFinite(data76)))){
-const err119 = {instancePath:instancePath+"/route/confidence",schemaPath:"#/properties/route/properties/confidence/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data65.claims !== undefined){
+let data76 = data65.claims;
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+if(data76.quoted === undefined){
+const err119 = {instancePath:instancePath+"/quotedAnswer/claims",schemaPath:"#/properties/quotedAnswer/properties/claims/required",keyword:"required",params:{missingProperty: "quoted"},message:"must have required property '"+"quoted"+"'"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -5471,14 +5474,8 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(data74.jurisdictions !== undefined){
-let data77 = data74.jurisdictions;
-if(Array.isArray(data77)){
-const len15 = data77.length;
-for(let i15=0; i15<len15; i15++){
-if(typeof data77[i15] !== "string"){
-const err120 = {instancePath:instancePath+"/route/jurisdictions/" + i15,schemaPath:"#/properties/route/properties/jurisdictions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data76.written === undefined){
+const err120 = {instancePath:instancePath+"/quotedAnswer/claims",schemaPath:"#/properties/quotedAnswer/properties/claims/required",keyword:"required",params:{missingProperty: "written"},message:"must have required property '"+"written"+"'"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -5487,10 +5484,8 @@ vErrors.push(err120);
 }
 errors++;
 }
-}
-}
-else {
-const err121 = {instancePath:instancePath+"/route/jurisdictions",schemaPath:"#/properties/route/properties/jurisdictions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data76.distinct === undefined){
+const err121 = {instancePath:instancePath+"/quotedAnswer/claims",schemaPath:"#/properties/quotedAnswer/properties/claims/required",keyword:"required",params:{missingProperty: "distinct"},message:"must have required property '"+"distinct"+"'"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -5499,10 +5494,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-if(data74.reasoning !== undefined){
-if(typeof data74.reasoning !== "string"){
-const err122 = {instancePath:instancePath+"/route/reasoning",schemaPath:"#/properties/route/properties/reasoning/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data76.repeated === undefined){
+const err122 = {instancePath:instancePath+"/quotedAnswer/claims",schemaPath:"#/properties/quotedAnswer/properties/claims/required",keyword:"required",params:{missingProperty: "repeated"},message:"must have required property '"+"repeated"+"'"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -5511,13 +5504,10 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-}
-}
-if(data.calculator !== undefined){
-let data80 = data.calculator;
-if((!(data80 && typeof data80 == "object" && !Array.isArray(data80))) && (data80 !== null)){
-const err123 = {instancePath:instancePath+"/calculator",schemaPath:"#/properties/calculator/type",keyword:"type",params:{type: schema19.properties.calculator.type},message:"must be object,null"};
+if(data76.quoted !== undefined){
+let data77 = data76.quoted;
+if(!((typeof data77 == "number") && (isFinite(data77)))){
+const err123 = {instancePath:instancePath+"/quotedAnswer/claims/quoted",schemaPath:"#/properties/quotedAnswer/properties/claims/properties/quoted/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -5526,9 +5516,11 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-if(data80.items === undefined){
-const err124 = {instancePath:instancePath+"/calculator",schemaPath:"#/properties/calculator/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+}
+if(data76.written !== undefined){
+let data78 = data76.written;
+if(!((typeof data78 == "number") && (isFinite(data78)))){
+const err124 = {instancePath:instancePath+"/quotedAnswer/claims/written",schemaPath:"#/properties/quotedAnswer/properties/claims/properties/written/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -5537,10 +5529,11 @@ vErrors.push(err124);
 }
 errors++;
 }
-if(data80.inputs !== undefined){
-let data81 = data80.inputs;
-if(!(data81 && typeof data81 == "object" && !Array.isArray(data81))){
-const err125 = {instancePath:instancePath+"/calculator/inputs",schemaPath:"#/properties/calculator/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data76.distinct !== undefined){
+let data79 = data76.distinct;
+if(!((typeof data79 == "number") && (isFinite(data79)))){
+const err125 = {instancePath:instancePath+"/quotedAnswer/claims/distinct",schemaPath:"#/properties/quotedAnswer/properties/claims/properties/distinct/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -5550,13 +5543,10 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data80.readings !== undefined){
-let data82 = data80.readings;
-if(Array.isArray(data82)){
-const len16 = data82.length;
-for(let i16=0; i16<len16; i16++){
-if(typeof data82[i16] !== "string"){
-const err126 = {instancePath:instancePath+"/calculator/readings/" + i16,schemaPath:"#/properties/calculator/properties/readings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data76.repeated !== undefined){
+let data80 = data76.repeated;
+if(!((typeof data80 == "number") && (isFinite(data80)))){
+const err126 = {instancePath:instancePath+"/quotedAnswer/claims/repeated",schemaPath:"#/properties/quotedAnswer/properties/claims/properties/repeated/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -5568,7 +5558,7 @@ errors++;
 }
 }
 else {
-const err127 = {instancePath:instancePath+"/calculator/readings",schemaPath:"#/properties/calculator/properties/readings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err127 = {instancePath:instancePath+"/quotedAnswer/claims",schemaPath:"#/properties/quotedAnswer/properties/claims/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -5578,15 +5568,9 @@ vErrors.push(err127);
 errors++;
 }
 }
-if(data80.items !== undefined){
-let data84 = data80.items;
-if(Array.isArray(data84)){
-const len17 = data84.length;
-for(let i17=0; i17<len17; i17++){
-let data85 = data84[i17];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-if(data85.label === undefined){
-const err128 = {instancePath:instancePath+"/calculator/items/" + i17,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+}
+else {
+const err128 = {instancePath:instancePath+"/quotedAnswer",schemaPath:"#/properties/quotedAnswer/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -5595,8 +5579,11 @@ vErrors.push(err128);
 }
 errors++;
 }
-if(data85.status === undefined){
-const err129 = {instancePath:instancePath+"/calculator/items/" + i17,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+}
+if(data.grounding !== undefined){
+let data81 = data.grounding;
+if((!(data81 && typeof data81 == "object" && !Array.isArray(data81))) && (data81 !== null)){
+const err129 = {instancePath:instancePath+"/grounding",schemaPath:"#/properties/grounding/type",keyword:"type",params:{type: schema19.properties.grounding.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -5605,8 +5592,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-if(data85.value === undefined){
-const err130 = {instancePath:instancePath+"/calculator/items/" + i17,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+if(data81.verdict === undefined){
+const err130 = {instancePath:instancePath+"/grounding",schemaPath:"#/properties/grounding/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -5615,8 +5603,8 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(data85.cells === undefined){
-const err131 = {instancePath:instancePath+"/calculator/items/" + i17,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "cells"},message:"must have required property '"+"cells"+"'"};
+if(data81.verdictReason === undefined){
+const err131 = {instancePath:instancePath+"/grounding",schemaPath:"#/properties/grounding/required",keyword:"required",params:{missingProperty: "verdictReason"},message:"must have required property '"+"verdictReason"+"'"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -5625,9 +5613,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-if(data85.target !== undefined){
-if(typeof data85.target !== "string"){
-const err132 = {instancePath:instancePath+"/calculator/items/" + i17+"/target",schemaPath:"#/properties/calculator/properties/items/items/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data81.verdict !== undefined){
+if(typeof data81.verdict !== "string"){
+const err132 = {instancePath:instancePath+"/grounding/verdict",schemaPath:"#/properties/grounding/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -5637,9 +5625,9 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data85.label !== undefined){
-if(typeof data85.label !== "string"){
-const err133 = {instancePath:instancePath+"/calculator/items/" + i17+"/label",schemaPath:"#/properties/calculator/properties/items/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data81.verdictReason !== undefined){
+if(typeof data81.verdictReason !== "string"){
+const err133 = {instancePath:instancePath+"/grounding/verdictReason",schemaPath:"#/properties/grounding/properties/verdictReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -5649,9 +5637,14 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data85.status !== undefined){
-if(typeof data85.status !== "string"){
-const err134 = {instancePath:instancePath+"/calculator/items/" + i17+"/status",schemaPath:"#/properties/calculator/properties/items/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data81.sentences !== undefined){
+let data84 = data81.sentences;
+if(Array.isArray(data84)){
+const len15 = data84.length;
+for(let i15=0; i15<len15; i15++){
+let data85 = data84[i15];
+if(!(data85 && typeof data85 == "object" && !Array.isArray(data85))){
+const err134 = {instancePath:instancePath+"/grounding/sentences/" + i15,schemaPath:"#/properties/grounding/properties/sentences/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -5661,10 +5654,9 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data85.value !== undefined){
-let data89 = data85.value;
-if((typeof data89 !== "string") && (data89 !== null)){
-const err135 = {instancePath:instancePath+"/calculator/items/" + i17+"/value",schemaPath:"#/properties/calculator/properties/items/items/properties/value/type",keyword:"type",params:{type: schema19.properties.calculator.properties.items.items.properties.value.type},message:"must be string,null"};
+}
+else {
+const err135 = {instancePath:instancePath+"/grounding/sentences",schemaPath:"#/properties/grounding/properties/sentences/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -5674,15 +5666,10 @@ vErrors.push(err135);
 errors++;
 }
 }
-if(data85.cells !== undefined){
-let data90 = data85.cells;
-if(Array.isArray(data90)){
-const len18 = data90.length;
-for(let i18=0; i18<len18; i18++){
-let data91 = data90[i18];
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-if(data91.caption === undefined){
-const err136 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "caption"},message:"must have required property '"+"caption"+"'"};
+if(data81.totals !== undefined){
+let data86 = data81.totals;
+if(!(data86 && typeof data86 == "object" && !Array.isArray(data86))){
+const err136 = {instancePath:instancePath+"/grounding/totals",schemaPath:"#/properties/grounding/properties/totals/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -5691,8 +5678,13 @@ vErrors.push(err136);
 }
 errors++;
 }
-if(data91.row === undefined){
-const err137 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "row"},message:"must have required property '"+"row"+"'"};
+}
+}
+}
+if(data.reasoning !== undefined){
+let data87 = data.reasoning;
+if((typeof data87 !== "string") && (data87 !== null)){
+const err137 = {instancePath:instancePath+"/reasoning",schemaPath:"#/properties/reasoning/type",keyword:"type",params:{type: schema19.properties.reasoning.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -5701,8 +5693,11 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data91.column === undefined){
-const err138 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "column"},message:"must have required property '"+"column"+"'"};
+}
+if(data.mode !== undefined){
+let data88 = data.mode;
+if(!((data88 === "generative") || (data88 === "evidence-only"))){
+const err138 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema19.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -5711,8 +5706,10 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data91.cell === undefined){
-const err139 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "cell"},message:"must have required property '"+"cell"+"'"};
+}
+if(data.indexManifestSha !== undefined){
+if(typeof data.indexManifestSha !== "string"){
+const err139 = {instancePath:instancePath+"/indexManifestSha",schemaPath:"#/properties/indexManifestSha/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -5721,9 +5718,11 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(data91.caption !== undefined){
-if(typeof data91.caption !== "string"){
-const err140 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18+"/caption",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.route !== undefined){
+let data90 = data.route;
+if((!(data90 && typeof data90 == "object" && !Array.isArray(data90))) && (data90 !== null)){
+const err140 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: schema19.properties.route.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -5732,10 +5731,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-if(data91.row !== undefined){
-if(typeof data91.row !== "string"){
-const err141 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18+"/row",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/row/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+if(data90.path === undefined){
+const err141 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -5744,10 +5742,8 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-if(data91.column !== undefined){
-if(typeof data91.column !== "string"){
-const err142 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18+"/column",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/column/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data90.confidence === undefined){
+const err142 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "confidence"},message:"must have required property '"+"confidence"+"'"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -5756,10 +5752,8 @@ vErrors.push(err142);
 }
 errors++;
 }
-}
-if(data91.cell !== undefined){
-if(typeof data91.cell !== "string"){
-const err143 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18+"/cell",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/cell/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data90.jurisdictions === undefined){
+const err143 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "jurisdictions"},message:"must have required property '"+"jurisdictions"+"'"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -5768,10 +5762,8 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-}
-else {
-const err144 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells/" + i18,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data90.reasoning === undefined){
+const err144 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "reasoning"},message:"must have required property '"+"reasoning"+"'"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -5780,10 +5772,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-}
-else {
-const err145 = {instancePath:instancePath+"/calculator/items/" + i17+"/cells",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data90.path !== undefined){
+if(typeof data90.path !== "string"){
+const err145 = {instancePath:instancePath+"/route/path",schemaPath:"#/properties/route/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -5793,13 +5784,10 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data85.missing !== undefined){
-let data96 = data85.missing;
-if(Array.isArray(data96)){
-const len19 = data96.length;
-for(let i19=0; i19<len19; i19++){
-if(typeof data96[i19] !== "string"){
-const err146 = {instancePath:instancePath+"/calculator/items/" + i17+"/missing/" + i19,schemaPath:"#/properties/calculator/properties/items/items/properties/missing/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data90.confidence !== undefined){
+let data92 = data90.confidence;
+if(!((typeof data92 == "number") && (isFinite(data92)))){
+const err146 = {instancePath:instancePath+"/route/confidence",schemaPath:"#/properties/route/properties/confidence/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -5809,9 +5797,13 @@ vErrors.push(err146);
 errors++;
 }
 }
-}
-else {
-const err147 = {instancePath:instancePath+"/calculator/items/" + i17+"/missing",schemaPath:"#/properties/calculator/properties/items/items/properties/missing/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data90.jurisdictions !== undefined){
+let data93 = data90.jurisdictions;
+if(Array.isArray(data93)){
+const len16 = data93.length;
+for(let i16=0; i16<len16; i16++){
+if(typeof data93[i16] !== "string"){
+const err147 = {instancePath:instancePath+"/route/jurisdictions/" + i16,schemaPath:"#/properties/route/properties/jurisdictions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -5821,10 +5813,9 @@ vErrors.push(err147);
 errors++;
 }
 }
-if(data85.reason !== undefined){
-let data98 = data85.reason;
-if((typeof data98 !== "string") && (data98 !== null)){
-const err148 = {instancePath:instancePath+"/calculator/items/" + i17+"/reason",schemaPath:"#/properties/calculator/properties/items/items/properties/reason/type",keyword:"type",params:{type: schema19.properties.calculator.properties.items.items.properties.reason.type},message:"must be string,null"};
+}
+else {
+const err148 = {instancePath:instancePath+"/route/jurisdictions",schemaPath:"#/properties/route/properties/jurisdictions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -5834,13 +5825,9 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data85.notes !== undefined){
-let data99 = data85.notes;
-if(Array.isArray(data99)){
-const len20 = data99.length;
-for(let i20=0; i20<len20; i20++){
-if(typeof data99[i20] !== "string"){
-const err149 = {instancePath:instancePath+"/calculator/items/" + i17+"/notes/" + i20,schemaPath:"#/properties/calculator/properties/items/items/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data90.reasoning !== undefined){
+if(typeof data90.reasoning !== "string"){
+const err149 = {instancePath:instancePath+"/route/reasoning",schemaPath:"#/properties/route/properties/reasoning/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -5851,8 +5838,11 @@ errors++;
 }
 }
 }
-else {
-const err150 = {instancePath:instancePath+"/calculator/items/" + i17+"/notes",schemaPath:"#/properties/calculator/properties/items/items/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+}
+if(data.calculator !== undefined){
+let data96 = data.calculator;
+if((!(data96 && typeof data96 == "object" && !Array.isArray(data96))) && (data96 !== null)){
+const err150 = {instancePath:instancePath+"/calculator",schemaPath:"#/properties/calculator/type",keyword:"type",params:{type: schema19.properties.calculator.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -5861,10 +5851,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-}
-else {
-const err151 = {instancePath:instancePath+"/calculator/items/" + i17,schemaPath:"#/properties/calculator/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.items === undefined){
+const err151 = {instancePath:instancePath+"/calculator",schemaPath:"#/properties/calculator/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -5873,10 +5862,10 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-}
-else {
-const err152 = {instancePath:instancePath+"/calculator/items",schemaPath:"#/properties/calculator/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data96.inputs !== undefined){
+let data97 = data96.inputs;
+if(!(data97 && typeof data97 == "object" && !Array.isArray(data97))){
+const err152 = {instancePath:instancePath+"/calculator/inputs",schemaPath:"#/properties/calculator/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -5886,15 +5875,13 @@ vErrors.push(err152);
 errors++;
 }
 }
-}
-}
-if(data.models !== undefined){
-let data101 = data.models;
-if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
-if(data101.embedding !== undefined){
-let data102 = data101.embedding;
-if((!(data102 && typeof data102 == "object" && !Array.isArray(data102))) && (data102 !== null)){
-const err153 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/type",keyword:"type",params:{type: schema19.properties.models.properties.embedding.type},message:"must be object,null"};
+if(data96.readings !== undefined){
+let data98 = data96.readings;
+if(Array.isArray(data98)){
+const len17 = data98.length;
+for(let i17=0; i17<len17; i17++){
+if(typeof data98[i17] !== "string"){
+const err153 = {instancePath:instancePath+"/calculator/readings/" + i17,schemaPath:"#/properties/calculator/properties/readings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -5903,9 +5890,10 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
-if(data102.id === undefined){
-const err154 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+}
+else {
+const err154 = {instancePath:instancePath+"/calculator/readings",schemaPath:"#/properties/calculator/properties/readings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -5914,8 +5902,16 @@ vErrors.push(err154);
 }
 errors++;
 }
-if(data102.dtype === undefined){
-const err155 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/required",keyword:"required",params:{missingProperty: "dtype"},message:"must have required property '"+"dtype"+"'"};
+}
+if(data96.items !== undefined){
+let data100 = data96.items;
+if(Array.isArray(data100)){
+const len18 = data100.length;
+for(let i18=0; i18<len18; i18++){
+let data101 = data100[i18];
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+if(data101.label === undefined){
+const err155 = {instancePath:instancePath+"/calculator/items/" + i18,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -5924,8 +5920,8 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(data102.sha256 === undefined){
-const err156 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
+if(data101.status === undefined){
+const err156 = {instancePath:instancePath+"/calculator/items/" + i18,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -5934,9 +5930,8 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data102.id !== undefined){
-if(typeof data102.id !== "string"){
-const err157 = {instancePath:instancePath+"/models/embedding/id",schemaPath:"#/properties/models/properties/embedding/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data101.value === undefined){
+const err157 = {instancePath:instancePath+"/calculator/items/" + i18,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -5945,10 +5940,8 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-if(data102.dtype !== undefined){
-if(typeof data102.dtype !== "string"){
-const err158 = {instancePath:instancePath+"/models/embedding/dtype",schemaPath:"#/properties/models/properties/embedding/properties/dtype/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data101.cells === undefined){
+const err158 = {instancePath:instancePath+"/calculator/items/" + i18,schemaPath:"#/properties/calculator/properties/items/items/required",keyword:"required",params:{missingProperty: "cells"},message:"must have required property '"+"cells"+"'"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -5957,10 +5950,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-if(data102.sha256 !== undefined){
-if(typeof data102.sha256 !== "string"){
-const err159 = {instancePath:instancePath+"/models/embedding/sha256",schemaPath:"#/properties/models/properties/embedding/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data101.target !== undefined){
+if(typeof data101.target !== "string"){
+const err159 = {instancePath:instancePath+"/calculator/items/" + i18+"/target",schemaPath:"#/properties/calculator/properties/items/items/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -5970,12 +5962,9 @@ vErrors.push(err159);
 errors++;
 }
 }
-}
-}
-if(data101.generation !== undefined){
-let data106 = data101.generation;
-if((!(data106 && typeof data106 == "object" && !Array.isArray(data106))) && (data106 !== null)){
-const err160 = {instancePath:instancePath+"/models/generation",schemaPath:"#/properties/models/properties/generation/type",keyword:"type",params:{type: schema19.properties.models.properties.generation.type},message:"must be object,null"};
+if(data101.label !== undefined){
+if(typeof data101.label !== "string"){
+const err160 = {instancePath:instancePath+"/calculator/items/" + i18+"/label",schemaPath:"#/properties/calculator/properties/items/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -5984,9 +5973,10 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
-if(data106.id === undefined){
-const err161 = {instancePath:instancePath+"/models/generation",schemaPath:"#/properties/models/properties/generation/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+if(data101.status !== undefined){
+if(typeof data101.status !== "string"){
+const err161 = {instancePath:instancePath+"/calculator/items/" + i18+"/status",schemaPath:"#/properties/calculator/properties/items/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -5995,9 +5985,11 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(data106.id !== undefined){
-if(typeof data106.id !== "string"){
-const err162 = {instancePath:instancePath+"/models/generation/id",schemaPath:"#/properties/models/properties/generation/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data101.value !== undefined){
+let data105 = data101.value;
+if((typeof data105 !== "string") && (data105 !== null)){
+const err162 = {instancePath:instancePath+"/calculator/items/" + i18+"/value",schemaPath:"#/properties/calculator/properties/items/items/properties/value/type",keyword:"type",params:{type: schema19.properties.calculator.properties.items.items.properties.value.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -6007,10 +5999,15 @@ vErrors.push(err162);
 errors++;
 }
 }
-if(data106.weightsUrl !== undefined){
-let data108 = data106.weightsUrl;
-if((typeof data108 !== "string") && (data108 !== null)){
-const err163 = {instancePath:instancePath+"/models/generation/weightsUrl",schemaPath:"#/properties/models/properties/generation/properties/weightsUrl/type",keyword:"type",params:{type: schema19.properties.models.properties.generation.properties.weightsUrl.type},message:"must be string,null"};
+if(data101.cells !== undefined){
+let data106 = data101.cells;
+if(Array.isArray(data106)){
+const len19 = data106.length;
+for(let i19=0; i19<len19; i19++){
+let data107 = data106[i19];
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+if(data107.caption === undefined){
+const err163 = {instancePath:instancePath+"/calculator/items/" + i18+"/cells/" + i19,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "caption"},message:"must have required property '"+"caption"+"'"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -6019,11 +6016,8 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
-if(data106.libraryUrl !== undefined){
-let data109 = data106.libraryUrl;
-if((typeof data109 !== "string") && (data109 !== null)){
-const err164 = {instancePath:instancePath+"/models/generation/libraryUrl",schemaPath:"#/properties/models/properties/generation/properties/libraryUrl/type",keyword:"type",params:{type: schema19.properties.models.properties.generation.properties.libraryUrl.type},message:"must be string,null"};
+if(data107.row === undefined){
+const err164 = {instancePath:instancePath+"/calculator/items/" + i18+"/cells/" + i19,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "row"},message:"must have required property '"+"row"+"'"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -6032,11 +6026,8 @@ vErrors.push(err164);
 }
 errors++;
 }
-}
-if(data106.source !== undefined){
-let data110 = data106.source;
-if(!((data110 === "self-hosted") || (data110 === "remote"))){
-const err165 = {instancePath:instancePath+"/models/generation/source",schemaPath:"#/properties/models/properties/generation/properties/source/enum",keyword:"enum",params:{allowedValues: schema19.properties.models.properties.generation.properties.source.enum},message:"must be equal to one of the allowed values"};
+if(data107.column === undefined){
+const err165 = {instancePath:instancePath+"/calculator/items/" + i18+"/cells/" + i19,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "column"},message:"must have required property '"+"column"+"'"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -6045,12 +6036,8 @@ vErrors.push(err165);
 }
 errors++;
 }
-}
-}
-}
-}
-else {
-const err166 = {instancePath:instancePath+"/models",schemaPath:"#/properties/models/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data107.cell === undefined){
+const err166 = {instancePath:instancePath+"/calculator/items/" + i18+"/cells/" + i19,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/required",keyword:"required",params:{missingProperty: "cell"},message:"must have required property '"+"cell"+"'"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -6059,11 +6046,9 @@ vErrors.push(err166);
 }
 errors++;
 }
-}
-if(data.assessment !== undefined){
-let data111 = data.assessment;
-if((!(data111 && typeof data111 == "object" && !Array.isArray(data111))) && (data111 !== null)){
-const err167 = {instancePath:instancePath+"/assessment",schemaPath:"#/properties/assessment/type",keyword:"type",params:{type: schema19.properties.assessment.type},message:"must be object,null"};
+if(data107.caption !== undefined){
+if(typeof data107.caption !== "string"){
+const err167 = {instancePath:instancePath+"/calculator/items/" + i18+"/cells/" + i19+"/caption",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -6072,9 +6057,10 @@ vErrors.push(err167);
 }
 errors++;
 }
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.document === undefined){
-const err168 = {instancePath:instancePath+"/assessment",schemaPath:"#/properties/assessment/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
+}
+if(data107.row !== undefined){
+if(typeof data107.row !== "string"){
+const err168 = {instancePath:instancePath+"/calculator/items/" + i18+"/cells/" + i19+"/row",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/row/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -6083,8 +6069,10 @@ vErrors.push(err168);
 }
 errors++;
 }
-if(data111.retrievals === undefined){
-const err169 = {instancePath:instancePath+"/assessment",schemaPath:"#/properties/assessment/required",keyword:"required",params:{missingProperty: "retrievals"},message:"must have required property '"+"retrievals"+"'"};
+}
+if(data107.column !== undefined){
+if(typeof data107.column !== "string"){
+const err169 = {instancePath:instancePath+"/calculator/items/" + i18+"/cells/" + i19+"/column",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/column/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -6093,10 +6081,10 @@ vErrors.push(err169);
 }
 errors++;
 }
-if(data111.document !== undefined){
-let data112 = data111.document;
-if(!(data112 && typeof data112 == "object" && !Array.isArray(data112))){
-const err170 = {instancePath:instancePath+"/assessment/document",schemaPath:"#/properties/assessment/properties/document/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data107.cell !== undefined){
+if(typeof data107.cell !== "string"){
+const err170 = {instancePath:instancePath+"/calculator/items/" + i18+"/cells/" + i19+"/cell",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/properties/cell/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -6106,15 +6094,9 @@ vErrors.push(err170);
 errors++;
 }
 }
-if(data111.retrievals !== undefined){
-let data113 = data111.retrievals;
-if(Array.isArray(data113)){
-const len21 = data113.length;
-for(let i21=0; i21<len21; i21++){
-let data114 = data113[i21];
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-if(data114.query === undefined){
-const err171 = {instancePath:instancePath+"/assessment/retrievals/" + i21,schemaPath:"#/properties/assessment/properties/retrievals/items/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
+}
+else {
+const err171 = {instancePath:instancePath+"/calculator/items/" + i18+"/cells/" + i19,schemaPath:"#/properties/calculator/properties/items/items/properties/cells/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -6123,8 +6105,10 @@ vErrors.push(err171);
 }
 errors++;
 }
-if(data114.context === undefined){
-const err172 = {instancePath:instancePath+"/assessment/retrievals/" + i21,schemaPath:"#/properties/assessment/properties/retrievals/items/required",keyword:"required",params:{missingProperty: "context"},message:"must have required property '"+"context"+"'"};
+}
+}
+else {
+const err172 = {instancePath:instancePath+"/calculator/items/" + i18+"/cells",schemaPath:"#/properties/calculator/properties/items/items/properties/cells/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -6133,8 +6117,14 @@ vErrors.push(err172);
 }
 errors++;
 }
-if(data114.evidence === undefined){
-const err173 = {instancePath:instancePath+"/assessment/retrievals/" + i21,schemaPath:"#/properties/assessment/properties/retrievals/items/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
+}
+if(data101.missing !== undefined){
+let data112 = data101.missing;
+if(Array.isArray(data112)){
+const len20 = data112.length;
+for(let i20=0; i20<len20; i20++){
+if(typeof data112[i20] !== "string"){
+const err173 = {instancePath:instancePath+"/calculator/items/" + i18+"/missing/" + i20,schemaPath:"#/properties/calculator/properties/items/items/properties/missing/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -6143,9 +6133,10 @@ vErrors.push(err173);
 }
 errors++;
 }
-if(data114.query !== undefined){
-if(typeof data114.query !== "string"){
-const err174 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/query",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err174 = {instancePath:instancePath+"/calculator/items/" + i18+"/missing",schemaPath:"#/properties/calculator/properties/items/items/properties/missing/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -6155,9 +6146,10 @@ vErrors.push(err174);
 errors++;
 }
 }
-if(data114.context !== undefined){
-if(typeof data114.context !== "string"){
-const err175 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/context",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/context/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data101.reason !== undefined){
+let data114 = data101.reason;
+if((typeof data114 !== "string") && (data114 !== null)){
+const err175 = {instancePath:instancePath+"/calculator/items/" + i18+"/reason",schemaPath:"#/properties/calculator/properties/items/items/properties/reason/type",keyword:"type",params:{type: schema19.properties.calculator.properties.items.items.properties.reason.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -6167,15 +6159,13 @@ vErrors.push(err175);
 errors++;
 }
 }
-if(data114.evidence !== undefined){
-let data117 = data114.evidence;
-if(Array.isArray(data117)){
-const len22 = data117.length;
-for(let i22=0; i22<len22; i22++){
-let data118 = data117[i22];
-if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
-if(data118.id === undefined){
-const err176 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data101.notes !== undefined){
+let data115 = data101.notes;
+if(Array.isArray(data115)){
+const len21 = data115.length;
+for(let i21=0; i21<len21; i21++){
+if(typeof data115[i21] !== "string"){
+const err176 = {instancePath:instancePath+"/calculator/items/" + i18+"/notes/" + i21,schemaPath:"#/properties/calculator/properties/items/items/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -6184,8 +6174,10 @@ vErrors.push(err176);
 }
 errors++;
 }
-if(data118.score === undefined){
-const err177 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
+}
+}
+else {
+const err177 = {instancePath:instancePath+"/calculator/items/" + i18+"/notes",schemaPath:"#/properties/calculator/properties/items/items/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -6194,9 +6186,10 @@ vErrors.push(err177);
 }
 errors++;
 }
-if(data118.id !== undefined){
-if(typeof data118.id !== "string"){
-const err178 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/id",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err178 = {instancePath:instancePath+"/calculator/items/" + i18,schemaPath:"#/properties/calculator/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -6206,10 +6199,9 @@ vErrors.push(err178);
 errors++;
 }
 }
-if(data118.score !== undefined){
-let data120 = data118.score;
-if(!((typeof data120 == "number") && (isFinite(data120)))){
-const err179 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/score",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+else {
+const err179 = {instancePath:instancePath+"/calculator/items",schemaPath:"#/properties/calculator/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -6219,10 +6211,15 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data118.parts !== undefined){
-let data121 = data118.parts;
-if(!(data121 && typeof data121 == "object" && !Array.isArray(data121))){
-const err180 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/parts",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/parts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+}
+if(data.models !== undefined){
+let data117 = data.models;
+if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
+if(data117.embedding !== undefined){
+let data118 = data117.embedding;
+if((!(data118 && typeof data118 == "object" && !Array.isArray(data118))) && (data118 !== null)){
+const err180 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/type",keyword:"type",params:{type: schema19.properties.models.properties.embedding.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -6231,16 +6228,9 @@ vErrors.push(err180);
 }
 errors++;
 }
-}
-if(data118.stages !== undefined){
-let data122 = data118.stages;
-if(Array.isArray(data122)){
-const len23 = data122.length;
-for(let i23=0; i23<len23; i23++){
-let data123 = data122[i23];
-if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
-if(data123.stage === undefined){
-const err181 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "stage"},message:"must have required property '"+"stage"+"'"};
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+if(data118.id === undefined){
+const err181 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -6249,8 +6239,8 @@ vErrors.push(err181);
 }
 errors++;
 }
-if(data123.rank === undefined){
-const err182 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "rank"},message:"must have required property '"+"rank"+"'"};
+if(data118.dtype === undefined){
+const err182 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/required",keyword:"required",params:{missingProperty: "dtype"},message:"must have required property '"+"dtype"+"'"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -6259,8 +6249,8 @@ vErrors.push(err182);
 }
 errors++;
 }
-if(data123.score === undefined){
-const err183 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
+if(data118.sha256 === undefined){
+const err183 = {instancePath:instancePath+"/models/embedding",schemaPath:"#/properties/models/properties/embedding/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -6269,9 +6259,9 @@ vErrors.push(err183);
 }
 errors++;
 }
-if(data123.stage !== undefined){
-if(typeof data123.stage !== "string"){
-const err184 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23+"/stage",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/properties/stage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data118.id !== undefined){
+if(typeof data118.id !== "string"){
+const err184 = {instancePath:instancePath+"/models/embedding/id",schemaPath:"#/properties/models/properties/embedding/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -6281,10 +6271,9 @@ vErrors.push(err184);
 errors++;
 }
 }
-if(data123.rank !== undefined){
-let data125 = data123.rank;
-if(!((typeof data125 == "number") && (isFinite(data125)))){
-const err185 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23+"/rank",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/properties/rank/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data118.dtype !== undefined){
+if(typeof data118.dtype !== "string"){
+const err185 = {instancePath:instancePath+"/models/embedding/dtype",schemaPath:"#/properties/models/properties/embedding/properties/dtype/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -6294,10 +6283,9 @@ vErrors.push(err185);
 errors++;
 }
 }
-if(data123.score !== undefined){
-let data126 = data123.score;
-if(!((typeof data126 == "number") && (isFinite(data126)))){
-const err186 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23+"/score",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data118.sha256 !== undefined){
+if(typeof data118.sha256 !== "string"){
+const err186 = {instancePath:instancePath+"/models/embedding/sha256",schemaPath:"#/properties/models/properties/embedding/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -6308,8 +6296,11 @@ errors++;
 }
 }
 }
-else {
-const err187 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data117.generation !== undefined){
+let data122 = data117.generation;
+if((!(data122 && typeof data122 == "object" && !Array.isArray(data122))) && (data122 !== null)){
+const err187 = {instancePath:instancePath+"/models/generation",schemaPath:"#/properties/models/properties/generation/type",keyword:"type",params:{type: schema19.properties.models.properties.generation.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -6318,10 +6309,9 @@ vErrors.push(err187);
 }
 errors++;
 }
-}
-}
-else {
-const err188 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22+"/stages",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+if(data122.id === undefined){
+const err188 = {instancePath:instancePath+"/models/generation",schemaPath:"#/properties/models/properties/generation/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -6330,10 +6320,9 @@ vErrors.push(err188);
 }
 errors++;
 }
-}
-}
-else {
-const err189 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence/" + i22,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data122.id !== undefined){
+if(typeof data122.id !== "string"){
+const err189 = {instancePath:instancePath+"/models/generation/id",schemaPath:"#/properties/models/properties/generation/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -6343,9 +6332,10 @@ vErrors.push(err189);
 errors++;
 }
 }
-}
-else {
-const err190 = {instancePath:instancePath+"/assessment/retrievals/" + i21+"/evidence",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data122.weightsUrl !== undefined){
+let data124 = data122.weightsUrl;
+if((typeof data124 !== "string") && (data124 !== null)){
+const err190 = {instancePath:instancePath+"/models/generation/weightsUrl",schemaPath:"#/properties/models/properties/generation/properties/weightsUrl/type",keyword:"type",params:{type: schema19.properties.models.properties.generation.properties.weightsUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -6355,9 +6345,10 @@ vErrors.push(err190);
 errors++;
 }
 }
-}
-else {
-const err191 = {instancePath:instancePath+"/assessment/retrievals/" + i21,schemaPath:"#/properties/assessment/properties/retrievals/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data122.libraryUrl !== undefined){
+let data125 = data122.libraryUrl;
+if((typeof data125 !== "string") && (data125 !== null)){
+const err191 = {instancePath:instancePath+"/models/generation/libraryUrl",schemaPath:"#/properties/models/properties/generation/properties/libraryUrl/type",keyword:"type",params:{type: schema19.properties.models.properties.generation.properties.libraryUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -6367,9 +6358,10 @@ vErrors.push(err191);
 errors++;
 }
 }
-}
-else {
-const err192 = {instancePath:instancePath+"/assessment/retrievals",schemaPath:"#/properties/assessment/properties/retrievals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data122.source !== undefined){
+let data126 = data122.source;
+if(!((data126 === "self-hosted") || (data126 === "remote"))){
+const err192 = {instancePath:instancePath+"/models/generation/source",schemaPath:"#/properties/models/properties/generation/properties/source/enum",keyword:"enum",params:{allowedValues: schema19.properties.models.properties.generation.properties.source.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -6381,10 +6373,9 @@ errors++;
 }
 }
 }
-if(data.requirements !== undefined){
-let data127 = data.requirements;
-if((!(data127 && typeof data127 == "object" && !Array.isArray(data127))) && (data127 !== null)){
-const err193 = {instancePath:instancePath+"/requirements",schemaPath:"#/properties/requirements/type",keyword:"type",params:{type: schema19.properties.requirements.type},message:"must be object,null"};
+}
+else {
+const err193 = {instancePath:instancePath+"/models",schemaPath:"#/properties/models/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -6393,9 +6384,11 @@ vErrors.push(err193);
 }
 errors++;
 }
-if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
-if(data127.draft === undefined){
-const err194 = {instancePath:instancePath+"/requirements",schemaPath:"#/properties/requirements/required",keyword:"required",params:{missingProperty: "draft"},message:"must have required property '"+"draft"+"'"};
+}
+if(data.assessment !== undefined){
+let data127 = data.assessment;
+if((!(data127 && typeof data127 == "object" && !Array.isArray(data127))) && (data127 !== null)){
+const err194 = {instancePath:instancePath+"/assessment",schemaPath:"#/properties/assessment/type",keyword:"type",params:{type: schema19.properties.assessment.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -6404,11 +6397,9 @@ vErrors.push(err194);
 }
 errors++;
 }
-if(data127.draft !== undefined){
-let data128 = data127.draft;
-if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
-if(data128.requirements === undefined){
-const err195 = {instancePath:instancePath+"/requirements/draft",schemaPath:"#/properties/requirements/properties/draft/required",keyword:"required",params:{missingProperty: "requirements"},message:"must have required property '"+"requirements"+"'"};
+if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
+if(data127.document === undefined){
+const err195 = {instancePath:instancePath+"/assessment",schemaPath:"#/properties/assessment/required",keyword:"required",params:{missingProperty: "document"},message:"must have required property '"+"document"+"'"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -6417,14 +6408,8 @@ vErrors.push(err195);
 }
 errors++;
 }
-if(data128.requirements !== undefined){
-let data129 = data128.requirements;
-if(Array.isArray(data129)){
-const len24 = data129.length;
-for(let i24=0; i24<len24; i24++){
-let data130 = data129[i24];
-if(!(data130 && typeof data130 == "object" && !Array.isArray(data130))){
-const err196 = {instancePath:instancePath+"/requirements/draft/requirements/" + i24,schemaPath:"#/properties/requirements/properties/draft/properties/requirements/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data127.retrievals === undefined){
+const err196 = {instancePath:instancePath+"/assessment",schemaPath:"#/properties/assessment/required",keyword:"required",params:{missingProperty: "retrievals"},message:"must have required property '"+"retrievals"+"'"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -6433,10 +6418,10 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-}
-else {
-const err197 = {instancePath:instancePath+"/requirements/draft/requirements",schemaPath:"#/properties/requirements/properties/draft/properties/requirements/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data127.document !== undefined){
+let data128 = data127.document;
+if(!(data128 && typeof data128 == "object" && !Array.isArray(data128))){
+const err197 = {instancePath:instancePath+"/assessment/document",schemaPath:"#/properties/assessment/properties/document/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -6446,9 +6431,15 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data128.query !== undefined){
-if(typeof data128.query !== "string"){
-const err198 = {instancePath:instancePath+"/requirements/draft/query",schemaPath:"#/properties/requirements/properties/draft/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data127.retrievals !== undefined){
+let data129 = data127.retrievals;
+if(Array.isArray(data129)){
+const len22 = data129.length;
+for(let i22=0; i22<len22; i22++){
+let data130 = data129[i22];
+if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
+if(data130.query === undefined){
+const err198 = {instancePath:instancePath+"/assessment/retrievals/" + i22,schemaPath:"#/properties/assessment/properties/retrievals/items/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -6457,10 +6448,8 @@ vErrors.push(err198);
 }
 errors++;
 }
-}
-}
-else {
-const err199 = {instancePath:instancePath+"/requirements/draft",schemaPath:"#/properties/requirements/properties/draft/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data130.context === undefined){
+const err199 = {instancePath:instancePath+"/assessment/retrievals/" + i22,schemaPath:"#/properties/assessment/properties/retrievals/items/required",keyword:"required",params:{missingProperty: "context"},message:"must have required property '"+"context"+"'"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -6469,11 +6458,8 @@ vErrors.push(err199);
 }
 errors++;
 }
-}
-if(data127.modelDraft !== undefined){
-let data132 = data127.modelDraft;
-if(!(data132 && typeof data132 == "object" && !Array.isArray(data132))){
-const err200 = {instancePath:instancePath+"/requirements/modelDraft",schemaPath:"#/properties/requirements/properties/modelDraft/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data130.evidence === undefined){
+const err200 = {instancePath:instancePath+"/assessment/retrievals/" + i22,schemaPath:"#/properties/assessment/properties/retrievals/items/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -6482,13 +6468,9 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-}
-}
-if(data.assistance !== undefined){
-let data133 = data.assistance;
-if((!(data133 && typeof data133 == "object" && !Array.isArray(data133))) && (data133 !== null)){
-const err201 = {instancePath:instancePath+"/assistance",schemaPath:"#/properties/assistance/type",keyword:"type",params:{type: schema19.properties.assistance.type},message:"must be object,null"};
+if(data130.query !== undefined){
+if(typeof data130.query !== "string"){
+const err201 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/query",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -6497,9 +6479,10 @@ vErrors.push(err201);
 }
 errors++;
 }
-if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
-if(data133.alternatives === undefined){
-const err202 = {instancePath:instancePath+"/assistance",schemaPath:"#/properties/assistance/required",keyword:"required",params:{missingProperty: "alternatives"},message:"must have required property '"+"alternatives"+"'"};
+}
+if(data130.context !== undefined){
+if(typeof data130.context !== "string"){
+const err202 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/context",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/context/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -6508,9 +6491,16 @@ vErrors.push(err202);
 }
 errors++;
 }
-if(data133.parsed !== undefined){
-if(typeof data133.parsed !== "boolean"){
-const err203 = {instancePath:instancePath+"/assistance/parsed",schemaPath:"#/properties/assistance/properties/parsed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data130.evidence !== undefined){
+let data133 = data130.evidence;
+if(Array.isArray(data133)){
+const len23 = data133.length;
+for(let i23=0; i23<len23; i23++){
+let data134 = data133[i23];
+if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
+if(data134.id === undefined){
+const err203 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -6519,16 +6509,8 @@ vErrors.push(err203);
 }
 errors++;
 }
-}
-if(data133.alternatives !== undefined){
-let data135 = data133.alternatives;
-if(Array.isArray(data135)){
-const len25 = data135.length;
-for(let i25=0; i25<len25; i25++){
-let data136 = data135[i25];
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-if(data136.text === undefined){
-const err204 = {instancePath:instancePath+"/assistance/alternatives/" + i25,schemaPath:"#/properties/assistance/properties/alternatives/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(data134.score === undefined){
+const err204 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -6537,8 +6519,9 @@ vErrors.push(err204);
 }
 errors++;
 }
-if(data136.label === undefined){
-const err205 = {instancePath:instancePath+"/assistance/alternatives/" + i25,schemaPath:"#/properties/assistance/properties/alternatives/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(data134.id !== undefined){
+if(typeof data134.id !== "string"){
+const err205 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/id",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -6547,9 +6530,11 @@ vErrors.push(err205);
 }
 errors++;
 }
-if(data136.text !== undefined){
-if(typeof data136.text !== "string"){
-const err206 = {instancePath:instancePath+"/assistance/alternatives/" + i25+"/text",schemaPath:"#/properties/assistance/properties/alternatives/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data134.score !== undefined){
+let data136 = data134.score;
+if(!((typeof data136 == "number") && (isFinite(data136)))){
+const err206 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/score",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -6559,9 +6544,10 @@ vErrors.push(err206);
 errors++;
 }
 }
-if(data136.label !== undefined){
-if(typeof data136.label !== "string"){
-const err207 = {instancePath:instancePath+"/assistance/alternatives/" + i25+"/label",schemaPath:"#/properties/assistance/properties/alternatives/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data134.parts !== undefined){
+let data137 = data134.parts;
+if(!(data137 && typeof data137 == "object" && !Array.isArray(data137))){
+const err207 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/parts",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/parts/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -6571,9 +6557,15 @@ vErrors.push(err207);
 errors++;
 }
 }
-}
-else {
-const err208 = {instancePath:instancePath+"/assistance/alternatives/" + i25,schemaPath:"#/properties/assistance/properties/alternatives/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data134.stages !== undefined){
+let data138 = data134.stages;
+if(Array.isArray(data138)){
+const len24 = data138.length;
+for(let i24=0; i24<len24; i24++){
+let data139 = data138[i24];
+if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
+if(data139.stage === undefined){
+const err208 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/stages/" + i24,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "stage"},message:"must have required property '"+"stage"+"'"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -6582,10 +6574,8 @@ vErrors.push(err208);
 }
 errors++;
 }
-}
-}
-else {
-const err209 = {instancePath:instancePath+"/assistance/alternatives",schemaPath:"#/properties/assistance/properties/alternatives/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data139.rank === undefined){
+const err209 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/stages/" + i24,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "rank"},message:"must have required property '"+"rank"+"'"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -6594,10 +6584,8 @@ vErrors.push(err209);
 }
 errors++;
 }
-}
-if(data133.raw !== undefined){
-if(typeof data133.raw !== "string"){
-const err210 = {instancePath:instancePath+"/assistance/raw",schemaPath:"#/properties/assistance/properties/raw/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data139.score === undefined){
+const err210 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/stages/" + i24,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -6606,13 +6594,9 @@ vErrors.push(err210);
 }
 errors++;
 }
-}
-}
-}
-if(data.answerContext !== undefined){
-let data140 = data.answerContext;
-if((!(data140 && typeof data140 == "object" && !Array.isArray(data140))) && (data140 !== null)){
-const err211 = {instancePath:instancePath+"/answerContext",schemaPath:"#/properties/answerContext/type",keyword:"type",params:{type: schema19.properties.answerContext.type},message:"must be object,null"};
+if(data139.stage !== undefined){
+if(typeof data139.stage !== "string"){
+const err211 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/stages/" + i24+"/stage",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/properties/stage/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -6621,9 +6605,11 @@ vErrors.push(err211);
 }
 errors++;
 }
-if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
-if(data140.documents === undefined){
-const err212 = {instancePath:instancePath+"/answerContext",schemaPath:"#/properties/answerContext/required",keyword:"required",params:{missingProperty: "documents"},message:"must have required property '"+"documents"+"'"};
+}
+if(data139.rank !== undefined){
+let data141 = data139.rank;
+if(!((typeof data141 == "number") && (isFinite(data141)))){
+const err212 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/stages/" + i24+"/rank",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/properties/rank/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -6632,9 +6618,11 @@ vErrors.push(err212);
 }
 errors++;
 }
-if(data140.source !== undefined){
-if(typeof data140.source !== "string"){
-const err213 = {instancePath:instancePath+"/answerContext/source",schemaPath:"#/properties/answerContext/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data139.score !== undefined){
+let data142 = data139.score;
+if(!((typeof data142 == "number") && (isFinite(data142)))){
+const err213 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/stages/" + i24+"/score",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -6644,14 +6632,9 @@ vErrors.push(err213);
 errors++;
 }
 }
-if(data140.documents !== undefined){
-let data142 = data140.documents;
-if(Array.isArray(data142)){
-const len26 = data142.length;
-for(let i26=0; i26<len26; i26++){
-let data143 = data142[i26];
-if(!(data143 && typeof data143 == "object" && !Array.isArray(data143))){
-const err214 = {instancePath:instancePath+"/answerContext/documents/" + i26,schemaPath:"#/properties/answerContext/properties/documents/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err214 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/stages/" + i24,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -6663,7 +6646,7 @@ errors++;
 }
 }
 else {
-const err215 = {instancePath:instancePath+"/answerContext/documents",schemaPath:"#/properties/answerContext/properties/documents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err215 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23+"/stages",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/properties/stages/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -6674,11 +6657,8 @@ errors++;
 }
 }
 }
-}
-if(data.scope !== undefined){
-let data144 = data.scope;
-if((!(data144 && typeof data144 == "object" && !Array.isArray(data144))) && (data144 !== null)){
-const err216 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema19.properties.scope.type},message:"must be object,null"};
+else {
+const err216 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence/" + i23,schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -6687,9 +6667,10 @@ vErrors.push(err216);
 }
 errors++;
 }
-if(data144 && typeof data144 == "object" && !Array.isArray(data144)){
-if(data144.message === undefined){
-const err217 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+else {
+const err217 = {instancePath:instancePath+"/assessment/retrievals/" + i22+"/evidence",schemaPath:"#/properties/assessment/properties/retrievals/items/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -6698,8 +6679,10 @@ vErrors.push(err217);
 }
 errors++;
 }
-if(data144.instrument === undefined){
-const err218 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: "instrument"},message:"must have required property '"+"instrument"+"'"};
+}
+}
+else {
+const err218 = {instancePath:instancePath+"/assessment/retrievals/" + i22,schemaPath:"#/properties/assessment/properties/retrievals/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -6708,8 +6691,10 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(data144.location === undefined){
-const err219 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
+}
+}
+else {
+const err219 = {instancePath:instancePath+"/assessment/retrievals",schemaPath:"#/properties/assessment/properties/retrievals/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -6718,9 +6703,13 @@ vErrors.push(err219);
 }
 errors++;
 }
-if(data144.message !== undefined){
-if(typeof data144.message !== "string"){
-const err220 = {instancePath:instancePath+"/scope/message",schemaPath:"#/properties/scope/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+}
+if(data.requirements !== undefined){
+let data143 = data.requirements;
+if((!(data143 && typeof data143 == "object" && !Array.isArray(data143))) && (data143 !== null)){
+const err220 = {instancePath:instancePath+"/requirements",schemaPath:"#/properties/requirements/type",keyword:"type",params:{type: schema19.properties.requirements.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -6729,10 +6718,9 @@ vErrors.push(err220);
 }
 errors++;
 }
-}
-if(data144.instrument !== undefined){
-if(typeof data144.instrument !== "string"){
-const err221 = {instancePath:instancePath+"/scope/instrument",schemaPath:"#/properties/scope/properties/instrument/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data143 && typeof data143 == "object" && !Array.isArray(data143)){
+if(data143.draft === undefined){
+const err221 = {instancePath:instancePath+"/requirements",schemaPath:"#/properties/requirements/required",keyword:"required",params:{missingProperty: "draft"},message:"must have required property '"+"draft"+"'"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -6741,10 +6729,11 @@ vErrors.push(err221);
 }
 errors++;
 }
-}
-if(data144.location !== undefined){
-if(typeof data144.location !== "string"){
-const err222 = {instancePath:instancePath+"/scope/location",schemaPath:"#/properties/scope/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data143.draft !== undefined){
+let data144 = data143.draft;
+if(data144 && typeof data144 == "object" && !Array.isArray(data144)){
+if(data144.requirements === undefined){
+const err222 = {instancePath:instancePath+"/requirements/draft",schemaPath:"#/properties/requirements/properties/draft/required",keyword:"required",params:{missingProperty: "requirements"},message:"must have required property '"+"requirements"+"'"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -6753,17 +6742,353 @@ vErrors.push(err222);
 }
 errors++;
 }
-}
-}
-}
-}
-else {
-const err223 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data144.requirements !== undefined){
+let data145 = data144.requirements;
+if(Array.isArray(data145)){
+const len25 = data145.length;
+for(let i25=0; i25<len25; i25++){
+let data146 = data145[i25];
+if(!(data146 && typeof data146 == "object" && !Array.isArray(data146))){
+const err223 = {instancePath:instancePath+"/requirements/draft/requirements/" + i25,schemaPath:"#/properties/requirements/properties/draft/properties/requirements/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err223];
 }
 else {
 vErrors.push(err223);
+}
+errors++;
+}
+}
+}
+else {
+const err224 = {instancePath:instancePath+"/requirements/draft/requirements",schemaPath:"#/properties/requirements/properties/draft/properties/requirements/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+}
+if(data144.query !== undefined){
+if(typeof data144.query !== "string"){
+const err225 = {instancePath:instancePath+"/requirements/draft/query",schemaPath:"#/properties/requirements/properties/draft/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+}
+}
+else {
+const err226 = {instancePath:instancePath+"/requirements/draft",schemaPath:"#/properties/requirements/properties/draft/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+}
+if(data143.modelDraft !== undefined){
+let data148 = data143.modelDraft;
+if(!(data148 && typeof data148 == "object" && !Array.isArray(data148))){
+const err227 = {instancePath:instancePath+"/requirements/modelDraft",schemaPath:"#/properties/requirements/properties/modelDraft/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+}
+}
+}
+if(data.assistance !== undefined){
+let data149 = data.assistance;
+if((!(data149 && typeof data149 == "object" && !Array.isArray(data149))) && (data149 !== null)){
+const err228 = {instancePath:instancePath+"/assistance",schemaPath:"#/properties/assistance/type",keyword:"type",params:{type: schema19.properties.assistance.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
+if(data149.alternatives === undefined){
+const err229 = {instancePath:instancePath+"/assistance",schemaPath:"#/properties/assistance/required",keyword:"required",params:{missingProperty: "alternatives"},message:"must have required property '"+"alternatives"+"'"};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+if(data149.parsed !== undefined){
+if(typeof data149.parsed !== "boolean"){
+const err230 = {instancePath:instancePath+"/assistance/parsed",schemaPath:"#/properties/assistance/properties/parsed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+}
+if(data149.alternatives !== undefined){
+let data151 = data149.alternatives;
+if(Array.isArray(data151)){
+const len26 = data151.length;
+for(let i26=0; i26<len26; i26++){
+let data152 = data151[i26];
+if(data152 && typeof data152 == "object" && !Array.isArray(data152)){
+if(data152.text === undefined){
+const err231 = {instancePath:instancePath+"/assistance/alternatives/" + i26,schemaPath:"#/properties/assistance/properties/alternatives/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+if(data152.label === undefined){
+const err232 = {instancePath:instancePath+"/assistance/alternatives/" + i26,schemaPath:"#/properties/assistance/properties/alternatives/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
+}
+errors++;
+}
+if(data152.text !== undefined){
+if(typeof data152.text !== "string"){
+const err233 = {instancePath:instancePath+"/assistance/alternatives/" + i26+"/text",schemaPath:"#/properties/assistance/properties/alternatives/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err233];
+}
+else {
+vErrors.push(err233);
+}
+errors++;
+}
+}
+if(data152.label !== undefined){
+if(typeof data152.label !== "string"){
+const err234 = {instancePath:instancePath+"/assistance/alternatives/" + i26+"/label",schemaPath:"#/properties/assistance/properties/alternatives/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err234];
+}
+else {
+vErrors.push(err234);
+}
+errors++;
+}
+}
+}
+else {
+const err235 = {instancePath:instancePath+"/assistance/alternatives/" + i26,schemaPath:"#/properties/assistance/properties/alternatives/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+}
+}
+else {
+const err236 = {instancePath:instancePath+"/assistance/alternatives",schemaPath:"#/properties/assistance/properties/alternatives/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
+}
+errors++;
+}
+}
+if(data149.raw !== undefined){
+if(typeof data149.raw !== "string"){
+const err237 = {instancePath:instancePath+"/assistance/raw",schemaPath:"#/properties/assistance/properties/raw/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err237];
+}
+else {
+vErrors.push(err237);
+}
+errors++;
+}
+}
+}
+}
+if(data.answerContext !== undefined){
+let data156 = data.answerContext;
+if((!(data156 && typeof data156 == "object" && !Array.isArray(data156))) && (data156 !== null)){
+const err238 = {instancePath:instancePath+"/answerContext",schemaPath:"#/properties/answerContext/type",keyword:"type",params:{type: schema19.properties.answerContext.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
+if(data156.documents === undefined){
+const err239 = {instancePath:instancePath+"/answerContext",schemaPath:"#/properties/answerContext/required",keyword:"required",params:{missingProperty: "documents"},message:"must have required property '"+"documents"+"'"};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+if(data156.source !== undefined){
+if(typeof data156.source !== "string"){
+const err240 = {instancePath:instancePath+"/answerContext/source",schemaPath:"#/properties/answerContext/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
+}
+errors++;
+}
+}
+if(data156.documents !== undefined){
+let data158 = data156.documents;
+if(Array.isArray(data158)){
+const len27 = data158.length;
+for(let i27=0; i27<len27; i27++){
+let data159 = data158[i27];
+if(!(data159 && typeof data159 == "object" && !Array.isArray(data159))){
+const err241 = {instancePath:instancePath+"/answerContext/documents/" + i27,schemaPath:"#/properties/answerContext/properties/documents/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
+}
+errors++;
+}
+}
+}
+else {
+const err242 = {instancePath:instancePath+"/answerContext/documents",schemaPath:"#/properties/answerContext/properties/documents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err242];
+}
+else {
+vErrors.push(err242);
+}
+errors++;
+}
+}
+}
+}
+if(data.scope !== undefined){
+let data160 = data.scope;
+if((!(data160 && typeof data160 == "object" && !Array.isArray(data160))) && (data160 !== null)){
+const err243 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: schema19.properties.scope.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err243];
+}
+else {
+vErrors.push(err243);
+}
+errors++;
+}
+if(data160 && typeof data160 == "object" && !Array.isArray(data160)){
+if(data160.message === undefined){
+const err244 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+if(data160.instrument === undefined){
+const err245 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: "instrument"},message:"must have required property '"+"instrument"+"'"};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+if(data160.location === undefined){
+const err246 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+if(data160.message !== undefined){
+if(typeof data160.message !== "string"){
+const err247 = {instancePath:instancePath+"/scope/message",schemaPath:"#/properties/scope/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err247];
+}
+else {
+vErrors.push(err247);
+}
+errors++;
+}
+}
+if(data160.instrument !== undefined){
+if(typeof data160.instrument !== "string"){
+const err248 = {instancePath:instancePath+"/scope/instrument",schemaPath:"#/properties/scope/properties/instrument/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
+}
+errors++;
+}
+}
+if(data160.location !== undefined){
+if(typeof data160.location !== "string"){
+const err249 = {instancePath:instancePath+"/scope/location",schemaPath:"#/properties/scope/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err249];
+}
+else {
+vErrors.push(err249);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err250 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err250];
+}
+else {
+vErrors.push(err250);
 }
 errors++;
 }
