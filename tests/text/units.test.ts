@@ -60,7 +60,15 @@ describe('what is not quoted on its own', () => {
   it('does not quote a table cell whose words come from interleaved columns', () => {
     expect(garbledCell('density) sparsely populated area populated area assemblies of people', 'Ground risk')).toBe(true);
     expect(garbledCell('The components are designed to an 1 airworthiness design standard.', 'Criterion')).toBe(true);
+    expect(garbledCell('penetration OR hazard) For UA with a take-off mass higher than 25 kg, the operator has evidence.', 'Criterion #2')).toBe(true);
     expect(garbledCell('The designer shows evidence by testing or analysis.', 'Criterion #1 (Design) · Medium')).toBe(false);
+  });
+
+  it('does not quote a formula scattered by the extraction, or a row of capitals', () => {
+    const units = segmentUnits({
+      text: 'Termination with fixed-wing 𝑆GRB = 𝐸 𝐻CV aircraft: 𝑆GRB\n\nDETERIORATION OF EXTERNAL SYSTEMS SUPPORTING UAS OPERATIONS\n\nThe buffer is wide.',
+    });
+    expect(units.map((u) => u.quotable)).toEqual([false, false, true]);
   });
 });
 

@@ -470,7 +470,7 @@ export function segmentUnits(source: UnitSource, grid?: GridLike | null): TextUn
     const read = r.kind === 'heading' ? { text: r.text, footnotes: [], amended: false } : readUnit(r.text, r.kind === 'footnote' ? new Set<string>() : markers);
     // a table read across interleaved columns, or a restatement's sentence about itself, is no quotation of a rule
     if (r.kind === 'cell' && garbledCell(read.text, r.header ?? '')) return unit(r, n, read, false);
-    if (META_SENTENCE.test(read.text)) return unit(r, n, read, false);
+    if (META_SENTENCE.test(read.text) || notProse(`${r.header ?? ''} ${read.text}`)) return unit(r, n, read, false);
     // the passage's first words, continuing a sentence of the part before it ("mitigations are applied."), are no statement of their own
     const continuation = n === raws.findIndex((x) => x.kind !== 'heading') && r.kind === 'sentence' && /^\p{Ll}/u.test(read.text);
     return unit(r, n, read, r.kind !== 'heading' && !continuation && isStatement(read.text, r.kind));
@@ -492,6 +492,17 @@ function unit(r: Raw, n: number, read: { text: string; footnotes: string[]; amen
   };
 }
 
+/**
+ * Text that is no sentence a reader would quote: a formula (the extraction scatters its mathematical letters and
+ * fractions over the lines) or a row of capitals (a table's title or group label).
+ */
+function notProse(text: string): boolean {
+  if (/[\u{1D400}-\u{1D7FF}]/u.test(text)) return true;
+  const words = text.match(/\p{L}{2,}/gu) ?? [];
+  const caps = words.filter((w) => w === w.toUpperCase() && w.length > 2).length;
+  return words.length >= 4 && caps / words.length >= 0.5;
+}
+
 /** The restatements' sentences about themselves ("This content addresses …", "The information defines …"). */
 const META_SENTENCE = /^(?:this|the) (?:content|information|text|passage|section|chunk)\b/i;
 
@@ -503,6 +514,9 @@ const META_SENTENCE = /^(?:this|the) (?:content|information|text|passage|section
 export function garbledCell(text: string, header: string): boolean {
   if (header.length > 80) return true;
   const all = `${header} ${text}`;
+  // brackets opened in one cell and closed in another: the words were read across cells
+  const opened = (all.match(/\(/g) ?? []).length;
+  if (opened !== (all.match(/\)/g) ?? []).length) return true;
   if (/\b\p{Ll}{2,} \d \p{Ll}{2,}\b/u.test(all)) return true;
   const w = all.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   for (let i = 1; i < w.length; i++) if (w[i] === w[i - 1] && w[i]!.length > 2) return true;
