@@ -10,7 +10,8 @@
  *   merge      --sheet <sheet.jsonl> --labels <labels.jsonl> [--out corpus-build/calibration/claim-labels.jsonl]
  *              labels ({"pair", "label": "supported" | "partly" | "not"}) joined with the judge's measures;
  *              the committed file records claims by SHA-256 prefix only
- *   agreement  [--labels corpus-build/calibration/claim-labels.jsonl] [--json]
+ *   agreement  [--labels corpus-build/calibration/claim-labels.jsonl] [--json] [--write]
+ *              (--write: src/core/answer/judge-agreement.json, the generated claims' strict figures the app reads)
  *              precision and recall of the judge's "supported" against the labels at the configured
  *              thresholds (strict: "partly" counts as not supported; lenient: as supported), and what
  *              calibrate() would pick on them
@@ -41,6 +42,7 @@ const { values, positionals } = parseArgs({
     labels: { type: 'string' },
     out: { type: 'string' },
     json: { type: 'boolean', default: false },
+    write: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -70,8 +72,9 @@ interface SheetRow {
   question: string;
   claim: string;
   passage: string;
-  /** cited by the model, or the judge's best uncited passage */
-  role: 'cited' | 'alternative';
+  /** cited by the model, the judge's best uncited passage, or a quotation against its passage (quoted answers) */
+  role: 'cited' | 'alternative' | 'quoted';
+  form: 'quoted' | 'structured' | 'free';
   passageTitle: string;
   passageText: string;
   similarity: number;
@@ -105,6 +108,28 @@ if (command === 'sheet') {
         ? groundingTexts(q.unitIds, chunkOf, gridForChunk)
         : r.contextIds.map(chunkOf).filter((c): c is Chunk => !!c);
       const subject: AnswerClaim[] | string = q ? leadClaims(q.lead, q.unitIds) : r.structured ? r.structured.modelClaims : r.answer;
+      // the quotations themselves, each against its whole passage: a strict reader checks that a quote is a statement the passage makes
+      for (const x of q?.quotes ?? []) {
+        const chunk = chunkOf(x.chunkId);
+        if (!chunk) continue;
+        const claim = x.header ? `${x.header}: ${x.text}` : x.text;
+        const m = await measureSupport(claim, chunk, loaded.baseEmbedder, cfg);
+        rows.push({
+          pair: sha(`quote|${r.id}|${claim}|${x.chunkId}`),
+          model,
+          question: r.id,
+          claim,
+          passage: x.chunkId,
+          role: 'quoted',
+          form: 'quoted',
+          passageTitle: chunk.title,
+          passageText: chunk.text,
+          similarity: Math.round(m.similarity * 1e4) / 1e4,
+          overlap: Math.round(m.overlap * 1e4) / 1e4,
+          missingNumbers: m.missingNumbers,
+          judge: judgeSays({ ...m, missingNumbers: m.missingNumbers.length }, cfg),
+        });
+      }
       if (q && !q.lead) continue;
       const report = await checkGrounding({ answer: subject, chunks: context, embedder: loaded.baseEmbedder, config: cfg });
       const textOf = (id: string) => context.find((c) => c.id === id);
@@ -125,6 +150,7 @@ if (command === 'sheet') {
             claim,
             passage: t.id,
             role: t.role,
+            form: q ? 'quoted' : r.structured ? 'structured' : 'free',
             passageTitle: chunk.title,
             passageText: chunk.text,
             similarity: Math.round(m.similarity * 1e4) / 1e4,
@@ -157,6 +183,7 @@ if (command === 'sheet') {
       words: r!.claim.split(/\s+/).length,
       passage: r!.passage,
       role: r!.role,
+      form: r!.form,
       label: l.label as ClaimLabel['label'],
       similarity: r!.similarity,
       overlap: r!.overlap,
@@ -169,18 +196,56 @@ if (command === 'sheet') {
   console.log(`${out.length} labelled pairs → ${target}`);
 } else if (command === 'agreement') {
   const labels = readJsonl<ClaimLabel>(resolve(cwd, values.labels ?? DEFAULT_LABELS));
-  const a = judgeAgreement(labels, DEFAULT_ANSWER_CONFIG.grounding);
+  const t = DEFAULT_ANSWER_CONFIG.grounding;
+  // the judge on what a model wrote (leads, structured and free claims), on quotations, and on the labels before quoted answers
+  const subsets: [string, ClaimLabel[]][] = [
+    ['all', labels],
+    ['generated (leads, structured and free claims)', labels.filter((l) => l.role !== 'quoted')],
+    ['quoted answers: leads', labels.filter((l) => l.form === 'quoted' && l.role !== 'quoted')],
+    ['quoted answers: quotations', labels.filter((l) => l.role === 'quoted')],
+    ['structured claims', labels.filter((l) => l.form === 'structured')],
+    ['free-form sentences', labels.filter((l) => l.form === 'free')],
+  ];
+  const report = Object.fromEntries(subsets.filter(([, ls]) => ls.length).map(([name, ls]) => [name, judgeAgreement(ls, t)]));
+  const generated = report['generated (leads, structured and free claims)'] ?? report.all!;
   const picked = calibrate(
     labels.map((l) => ({ similarity: l.similarity, overlap: l.overlap, numbersOk: l.missingNumbers === 0, supported: l.label === 'supported' })),
   );
-  if (values.json) console.log(JSON.stringify({ ...a, calibrateWouldPick: { similarity: picked.similarity, overlap: picked.overlap } }));
+  if (values.write) {
+    // the figures the app reads to decide whether it may say "Grounded" (src/core/answer/verdict.ts)
+    const file = resolve(cwd, 'src/core/answer/judge-agreement.json');
+    const labelsSha = createHash('sha256')
+      .update(readFileSync(resolve(cwd, values.labels ?? DEFAULT_LABELS)))
+      .digest('hex');
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          strictPrecision: generated.strict.precision ?? 0,
+          strictRecall: generated.strict.recall ?? 0,
+          pairs: generated.pairs,
+          provenance: {
+            command: 'npm run label:claims -- agreement --write',
+            labels: values.labels ?? DEFAULT_LABELS,
+            sha256: labelsSha,
+            subset: 'generated claims (quotations left out)',
+            date: new Date().toISOString().slice(0, 10),
+          },
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    console.error(`wrote ${file}`);
+  }
+  if (values.json) console.log(JSON.stringify({ ...report, calibrateWouldPick: { similarity: picked.similarity, overlap: picked.overlap } }));
   else {
     const f = (x: number | null): string => (x === null ? 'n/a' : x.toFixed(3));
-    console.log(
-      `${a.pairs} labelled pairs (${a.byLabel.supported} supported, ${a.byLabel.partly} partly, ${a.byLabel.not} not), thresholds ${a.thresholds.similarity} / ${a.thresholds.overlap}`,
-    );
-    console.log(`strict  (partly = not):       precision ${f(a.strict.precision)}, recall ${f(a.strict.recall)} of "supported"`);
-    console.log(`lenient (partly = supported): precision ${f(a.lenient.precision)}, recall ${f(a.lenient.recall)}`);
+    console.log(`thresholds ${t.similarity} / ${t.overlap}`);
+    for (const [name, a] of Object.entries(report))
+      console.log(
+        `${name}: ${a.pairs} pairs (${a.byLabel.supported} supported, ${a.byLabel.partly} partly, ${a.byLabel.not} not) — strict precision ${f(a.strict.precision)}, recall ${f(a.strict.recall)}; lenient ${f(a.lenient.precision)} / ${f(a.lenient.recall)}`,
+      );
     console.log(`calibrate() on the strict labels would pick similarity ${picked.similarity} / overlap ${picked.overlap} (not applied)`);
   }
 } else fail(`unknown command "${command}" (sheet, merge or agreement).`);

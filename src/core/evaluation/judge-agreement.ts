@@ -14,8 +14,10 @@ export interface ClaimLabel {
   claimSha: string;
   words: number;
   passage: string;
-  /** The model cited the passage, or it is the judge's best uncited passage. */
-  role: 'cited' | 'alternative';
+  /** The model cited the passage, it is the judge's best uncited passage, or the claim is a quotation of it (quoted answers). */
+  role: 'cited' | 'alternative' | 'quoted';
+  /** The answer form the claim came from (absent: labelled before quoted answers, structured or free). */
+  form?: 'quoted' | 'structured' | 'free';
   label: 'supported' | 'partly' | 'not';
   similarity: number;
   overlap: number;
