@@ -3,9 +3,9 @@
  * when there is no GPU), the self-hosted Qwen2.5-Coder-0.5B q4f32_1 model written by
  * `npm run models:prepare` served from the app's own origin at /llm/. Settings lists it
  * with its size, the app downloads it verified into WebLLM's cache and loads it in the LLM
- * worker (web-llm 0.2.79); the Ask view streams a few tokens of a real structured answer (smoke
- * profile: short prompt, one claim under the answer schema, at most 20 tokens — SwiftShader decodes at
- * seconds per token): the tokens form the text of a claim, shown as the claim being written, and the
+ * worker (web-llm 0.2.79); the Ask view shows the quotations first, then streams a few tokens of a
+ * real lead over them (smoke profile: a one-line prompt, the first quotation cut to 240 characters, at
+ * most 20 tokens — SwiftShader decodes at seconds per token), shown as the lead being written, and the
  * Stop button stops it. Every request stays on the app's origin.
  *
  * Runs when SKYCITE_E2E_LLM=1 (.ci/run prepares the model and sets it); then a missing model
@@ -114,13 +114,12 @@ describe.skipIf(absent !== null)('real generation with the self-hosted 0.5B mode
         const a = [...document.querySelectorAll('[data-testid="turn"]')].pop()?.querySelector('[data-testid="answer"]');
         if (!a) return false;
         if (a.querySelector('[data-testid="turn-error"]')) return true; // fail below with its message
-        // an answer that ended before a claim's text was shown: fail below, saying what the turn shows
+        // an answer that ended before the lead's text was shown: fail below, saying what the turn shows
         if (a.getAttribute('data-phase') === 'done' || a.getAttribute('data-phase') === 'stopped') return true;
         if (a.getAttribute('data-phase') !== 'generating') return false;
-        // structured answers: the claim being written, read from the partial JSON the schema constrains
-        const draft = a.querySelector('[data-testid="claim-draft"]');
-        if (draft && (draft.textContent ?? '').replace('Writing a claim (not yet checked):', '').trim().length > 0) return true;
-        return [...a.querySelectorAll('[data-testid="answer-section"]')].some((s) => (s.textContent ?? '').trim().length > 0);
+        // quoted answers: the lead being written over the quotations
+        const lead = a.querySelector('[data-testid="answer-lead"]');
+        return (lead?.textContent ?? '').replace(/In short.*below\)/, '').trim().length > 0;
       },
       undefined,
       { timeout: 900_000, polling: 250 },
@@ -129,28 +128,21 @@ describe.skipIf(absent !== null)('real generation with the self-hosted 0.5B mode
     const turnError = (await turn.getByTestId('turn-error').count()) ? await turn.getByTestId('turn-error').textContent() : null;
     expect(turnError).toBeNull();
     log(`first token shown ${((firstTokenAt - submittedAt) / 1000).toFixed(0)} s after the question`);
-    const sectionsText = () =>
-      answer.evaluate((a) =>
-        [...a.querySelectorAll('[data-testid="answer-section"]')]
-          .map((s) => s.textContent ?? '')
-          .join(' ')
-          .trim(),
-      );
-    const draftText = async (): Promise<string> =>
-      (await answer.getByTestId('claim-draft').count())
-        ? ((await answer.getByTestId('claim-draft').textContent()) ?? '').replace('Writing a claim (not yet checked):', '').trim()
+    // the quotations were shown before the model was asked
+    expect(await answer.getByTestId('quote').count()).toBeGreaterThan(0);
+    const leadText = async (): Promise<string> =>
+      (await answer.getByTestId('answer-lead').count())
+        ? ((await answer.getByTestId('answer-lead').textContent()) ?? '').replace(/In short.*below\)/, '').trim()
         : '';
-    const draft = await draftText();
-    const streamed = draft || (await sectionsText());
-    if (!draft)
-      throw new Error(`no claim text was shown while generating; the turn shows: ${JSON.stringify(((await answer.textContent()) ?? '').slice(0, 600))}`);
+    const streamed = await leadText();
+    if (!streamed)
+      throw new Error(`no lead text was shown while generating; the turn shows: ${JSON.stringify(((await answer.textContent()) ?? '').slice(0, 600))}`);
     await page.getByTestId('ask-stop').click();
     await turn.getByTestId('stopped-notice').waitFor({ timeout: 120_000 });
-    // a few streamed tokens formed the text of a claim under the answer schema (WebLLM's constrained decoding)
-    expect(draft.length).toBeGreaterThan(0);
-    expect(draft).not.toMatch(/^[{["]/);
-    // the half-written claim is not kept as a claim: the progress line is gone once the turn ends
-    expect(await draftText()).toBe('');
+    // the streamed tokens are plain words over the quotes, not JSON
+    expect(streamed).not.toMatch(/^[{["]/);
+    // the quotations stay the answer after the stop
+    expect(await answer.getByTestId('quote').count()).toBeGreaterThan(0);
     expect(foreign).toEqual([]);
     log(
       `open + verified download + WebLLM init ${((loadedAt - t0) / 1000).toFixed(0)} s; question → first streamed token ${((firstTokenAt - submittedAt) / 1000).toFixed(0)} s; whole test ${((performance.now() - t0) / 1000).toFixed(0)} s; streamed: ${JSON.stringify(streamed.slice(0, 200))}`,
