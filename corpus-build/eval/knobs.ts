@@ -68,8 +68,8 @@ export const KNOBS: Knob[] = [
   {
     name: 'RRF k',
     values: [
-      { label: '60', over: {} },
-      { label: '10', over: { rrf: { k: 10 } } },
+      { label: '10', over: {} },
+      { label: '60', over: { rrf: { k: 60 } } },
       { label: '30', over: { rrf: { k: 30 } } },
       { label: '100', over: { rrf: { k: 100 } } },
     ],
