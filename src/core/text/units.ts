@@ -117,6 +117,26 @@ const AMENDMENT_RULES: { re: RegExp; read: (m: RegExpExecArray) => string | null
   { re: /\b(\p{Ll}{3,})(\p{Lu}{2,}\p{Ll}*|\p{Lu}\p{Ll}{2,})\b/gu, read: (m) => m[2]! },
 ];
 
+/**
+ * Where a printed text merges struck-through and inserted words in a way its case marks ("wWhen",
+ * "applicantUAS"): each merge's span in the text, the words as printed and as read (the rules the
+ * units read them with). Merges the case does not mark ("receiveundergo") are not found.
+ */
+export function amendmentMerges(text: string): { start: number; end: number; printed: string; read: string }[] {
+  const out: { start: number; end: number; printed: string; read: string }[] = [];
+  for (const rule of AMENDMENT_RULES) {
+    for (const m of text.matchAll(rule.re)) {
+      const read = rule.read(m as RegExpExecArray);
+      if (read === null) continue;
+      const start = m.index;
+      const end = start + m[0].length;
+      if (out.some((o) => start < o.end && o.start < end)) continue;
+      out.push({ start, end, printed: m[0], read });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
 /** The unit text with footnote numbers separated and case-marked amendment merges read. */
 function readUnit(raw: string, markers: ReadonlySet<string>): { text: string; footnotes: string[]; amended: boolean } {
   const footnotes: string[] = [];
