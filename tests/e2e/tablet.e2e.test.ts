@@ -163,13 +163,21 @@ describe('the inspector on a tablet (production build)', () => {
     await context.close();
   });
 
-  it('keeps a table that has no typed copy in its printed columns (monospace, original spacing) without painting it all', async () => {
+  it('shows a table that has no typed copy as the grid of its printed cells in the card, and in its printed columns in the passage viewer without painting it all', async () => {
     const context = await browser.newContext({ viewport: LANDSCAPE });
     const page = await openApp(context);
     const turn = await ask(page, 'Which robustness results from medium integrity and low assurance?'); // Table 1 — Robustness, integrity and assurance matrix (p. 14)
-    const layout = turn.locator('[data-testid="evidence-passage"][data-layout="layout"]').first();
-    await layout.waitFor();
-    const pre = layout.getByTestId('table-layout');
+    const passages = turn.getByTestId('quoted-passages');
+    if (await passages.count()) await passages.locator('summary').click();
+    const card = turn.locator('[data-testid="evidence-passage"][data-layout="cells"]').first();
+    await card.waitFor();
+    // issue 35 item 2: a grid of cells that fits the card, not monospace text cut at its edge
+    await expect(card.getByTestId('printed-row').first().innerText()).resolves.toMatch(/Low assurance/);
+    expect(await card.getByTestId('table-layout').count()).toBe(0);
+    await card.getByTestId('open-passage').click();
+    const viewer = page.getByTestId('chunk-viewer');
+    await viewer.waitFor();
+    const pre = viewer.getByTestId('chunk-text');
     expect(await pre.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('pre');
     expect(await pre.textContent()).toMatch(/ {3,}/); // the printed column gaps are kept
     const marked = await pre.locator('mark').allTextContents();
