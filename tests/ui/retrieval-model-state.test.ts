@@ -59,8 +59,20 @@ describe('switching the retrieval model from the app state', () => {
     await state.initIndex();
     expect(state.settings.retrievalOfferDismissed).toBe(false);
     expect(await state.switchRetrievalModel('test/large-model')).toBe(true);
+    expect(state.settings.retrievalChoice).toBe('full');
     expect(await state.switchRetrievalModel(null)).toBe(true);
     expect(state.settings).toMatchObject({ retrievalModel: null, retrievalOfferDismissed: true });
+  });
+
+  it('keeps the first visit’s choice in step with a switch made in Settings, both ways', async () => {
+    const { state } = app(fresh());
+    await state.loadSettings();
+    await state.initIndex();
+    expect(state.settings.retrievalChoice).toBeNull();
+    expect(await state.switchRetrievalModel('test/large-model')).toBe(true);
+    expect(state.settings).toMatchObject({ retrievalModel: 'test/large-model', retrievalChoice: 'full' });
+    expect(await state.switchRetrievalModel(null)).toBe(true);
+    expect(state.settings).toMatchObject({ retrievalModel: null, retrievalChoice: 'light' });
   });
 
   it('keeps the previous model and shows the reason when the switch fails', async () => {
