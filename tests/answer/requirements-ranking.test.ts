@@ -223,6 +223,32 @@ describe('requirements draft: what is a requirement', () => {
     expect(draftToMarkdown(s)).toContain('## Requirements to read in the printed table');
   });
 
+  it('ranks a group by what all its statements say, those named for reading in the table too', () => {
+    // OSO #06: its statement about the C2 link is printed beside another column; OSO #04 states "loss of control"
+    const c2 = under(
+      chunkOf(
+        'e/oso-06/c',
+        oso06.title,
+        'The operator should keep records.\n(b) the means to monitor the C2 link                    for the command and control link loss is required.',
+      ),
+      oso06.sectionPath,
+      'e',
+    );
+    const oso04 = under(
+      chunkOf('e/oso-04', 'OSO #04 — UAS components are designed to a standard', 'The probability of loss of control should be low.'),
+      ['AMC1 Article 11', 'Annex E', 'OSO #04 — UAS components are designed to a standard'],
+      'e',
+    );
+    const d = draftFromPassages(
+      'loss of command and control link',
+      [passage(oso04, null, { objectiveRank: 2 }), passage(c2, null, { objectiveRank: 1 })],
+      [],
+      fixed,
+    );
+    expect(d.requirements.map((r) => r.group)).toEqual(['OSO #06', 'OSO #04']);
+    expect(d.inTables).toEqual([{ chunkId: 'e/oso-06/c', title: oso06.title, pages: 'page 1', count: 1 }]);
+  });
+
   it('tells a cell read cleanly from one whose words come from its neighbours', () => {
     const cell = (text: string) => ({ text, kind: 'cell' });
     expect(unreadableUnitReason(cell('The UAS operator should use a UAS for which EASA has verified the claimed integrity.'))).toBeNull();

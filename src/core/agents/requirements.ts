@@ -214,7 +214,8 @@ const CURRENCY_ORDER: Currency[] = ['current', 'earlier-edition', 'restatement']
  * test (`normativeStatements`, then `nonRequirementReason`), once, ranked by fused relevance
  * (reciprocal rank of the passage in the retrieval, of its objective in the objective search, and of
  * the unit's own match with the description's words), the current text first, then an earlier SORA
- * edition, then restatements; within each, grouped by objective (groups by their best candidate).
+ * edition, then restatements; within each, grouped by objective (groups by the same fusion over the group's
+ * passages and candidates).
  * A restatement's candidate is listed only when it states what the description names about as fully as
  * the best of them does (the share of the description's weight it states, at least `restatementShare`
  * of the best one's), or its objective was found by the objective search: the curated passages are
@@ -234,6 +235,8 @@ export function draftFromPassages(
   const seen = new Set<string>();
   const excluded: NonNullable<RequirementDraft['excluded']> = [];
   const inTables: NonNullable<RequirementDraft['inTables']> = [];
+  const groupEvidence = new Map<string, { passageRank: number | null; objectiveRank: number | null }>();
+  const hidden: { tier: Currency; group: string; match: number }[] = [];
   type Flat = Omit<CandidateRequirement, 'id' | 'relevance'> & {
     match: number;
     share: number;
@@ -246,6 +249,11 @@ export function draftFromPassages(
     const c = p.chunk;
     const currency = currencyOf(p.documentEdition, p.sourceVerbatim, latest !== null && latest > 0 ? latest : null);
     const { key: group, title: groupTitle } = groupFor(c, p.documentTitle, currency === 'restatement');
+    // what the retrieval and the objective search say of the group, whether or not this passage gives a candidate
+    const ge = groupEvidence.get(`${currency}\u0000${group}`) ?? { passageRank: null, objectiveRank: null };
+    if (p.rank !== null && (ge.passageRank === null || p.rank < ge.passageRank)) ge.passageRank = p.rank;
+    if (p.objectiveRank !== undefined && (ge.objectiveRank === null || p.objectiveRank < ge.objectiveRank)) ge.objectiveRank = p.objectiveRank;
+    groupEvidence.set(`${currency}\u0000${group}`, ge);
     const objective = objectiveOf(c);
     // the passage's units (its printed heading is a unit of its own, not part of the first sentence)
     for (const st of normativeStatements(c, gridForChunk(c))) {
@@ -259,6 +267,8 @@ export function draftFromPassages(
         continue;
       }
       if (unreadableUnitReason(st, c.text)) {
+        // not a candidate, but what it says still tells how much its group is about the description
+        hidden.push({ tier: currency, group, match: sentenceMatch(quoted, `${groupTitle} ${c.title}`, terms, col, cfg) });
         const at = inTables.find((x) => x.chunkId === c.id);
         if (at) at.count++;
         else inTables.push({ chunkId: c.id, title: c.title, pages: formatPages(c), count: 1 });
@@ -294,11 +304,13 @@ export function draftFromPassages(
   const best = Math.max(0, ...found.filter(loose).map((r) => r.share));
   const flat = found.filter((r) => !loose(r) || (r.share > 0 && r.share >= cfg.restatementShare * best));
   const unrelated = found.length - flat.length;
+  // the own-match ranks of the candidates, and of the statements read in the table (keyed -1, -2, …: they rank groups only)
+  const pool = [...flat.map((r) => ({ key: r.order, match: r.match })), ...hidden.map((h, i) => ({ key: -(i + 1), match: h.match }))];
   const lexRank = new Map(
-    [...flat]
+    pool
       .filter((r) => r.match > 0)
-      .sort((a, b) => b.match - a.match || a.order - b.order)
-      .map((r, i) => [r.order, i + 1] as const),
+      .sort((a, b) => b.match - a.match || Math.abs(a.key) - Math.abs(b.key))
+      .map((r, i) => [r.key, i + 1] as const),
   );
   const rr = (rank: number | null | undefined) => (rank ? 1 / (cfg.k + rank) : 0);
   const scored = flat.map((r) => ({ ...r, relevance: rr(r.passageRank) + rr(r.objectiveRank) + rr(lexRank.get(r.order)) }));
@@ -306,8 +318,21 @@ export function draftFromPassages(
   const sorted: typeof scored = [];
   for (const tier of CURRENCY_ORDER) {
     const inTier = scored.filter((r) => r.currency === tier).sort(byScore);
-    // groups in the order of their best candidate, each group's candidates by relevance
-    for (const g of [...new Set(inTier.map((r) => r.group))]) sorted.push(...inTier.filter((r) => r.group === g));
+    // groups by the same fusion over the group: its best passage in the retrieval, its objective's rank in the objective
+    // search and its best statement's own match (a passage or a statement read in the table counts too); each group's
+    // candidates by relevance
+    const groupScore = (g: string): number => {
+      const ge = groupEvidence.get(`${tier}\u0000${g}`);
+      const lex = Math.min(
+        ...inTier.filter((r) => r.group === g).map((r) => lexRank.get(r.order) ?? Infinity),
+        ...hidden.flatMap((h, i) => (h.tier === tier && h.group === g ? [lexRank.get(-(i + 1)) ?? Infinity] : [])),
+      );
+      return rr(ge?.passageRank) + rr(ge?.objectiveRank) + (Number.isFinite(lex) ? rr(lex) : 0);
+    };
+    const groups = [...new Set(inTier.map((r) => r.group))];
+    const scores = new Map(groups.map((g) => [g, groupScore(g)] as const));
+    groups.sort((a, b) => scores.get(b)! - scores.get(a)! || groups.indexOf(a) - groups.indexOf(b));
+    for (const g of groups) sorted.push(...inTier.filter((r) => r.group === g));
   }
   const requirements = sorted.map(({ match: _m, share: _s, passageRank: _p, objectiveRank: _o, order: _r, ...r }, i) => ({
     id: `REQ-${String(i + 1).padStart(3, '0')}`,
