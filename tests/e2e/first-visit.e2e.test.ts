@@ -60,8 +60,8 @@ async function open(context: BrowserContext): Promise<Page> {
 }
 
 /** navigator.connection as a browser reports it on Save-Data or a cellular connection. */
-function emulateConnection(context: BrowserContext, connection: { saveData: boolean; type: string }): Promise<void> {
-  return context.addInitScript((c) => {
+async function emulateConnection(context: BrowserContext, connection: { saveData: boolean; type: string }): Promise<void> {
+  await context.addInitScript((c) => {
     const info = Object.assign(new EventTarget(), c);
     Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => info });
   }, connection);
