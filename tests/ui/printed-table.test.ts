@@ -75,7 +75,7 @@ describe('a layout table as the grid of its printed cells', () => {
   });
 
   it('shows a layout table as cells in an answer card, and in its printed columns in the passage viewer', () => {
-    const chunk = { docId: 'easa-amc-gm-2019-947', kind: 'table', title: 'Table X.1 — Level of assurance criteria', pageStart: 1, text: CRITERIA };
+    const chunk = { docId: 'easa-amc-gm-2019-947', kind: 'table' as const, title: 'Table X.1 — Level of assurance criteria', pageStart: 1, text: CRITERIA };
     expect(passageLayout(chunk, [], [], { cells: true }).kind).toBe('cells');
     expect(passageLayout(chunk, []).kind).toBe('layout');
   });
