@@ -35,8 +35,16 @@ async function ask(page: Page, question: string): Promise<ReturnType<Page['getBy
   await page.getByTestId('question-input').fill(question);
   await page.getByTestId('ask-submit').click();
   const turn = page.getByTestId('turn').last();
-  await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 240_000 });
+  await answered(turn);
   return turn;
+}
+
+/** The turn's answer is done; a quoted answer's passages (folded under the quotes) are opened. */
+async function answered(turn: ReturnType<Page['getByTestId']>): Promise<void> {
+  await turn.locator('[data-testid="answer"][data-phase="done"]').waitFor({ state: 'attached', timeout: 240_000 });
+  const folded = turn.getByTestId('quoted-passages');
+  if ((await folded.count()) && (await folded.getAttribute('open')) === null) await folded.locator('summary').click();
+  await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 30_000 });
 }
 
 /** Pixels of the viewport showing the last turn's answer and sources, between the top of the screen and the sticky question box. */
@@ -122,7 +130,7 @@ describe('the inspector on a tablet (production build)', () => {
     await expect(turn.getByTestId('answer').getAttribute('data-phase')).resolves.toBe('queued');
     await expect(turn.getByTestId('turn-phase').textContent()).resolves.toMatch(/Queued/);
     release();
-    await turn.getByTestId('evidence-passages').waitFor({ timeout: 240_000 });
+    await answered(turn);
     expect(await page.getByTestId('turn').count()).toBe(1);
     await context.close();
   });
@@ -167,8 +175,6 @@ describe('the inspector on a tablet (production build)', () => {
     const context = await browser.newContext({ viewport: LANDSCAPE });
     const page = await openApp(context);
     const turn = await ask(page, 'Which robustness results from medium integrity and low assurance?'); // Table 1 — Robustness, integrity and assurance matrix (p. 14)
-    const passages = turn.getByTestId('quoted-passages');
-    if (await passages.count()) await passages.locator('summary').click();
     const card = turn.locator('[data-testid="evidence-passage"][data-layout="cells"]').first();
     await card.waitFor();
     // issue 35 item 2: a grid of cells that fits the card, not monospace text cut at its edge
@@ -243,7 +249,7 @@ describe('the inspector on a tablet (production build)', () => {
     const example = page.getByTestId('ask-example').first();
     const text = await example.textContent();
     await example.click();
-    await page.getByTestId('turn').first().getByTestId('evidence-passages').waitFor({ timeout: 240_000 });
+    await answered(page.getByTestId('turn').first());
     await expect(page.getByTestId('turn-question').first().textContent()).resolves.toContain(text!.trim());
 
     await page.goto(`${server.url}#/library?q=ground%20risk%20buffer`);
