@@ -37,6 +37,12 @@ export interface Settings {
    * (src/ui/ask/RetrievalModelOffer.svelte); Settings → Retrieval model still offers it.
    */
   retrievalOfferDismissed: boolean;
+  /**
+   * The choice made on the first visit's card (src/ui/ask/RetrievalModelOffer.svelte) or in Settings:
+   * 'full' = the downloadable retrieval model (the full offline package), 'light' = the built-in one;
+   * null = not chosen yet (the card offers the choice).
+   */
+  retrievalChoice: 'full' | 'light' | null;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -48,6 +54,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   retrievalModel: null,
   answerFromDocuments: false,
   retrievalOfferDismissed: false,
+  retrievalChoice: null,
 });
 
 export interface SettingsLoad {
@@ -124,6 +131,11 @@ export function validateSettings(raw: unknown): { settings: Settings; problems: 
     if (v === null) settings.retrievalModel = null;
     else if (typeof v === 'string' && /^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/.test(v)) settings.retrievalModel = v;
     else reset('retrievalModel', `"${String(v)}" is not a model id (owner/name)`);
+  }
+  if ('retrievalChoice' in r) {
+    const v = r['retrievalChoice'];
+    if (v === null || v === 'full' || v === 'light') settings.retrievalChoice = v;
+    else reset('retrievalChoice', `expected "full", "light" or null, got ${JSON.stringify(v)}`);
   }
   if ('schemaVersion' in r && r['schemaVersion'] !== SETTINGS_SCHEMA_VERSION) {
     problems.push(

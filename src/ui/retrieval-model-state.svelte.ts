@@ -63,6 +63,9 @@ export class RetrievalModelState {
         const patch: Partial<Settings> = {};
         const chosen = model.state === 'on' ? model.id : null;
         if (settings.retrievalModel !== chosen) patch.retrievalModel = chosen;
+        // the first visit's choice follows a switch made in Settings, both ways
+        const choice = chosen !== null ? 'full' : 'light';
+        if (settings.retrievalChoice !== choice) patch.retrievalChoice = choice;
         // the model was taken once: switching back later is a choice, not a reason to offer it again
         if (chosen !== null && !settings.retrievalOfferDismissed) patch.retrievalOfferDismissed = true;
         if (Object.keys(patch).length) await this.deps.updateSettings(patch).catch(() => undefined);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../../src/core/model/chunk.js';
 import type { AgentResult } from '../../src/core/agents/agents.js';
 import { draftFromAgents, draftFromPassages, draftTiers, draftToMarkdown, type DraftPassage } from '../../src/core/agents/requirements.js';
-import { nonRequirementReason, objectiveOf, readAcrossColumns } from '../../src/core/agents/requirement-relevance.js';
+import { nonRequirementReason, objectiveOf, unreadableUnitReason } from '../../src/core/agents/requirement-relevance.js';
 import { chunkOf } from '../support/tiny-index.js';
 
 const fixed = () => new Date('2026-01-01T00:00:00Z');
@@ -81,9 +81,23 @@ const passage = (chunk: Chunk, rank: number | null, opts: Partial<DraftPassage> 
 
 describe('requirements draft: order', () => {
   it('ranks the candidates that state the hazard above those of a better-ranked passage that does not', () => {
-    const curOnly = draftFromPassages('loss of command and control link', [passage(techConditions, 1), passage(c2Restated, 2)], [], fixed);
-    expect(curOnly.requirements.map((r) => r.source.chunkId)).toEqual(['cur/c2', 'cur/tech', 'cur/tech']);
-    expect(curOnly.requirements[0]!.relevance!).toBeGreaterThan(curOnly.requirements[1]!.relevance!);
+    const verbatim = { sourceVerbatim: true, documentEdition: SORA25 };
+    const cur = draftFromPassages('loss of command and control link', [passage(techConditions, 1, verbatim), passage(c2Restated, 2, verbatim)], [], fixed);
+    expect(cur.requirements.map((r) => r.source.chunkId)).toEqual(['cur/c2', 'cur/tech', 'cur/tech']);
+    expect(cur.requirements[0]!.relevance!).toBeGreaterThan(cur.requirements[1]!.relevance!);
+  });
+
+  it('lists a restatement’s candidates only when they state what the description names, grouped by the passage’s heading, and counts the rest', () => {
+    const d = draftFromPassages('loss of command and control link', [passage(techConditions, 1), passage(c2Restated, 2)], [], fixed);
+    // the serial number and the night light are printed beside the C2 condition, but are not about it
+    expect(d.requirements.map((r) => [r.group, r.statement])).toEqual([
+      ['Operational conditions', 'In the event of a loss of the command and control link, the UA must follow a predictable recovery route.'],
+    ]);
+    expect(d.unrelated).toBe(2);
+    expect(d.summary).toContain('2 requirements of the restatements were left out because they do not state what you describe.');
+    // under an objective the objective search found, a restatement's candidates are kept, as the current text's are
+    const found = draftFromPassages('loss of command and control link', [passage(techConditions, 1, { objectiveRank: 1 }), passage(c2Restated, 2)], [], fixed);
+    expect(found.requirements).toHaveLength(3);
   });
 
   it('lists the current SORA 2.5 text before an earlier edition printed verbatim and SORA 2.0 restatements, under labelled headings', () => {
@@ -168,17 +182,95 @@ describe('requirements draft: what is a requirement', () => {
       expect(nonRequirementReason(s)).toBeNull();
   });
 
-  it('labels a sentence read across the columns of a printed table and lists it after the readable ones of its group', () => {
-    const raw = 'Criterion #1     The operator should use the link     Same as low.\n(a)    The operator should check the link.';
-    expect(readAcrossColumns(raw, 'Criterion #1 The operator should use the link Same as low.')).toBe(true);
-    expect(readAcrossColumns(raw, '(a) The operator should check the link.')).toBe(false);
-    const table = under(chunkOf('e/oso-06/t', oso06.title, raw), oso06.sectionPath, 'e');
-    const d = draftFromPassages('link', [passage(table, 1)], [], fixed);
-    expect(d.requirements.map((r) => [r.statement, r.acrossColumns ?? false])).toEqual([
-      ['(a) The operator should check the link.', false],
-      ['Criterion #1 The operator should use the link Same as low.', true],
+  it('leaves out a permission', () => {
+    expect(nonRequirementReason('However, the UAS designer should be allowed to experiment new solutions.')).toBe('a permission, not an obligation');
+  });
+
+  it('lists no sentence read across the columns of a printed table: a cell is quoted under its headers, a stitched one is named for reading in the table', () => {
+    // a table the segmentation reads cell by cell
+    const table = under(
+      chunkOf(
+        'e/oso-06/t',
+        oso06.title,
+        [
+          '                 Low                                Medium',
+          'Criterion #1     The operator should check          The operator should check the',
+          '(Checks)         the link before flight.            link before and during flight.',
+        ].join('\n'),
+      ),
+      oso06.sectionPath,
+      'e',
+    );
+    const d = draftFromPassages('link', [passage({ ...table, kind: 'table' }, 1)], [], fixed);
+    expect(d.requirements.map((r) => [r.header, r.statement])).toEqual([
+      ['Criterion #1 (Checks) · Low', 'The operator should check the link before flight.'],
+      ['Criterion #1 (Checks) · Medium', 'The operator should check the link before and during flight.'],
     ]);
-    expect(draftToMarkdown(d)).toContain('Same as low.” — read across the columns of a printed table');
+    expect(draftToMarkdown(d)).toContain('Criterion #1 (Checks) · Low: “The operator should check the link before flight.”');
+    // prose printed beside another column: not listed, the passage named for reading in the table
+    const beside = under(
+      chunkOf(
+        'e/oso-06/b',
+        oso06.title,
+        '(b) that the means to monitor the C3                    frequency bands for C2 links is required.\n    link performance are available.',
+      ),
+      oso06.sectionPath,
+      'e',
+    );
+    const s = draftFromPassages('link', [passage(beside, 1)], [], fixed);
+    expect(s.requirements).toEqual([]);
+    expect(s.inTables).toEqual([{ chunkId: 'e/oso-06/b', title: oso06.title, pages: 'page 1', count: 1 }]);
+    expect(draftToMarkdown(s)).toContain('## Requirements to read in the printed table');
+  });
+
+  it('ranks a group by what all its statements say, those named for reading in the table too', () => {
+    // OSO #06: its statement about the C2 link is printed beside another column; OSO #04 states "loss of control"
+    const c2 = under(
+      chunkOf(
+        'e/oso-06/c',
+        oso06.title,
+        'The operator should keep records.\n(b) the means to monitor the C2 link                    for the command and control link loss is required.',
+      ),
+      oso06.sectionPath,
+      'e',
+    );
+    const oso04 = under(
+      chunkOf('e/oso-04', 'OSO #04 — UAS components are designed to a standard', 'The probability of loss of control should be low.'),
+      ['AMC1 Article 11', 'Annex E', 'OSO #04 — UAS components are designed to a standard'],
+      'e',
+    );
+    const d = draftFromPassages(
+      'loss of command and control link',
+      [passage(oso04, null, { objectiveRank: 2 }), passage(c2, null, { objectiveRank: 1 })],
+      [],
+      fixed,
+    );
+    expect(d.requirements.map((r) => r.group)).toEqual(['OSO #06', 'OSO #04']);
+    expect(d.inTables).toEqual([{ chunkId: 'e/oso-06/c', title: oso06.title, pages: 'page 1', count: 1 }]);
+  });
+
+  it('tells a cell read cleanly from one whose words come from its neighbours', () => {
+    const cell = (text: string) => ({ text, kind: 'cell' });
+    expect(unreadableUnitReason(cell('The UAS operator should use a UAS for which EASA has verified the claimed integrity.'))).toBeNull();
+    expect(unreadableUnitReason(cell('The operator should check the link (see OSO #06).'))).toBeNull();
+    expect(unreadableUnitReason(cell('Level of assurance LEVEL of ASSURANCE Medium (SAIL IV) The authority should request a report.'))).toBe(
+      'the column headers are read into it',
+    );
+    expect(unreadableUnitReason(cell('The designer declares it. #06 If the operation is classified, the operator should act.'))).toBe(
+      'a row label is read into it',
+    );
+    expect(unreadableUnitReason(cell('required achieved. The designer should obtain a report.'))).toBe('it starts with words cut from a neighbouring cell');
+    expect(unreadableUnitReason(cell('The mass is less than 25 kg. penetration OR hazard) The operator should test it.'))).toBe(
+      'words of a neighbouring cell run into it',
+    );
+    expect(unreadableUnitReason(cell('The authority should request the applicant UAS operator should to use a UAS.'))).toBe(
+      'struck-through and inserted phrases are merged in it',
+    );
+    expect(unreadableUnitReason({ text: 'Evidence is provided through inspection, design The competent authority should review it.', kind: 'sentence' })).toBe(
+      'words of a neighbouring column run into it',
+    );
+    // e.g. and i.e. are no sentence end
+    expect(unreadableUnitReason(cell('The operator should use shelters, e.g. buildings.'))).toBeNull();
   });
 });
 
@@ -237,6 +329,6 @@ describe('requirements draft from the agents', () => {
     expect(header).toMatch(/its OSO #06[^\n]* about what you describe/);
     // the document that gave nothing is listed last, not first
     expect(d.documents.at(-1)!.id).toBe('i');
-    expect(d.summary).toMatch(/most relevant to your description first, grouped by the safety objective \(OSO\), mitigation or SORA step/);
+    expect(d.summary).toMatch(/most relevant to your description first, grouped by the safety objective \(OSO\), mitigation, SORA step or section/);
   });
 });

@@ -43,10 +43,24 @@ describe('normative statements', () => {
     expect(normativeStatements(m2.text).map((s) => s.modal)).toEqual(['is required', 'must']);
   });
 
-  it('groups by OSO or mitigation from the printed titles, else by document', () => {
+  it('groups by OSO or mitigation from the printed titles, else by document (a restatement: by the passage’s own heading)', () => {
     expect(groupOf(oso, 'Annex E')).toBe('OSO #05');
     expect(groupOf(m2, 'Annex B')).toBe('Mitigation M2');
     expect(groupOf(plain, 'Form 209')).toBe('Form 209');
+    expect(groupOf(plain, 'Curated restatements', true)).toBe('Form 209 guidance');
+    expect(groupOf(oso, 'Curated restatements', true)).toBe('OSO #05');
+  });
+
+  it('reads a table row cell by cell, each cell under its headers, never across its columns', () => {
+    const table = [
+      '                 Low                                Medium',
+      'Criterion #1     The operator should check          The operator should check the',
+      '(Checks)         the link before flight.            link before and during flight.',
+    ].join('\n');
+    expect(normativeStatements({ text: table, kind: 'table' }).map((s) => [s.header, s.text])).toEqual([
+      ['Criterion #1 (Checks) · Low', 'The operator should check the link before flight.'],
+      ['Criterion #1 (Checks) · Medium', 'The operator should check the link before and during flight.'],
+    ]);
   });
 });
 
@@ -55,7 +69,8 @@ describe('requirement draft', () => {
     'parachute failure over a crowd',
     [
       { chunk: m2, documentTitle: 'Annex B', documentEdition: 'SORA 2.5', rank: 1, sourceVerbatim: true },
-      { chunk: oso, documentTitle: 'Annex E', documentEdition: 'SORA 2.5', rank: 2, sourceVerbatim: false },
+      // a restatement under an objective the objective search found: its candidates are listed whatever their words
+      { chunk: oso, documentTitle: 'Annex E', documentEdition: 'SORA 2.5', rank: 2, objectiveRank: 1, sourceVerbatim: false },
       { chunk: plain, documentTitle: 'Form 209', documentEdition: 'Amdt 3', rank: 3, sourceVerbatim: true },
     ],
     docs,
@@ -123,7 +138,7 @@ describe('draft from the document agents', () => {
       [
         chunkOf('ops/1', 'Battery', 'The operator shall charge the battery before every flight. Batteries are heavy.', 'EU', 'ops'),
         chunkOf('ops/2', 'Battery log', 'The battery log should be kept for two years.', 'EU', 'ops'),
-        chunkOf('cur/1', 'Battery restated', 'The pilot must check the battery charge.', 'EU', 'cur'),
+        chunkOf('cur/1', 'Battery restated', 'The pilot must check the battery charge before flight.', 'EU', 'cur'),
       ],
       emb,
     );
@@ -136,7 +151,7 @@ describe('draft from the document agents', () => {
     expect(d.requirements.map((x) => x.statement).sort()).toEqual([
       'The battery log should be kept for two years.',
       'The operator shall charge the battery before every flight.',
-      'The pilot must check the battery charge.',
+      'The pilot must check the battery charge before flight.',
     ]);
     expect(d.requirements.find((x) => x.source.chunkId === 'cur/1')!.sourceVerbatim).toBe(false);
     expect(d.documents.map((x) => x.id)).toEqual(r.consulted.map((c) => c.id));

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, reloadOffline } from './browser.js';
+import { answered, launchChromium, reloadOffline } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
 const QUESTION = 'Annex B principles: can the final GRC be lowered below the controlled ground area value?';
@@ -57,7 +57,7 @@ async function ask(page: Page, question: string): Promise<void> {
   await page.getByTestId('ask-submit').click();
   const turn = page.getByTestId('turn').last();
   // the evidence-only answer is complete when its passages (or the no-evidence reply) are shown
-  await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 240_000 });
+  await answered(turn);
 }
 
 async function topSourceIds(page: Page): Promise<string[]> {

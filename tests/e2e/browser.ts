@@ -3,7 +3,7 @@
  * Fails with an actionable message when Chromium is missing.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -57,4 +57,17 @@ export async function reloadOffline(page: Page, context: BrowserContext): Promis
   await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller), null, { timeout: 60_000 });
   await context.setOffline(true);
   await page.reload();
+}
+
+/**
+ * Wait until a turn's answer is done, then unfold a quoted answer's passages (they sit folded
+ * under the quotes) so a test can read the passage cards; resolves once the passages or the
+ * no-evidence reply are visible.
+ */
+export async function answered(turn: Locator, timeout = 240_000): Promise<void> {
+  // done, stopped or failed: a failure then shows at the last wait with its page state, not after the whole timeout
+  await turn.locator('[data-testid="answer"]:is([data-phase="done"], [data-phase="stopped"], [data-phase="error"])').waitFor({ state: 'attached', timeout });
+  const folded = turn.getByTestId('quoted-passages');
+  if ((await folded.count()) && (await folded.getAttribute('open')) === null) await folded.locator('summary').click();
+  await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 30_000 });
 }

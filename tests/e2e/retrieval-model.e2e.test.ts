@@ -15,7 +15,7 @@ import { buildVectorSet } from '../../corpus-build/build/vector-set.js';
 import { DEFAULT_INDEX_DIR, loadIndexFromDir } from '../../corpus-build/node/index-fs.js';
 import { modelFile, nodeEmbedder } from '../../corpus-build/node/model.js';
 import { MINILM_ID } from '../../src/core/embedding/embedder.js';
-import { launchChromium } from './browser.js';
+import { answered, launchChromium } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
 let server: StaticServer;
@@ -52,19 +52,19 @@ async function ask(page: Page, question: string) {
   await page.getByTestId('question-input').fill(question);
   await page.getByTestId('ask-submit').click();
   const turn = page.getByTestId('turn').last();
-  await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 240_000 });
+  await answered(turn);
   return turn;
 }
 
-/** In the page: settings.retrievalOfferDismissed as stored (src/storage/settings-store.ts, db.ts). */
-const storedOfferDismissed = () =>
-  new Promise<boolean | null>((resolve) => {
+/** In the page: settings.retrievalChoice as stored (src/storage/settings-store.ts, db.ts). */
+const storedChoice = () =>
+  new Promise<string | null>((resolve) => {
     const open = indexedDB.open('skycite-user');
     open.onerror = () => resolve(null);
     open.onsuccess = () => {
       try {
         const get = open.result.transaction('settings').objectStore('settings').get('user-settings');
-        get.onsuccess = () => resolve((get.result as { retrievalOfferDismissed?: boolean } | undefined)?.retrievalOfferDismissed ?? null);
+        get.onsuccess = () => resolve((get.result as { retrievalChoice?: string | null } | undefined)?.retrievalChoice ?? null);
         get.onerror = () => resolve(null);
       } catch {
         resolve(null);
@@ -125,34 +125,32 @@ describe('a second retrieval model (production build)', () => {
     await context.close();
   }, 600_000);
 
-  it('is offered in Ask after the first answer: downloaded in the background, then not offered again; "Not now" lasts the session, "Don\'t ask again" is kept', async () => {
+  it('is offered on the first visit: downloaded in the background while the built-in model answers, then not offered again; "Decide later" lasts the session, "Light" is kept', async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error('[page error]', e.message));
     await page.goto(`${server.url}?device=wasm#/ask`);
     await verified(page);
     const builtIn = (await page.getByTestId('retrieval-model-status').getAttribute('data-model'))!;
-    // not on an empty page
-    await expect(page.getByTestId('retrieval-offer').count()).resolves.toBe(0);
-
-    await ask(page, 'What is an airspace observer?');
-    const offer = page.getByTestId('retrieval-offer');
+    // offered before any question: the full package recommended and preselected
+    const offer = page.locator('[data-testid="retrieval-offer"][data-state="choice"]');
     await offer.waitFor({ timeout: 60_000 });
     await expect(offer.getByTestId('retrieval-offer-size').textContent()).resolves.toMatch(/MB/);
-    await expect(offer.getByTestId('retrieval-offer-licence').textContent()).resolves.toMatch(/Apache-2\.0 \(https?:\/\//);
-    await expect(offer.textContent()).resolves.toMatch(/stays on this device for offline use, and nothing is\s+sent anywhere/);
-    await expect(offer.textContent()).resolves.not.toMatch(/WASM|ONNX|WebGPU/);
-    for (const id of ['retrieval-offer-download', 'retrieval-offer-not-now', 'retrieval-offer-never']) {
+    await expect(offer.getByTestId('retrieval-offer-licence').textContent()).resolves.toBe('Apache-2.0');
+    await expect(offer.textContent()).resolves.toMatch(/kept on this device for\s+offline use; nothing is sent anywhere/);
+    expect(await offer.getByTestId('retrieval-choice-full').locator('input').isChecked()).toBe(true);
+    for (const id of ['retrieval-offer-confirm', 'retrieval-offer-not-now']) {
       expect((await offer.getByTestId(id).boundingBox())!.height, id).toBeGreaterThanOrEqual(44);
     }
-    await offer.getByTestId('retrieval-offer-download').click();
-    // (progress shows while it downloads; it may be too quick here to catch)
+    await offer.getByTestId('retrieval-offer-confirm').click();
+    // the built-in model answers meanwhile (progress shows while it downloads; it may be too quick here to catch)
+    await ask(page, 'What is an airspace observer?');
     await using(page, MINILM_ID);
-    const ready = offer.getByTestId('retrieval-offer-ready');
+    const ready = page.getByTestId('retrieval-offer-ready');
     await ready.waitFor({ timeout: 240_000 });
     await expect(ready.textContent()).resolves.toMatch(/Now searching with MiniLM-L6 \(base\)\. Settings → Retrieval model switches back\./);
-    await offer.getByTestId('retrieval-offer-close').click();
-    await expect(offer.count()).resolves.toBe(0);
+    await page.getByTestId('retrieval-offer-close').click();
+    await expect(page.getByTestId('retrieval-offer').count()).resolves.toBe(0);
 
     // the choice is kept: after a reload the model is restored and nothing is offered
     await page.reload();
@@ -162,13 +160,12 @@ describe('a second retrieval model (production build)', () => {
     await expect(page.getByTestId('retrieval-offer').count()).resolves.toBe(0);
     await context.close();
 
-    // "Not now" hides it for the session; "Don't ask again" for good
+    // "Decide later" hides it for the session; "Light" for good
     const second = await browser.newContext({ viewport: { width: 1024, height: 768 } });
     const p2 = await second.newPage();
     p2.on('pageerror', (e) => console.error('[page error]', e.message));
     await p2.goto(`${server.url}?device=wasm#/ask`);
     await verified(p2);
-    await ask(p2, 'What is an airspace observer?');
     await p2.getByTestId('retrieval-offer-not-now').click();
     await expect(p2.getByTestId('retrieval-offer').count()).resolves.toBe(0);
     await p2.evaluate(() => (location.hash = '#/settings'));
@@ -179,12 +176,13 @@ describe('a second retrieval model (production build)', () => {
 
     await p2.reload();
     await verified(p2);
-    await ask(p2, 'What is an airspace observer?');
-    await p2.getByTestId('retrieval-offer').waitFor({ timeout: 60_000 });
-    await p2.getByTestId('retrieval-offer-never').click();
+    const again = p2.locator('[data-testid="retrieval-offer"][data-state="choice"]');
+    await again.waitFor({ timeout: 60_000 });
+    await again.getByTestId('retrieval-choice-light').click();
+    await again.getByTestId('retrieval-offer-confirm').click();
     await expect(p2.getByTestId('retrieval-offer').count()).resolves.toBe(0);
     // the choice is written to IndexedDB asynchronously: reload only once it is stored
-    await expect.poll(() => p2.evaluate(storedOfferDismissed), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => p2.evaluate(storedChoice), { timeout: 30_000 }).toBe('light');
 
     await p2.reload();
     await verified(p2);

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './browser.js';
+import { answered, launchChromium } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
 let server: StaticServer;
@@ -76,7 +76,7 @@ for (const viewport of [
       await page.getByTestId('question-input').fill('Which OSOs are required at SAIL V and SAIL VI?');
       await page.getByTestId('ask-submit').click();
       const turn = page.getByTestId('turn').last();
-      await turn.getByTestId('evidence-passages').waitFor({ timeout: 240_000 });
+      await answered(turn);
       const grid = turn.locator('[data-testid="table-grid"][data-caption^="Table 14"]').first();
       await grid.waitFor({ timeout: 30_000 });
       await grid.scrollIntoViewIfNeeded();

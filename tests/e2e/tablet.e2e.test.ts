@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './browser.js';
+import { answered, launchChromium } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 import { ORT_FILES } from '../../src/runtime/ort-files.js';
 
@@ -35,7 +35,7 @@ async function ask(page: Page, question: string): Promise<ReturnType<Page['getBy
   await page.getByTestId('question-input').fill(question);
   await page.getByTestId('ask-submit').click();
   const turn = page.getByTestId('turn').last();
-  await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 240_000 });
+  await answered(turn);
   return turn;
 }
 
@@ -122,7 +122,7 @@ describe('the inspector on a tablet (production build)', () => {
     await expect(turn.getByTestId('answer').getAttribute('data-phase')).resolves.toBe('queued');
     await expect(turn.getByTestId('turn-phase').textContent()).resolves.toMatch(/Queued/);
     release();
-    await turn.getByTestId('evidence-passages').waitFor({ timeout: 240_000 });
+    await answered(turn);
     expect(await page.getByTestId('turn').count()).toBe(1);
     await context.close();
   });
@@ -163,13 +163,19 @@ describe('the inspector on a tablet (production build)', () => {
     await context.close();
   });
 
-  it('keeps a table that has no typed copy in its printed columns (monospace, original spacing) without painting it all', async () => {
+  it('shows a table that has no typed copy as the grid of its printed cells in the card, and in its printed columns in the passage viewer without painting it all', async () => {
     const context = await browser.newContext({ viewport: LANDSCAPE });
     const page = await openApp(context);
     const turn = await ask(page, 'Which robustness results from medium integrity and low assurance?'); // Table 1 — Robustness, integrity and assurance matrix (p. 14)
-    const layout = turn.locator('[data-testid="evidence-passage"][data-layout="layout"]').first();
-    await layout.waitFor();
-    const pre = layout.getByTestId('table-layout');
+    const card = turn.locator('[data-testid="evidence-passage"][data-layout="cells"]').first();
+    await card.waitFor();
+    // issue 35 item 2: a grid of cells that fits the card, not monospace text cut at its edge
+    await expect(card.getByTestId('printed-row').first().innerText()).resolves.toMatch(/Low assurance/);
+    expect(await card.getByTestId('table-layout').count()).toBe(0);
+    await card.getByTestId('open-passage').click();
+    const viewer = page.getByTestId('chunk-viewer');
+    await viewer.waitFor();
+    const pre = viewer.getByTestId('chunk-text');
     expect(await pre.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('pre');
     expect(await pre.textContent()).toMatch(/ {3,}/); // the printed column gaps are kept
     const marked = await pre.locator('mark').allTextContents();
@@ -235,7 +241,7 @@ describe('the inspector on a tablet (production build)', () => {
     const example = page.getByTestId('ask-example').first();
     const text = await example.textContent();
     await example.click();
-    await page.getByTestId('turn').first().getByTestId('evidence-passages').waitFor({ timeout: 240_000 });
+    await answered(page.getByTestId('turn').first());
     await expect(page.getByTestId('turn-question').first().textContent()).resolves.toContain(text!.trim());
 
     await page.goto(`${server.url}#/library?q=ground%20risk%20buffer`);

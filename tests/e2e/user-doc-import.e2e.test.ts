@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './browser.js';
+import { answered, launchChromium } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
 /** About 100,000 characters of a manual (≈ 40 pages): well over a minute of embedding on WASM. */
@@ -92,7 +92,7 @@ describe('a long import in Chromium (production build)', () => {
     const t = Date.now();
     await page.getByTestId('ask-submit').click();
     const turn = page.getByTestId('turn').last();
-    await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 60_000 });
+    await answered(turn, 60_000);
     const questionMs = Date.now() - t;
 
     // back in the Library the import is still running: the question did not wait for it

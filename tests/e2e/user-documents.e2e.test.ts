@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { foreignRequests, launchChromium, reloadOffline } from './browser.js';
+import { answered, foreignRequests, launchChromium, reloadOffline } from './browser.js';
 import { serveDist, type StaticServer } from './static-server.js';
 
 const TEXT = [
@@ -85,7 +85,7 @@ async function askForSources(page: Page, question: string): Promise<{ ids: strin
   await page.getByTestId('question-input').fill(question);
   await page.getByTestId('ask-submit').click();
   const turn = page.getByTestId('turn').last();
-  await turn.getByTestId('evidence-passages').or(turn.getByTestId('no-answer')).first().waitFor({ timeout: 240_000 });
+  await answered(turn);
   const items = turn.locator('[data-testid="source-item"], [data-testid="source-item-uncited"]');
   return { ids: await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-chunk-id') ?? '')), lines: (await items.allTextContents()).join(' ') };
 }

@@ -106,6 +106,18 @@ describe('settings store', () => {
     );
   });
 
+  it('stores the first visit’s choice of the search model (none by default, also for settings stored before the field existed), and refuses any other value', async () => {
+    expect(DEFAULT_SETTINGS.retrievalChoice).toBeNull();
+    const dbName = freshName();
+    await storeRaw(dbName, { schemaVersion: 1, evidenceOnly: true });
+    expect((await createSettingsStore({ dbName }).load()).settings.retrievalChoice).toBeNull();
+    const s = createSettingsStore({ dbName });
+    expect((await s.update({ retrievalChoice: 'light' })).retrievalChoice).toBe('light');
+    await expect(s.update({ retrievalChoice: 'large' as unknown as 'full' })).rejects.toThrow(/retrievalChoice: expected "full", "light" or null/);
+    s.close();
+    expect((await createSettingsStore({ dbName }).load()).settings.retrievalChoice).toBe('light');
+  });
+
   it('falls back entirely when the stored value is not an object', async () => {
     for (const junk of ['a string', 7, null, [1, 2]]) {
       const dbName = freshName();

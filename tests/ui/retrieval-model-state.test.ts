@@ -63,6 +63,17 @@ describe('switching the retrieval model from the app state', () => {
     expect(state.settings).toMatchObject({ retrievalModel: null, retrievalOfferDismissed: true });
   });
 
+  it('keeps the first visit’s choice in step with a switch made in Settings, both ways', async () => {
+    const { state } = app(fresh());
+    await state.loadSettings();
+    await state.initIndex();
+    expect(state.settings.retrievalChoice).toBeNull();
+    expect(await state.retrieval.switchTo('test/large-model')).toBe(true);
+    expect(state.settings).toMatchObject({ retrievalModel: 'test/large-model', retrievalChoice: 'full' });
+    expect(await state.retrieval.switchTo(null)).toBe(true);
+    expect(state.settings).toMatchObject({ retrievalModel: null, retrievalChoice: 'light' });
+  });
+
   it('keeps the previous model and shows the reason when the switch fails', async () => {
     const { state, runtime } = app(fresh());
     await state.loadSettings();

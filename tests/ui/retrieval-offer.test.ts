@@ -1,9 +1,19 @@
 /**
- * The Ask view's offer of the downloadable retrieval model (src/ui/ask/retrieval-offer.ts):
- * when it shows, when it stays away, and how the card follows a download it started.
+ * The Ask view's choice of the downloadable retrieval model (src/ui/ask/retrieval-offer.ts; issue 33
+ * item 4): on a first visit the full offline package is offered as the recommended choice beside the
+ * light built-in model, except on Save-Data or a metered connection; when the card shows, when it stays
+ * away, and how it follows a download it started.
  */
 import { describe, expect, it } from 'vitest';
-import { NEW_OFFER_SESSION, retrievalOfferState, turnShowedEvidence, type RetrievalOfferInput } from '../../src/ui/ask/retrieval-offer.js';
+import {
+  constraintLine,
+  downloadConstraint,
+  NEW_OFFER_SESSION,
+  readConnection,
+  retrievalOfferState,
+  turnShowedEvidence,
+  type RetrievalOfferInput,
+} from '../../src/ui/ask/retrieval-offer.js';
 import { downloadPercent } from '../../src/ui/format.js';
 
 const BUILT_IN = {
@@ -17,32 +27,64 @@ const GEMMA = {
   id: 'google/embeddinggemma-300m',
   label: 'EmbeddingGemma',
   builtIn: false,
-  downloadBytes: 360 * 1024 * 1024,
+  downloadBytes: 149_370_000,
   licence: { name: 'Gemma Terms of Use', url: 'https://ai.google.dev/gemma/terms', notice: 'notice' },
 };
+const WIFI = { saveData: false, metered: false };
 
 function input(over: Partial<RetrievalOfferInput> = {}): RetrievalOfferInput {
   return {
     models: [BUILT_IN, GEMMA],
     active: { id: BUILT_IN.id, label: BUILT_IN.label, state: 'default' },
     switching: { phase: 'idle', targetId: null, error: null },
-    settings: { retrievalOfferDismissed: false, retrievalModel: null },
-    answered: true,
+    settings: { retrievalOfferDismissed: false, retrievalModel: null, retrievalChoice: null },
+    connection: WIFI,
     session: { ...NEW_OFFER_SESSION },
     ...over,
   };
 }
 
-describe('retrievalOfferState', () => {
-  it('offers the downloadable model after an answer while the built-in model is in use', () => {
-    expect(retrievalOfferState(input())).toEqual({ show: 'offer', model: GEMMA });
+describe('the first visit’s choice of the search model', () => {
+  it('offers the full package as the recommended, preselected choice on a first visit, before any question', () => {
+    expect(retrievalOfferState(input())).toEqual({ show: 'choice', model: GEMMA, recommended: true, preselect: 'full', constraint: null });
+    // nothing known of the connection (Safari, Firefox): nothing held back
+    expect(retrievalOfferState(input({ connection: null }))).toMatchObject({ show: 'choice', recommended: true, preselect: 'full' });
   });
 
-  it('stays away on an empty conversation (no answer with evidence yet)', () => {
-    expect(retrievalOfferState(input({ answered: false }))).toEqual({ show: 'none' });
+  it('neither recommends nor preselects it on Save-Data or a metered / cellular connection, and says why', () => {
+    expect(retrievalOfferState(input({ connection: { saveData: true, metered: false } }))).toEqual({
+      show: 'choice',
+      model: GEMMA,
+      recommended: false,
+      preselect: 'light',
+      constraint: 'save-data',
+    });
+    expect(retrievalOfferState(input({ connection: { saveData: false, metered: true } }))).toMatchObject({ recommended: false, constraint: 'metered' });
+    expect(constraintLine('save-data')).toBe('Save-Data is on in this browser: download it later on Wi-Fi (Settings → Retrieval model).');
+    expect(constraintLine('metered')).toBe('You are on a metered connection: download it later on Wi-Fi (Settings → Retrieval model).');
   });
 
-  it('stays away when the deployment offers only the built-in model', () => {
+  it('reads the connection from navigator.connection: Save-Data, a metered flag, a cellular type', () => {
+    expect(readConnection({ connection: { saveData: true, type: 'wifi' } })).toEqual({ saveData: true, metered: false });
+    expect(readConnection({ connection: { saveData: false, type: 'cellular' } })).toEqual({ saveData: false, metered: true });
+    expect(readConnection({ connection: { metered: true } })).toEqual({ saveData: false, metered: true });
+    expect(readConnection({})).toEqual(WIFI);
+    expect(readConnection(undefined)).toEqual(WIFI);
+    expect(downloadConstraint({ saveData: true, metered: true })).toBe('save-data');
+    expect(downloadConstraint(null)).toBeNull();
+  });
+
+  it('remembers the choice: the light model asks no more; the full one, chosen but not downloaded, waits with "Download now"', () => {
+    const settings = (retrievalChoice: 'full' | 'light' | null) => ({ retrievalOfferDismissed: false, retrievalModel: null, retrievalChoice });
+    expect(retrievalOfferState(input({ settings: settings('light') }))).toEqual({ show: 'none' });
+    expect(retrievalOfferState(input({ settings: settings('full') }))).toEqual({ show: 'pending', model: GEMMA, constraint: null });
+    expect(retrievalOfferState(input({ settings: settings('full'), connection: { saveData: false, metered: true } }))).toMatchObject({
+      show: 'pending',
+      constraint: 'metered',
+    });
+  });
+
+  it('stays away when the deployment serves only the built-in model', () => {
     expect(retrievalOfferState(input({ models: [BUILT_IN] }))).toEqual({ show: 'none' });
     expect(retrievalOfferState(input({ models: [] }))).toEqual({ show: 'none' });
   });
@@ -59,18 +101,22 @@ describe('retrievalOfferState', () => {
     expect(retrievalOfferState(input({ switching: { phase: 'loading', targetId: GEMMA.id, error: null } }))).toEqual({ show: 'none' });
   });
 
-  it('stays away when a choice is stored (it is being restored, or Settings shows why it failed)', () => {
-    expect(retrievalOfferState(input({ settings: { retrievalOfferDismissed: false, retrievalModel: GEMMA.id } }))).toEqual({ show: 'none' });
+  it('stays away when a model is stored (it is being restored, or Settings shows why it failed)', () => {
+    expect(retrievalOfferState(input({ settings: { retrievalOfferDismissed: false, retrievalModel: GEMMA.id, retrievalChoice: 'full' } }))).toEqual({
+      show: 'none',
+    });
   });
 
-  it('stays away after "Don\'t ask again" (stored) and after "Not now" (this session)', () => {
-    expect(retrievalOfferState(input({ settings: { retrievalOfferDismissed: true, retrievalModel: null } }))).toEqual({ show: 'none' });
+  it('stays away after "Don\'t ask again" (stored before the choice existed) and after "Decide later" (this session)', () => {
+    expect(retrievalOfferState(input({ settings: { retrievalOfferDismissed: true, retrievalModel: null, retrievalChoice: null } }))).toEqual({
+      show: 'none',
+    });
     expect(retrievalOfferState(input({ session: { ...NEW_OFFER_SESSION, notNow: true } }))).toEqual({ show: 'none' });
   });
 
-  it('follows a download the card started: progress while loading, even before an answer is counted', () => {
+  it('follows a download the card started: progress while loading', () => {
     const session = { ...NEW_OFFER_SESSION, startedId: GEMMA.id };
-    const state = retrievalOfferState(input({ session, answered: false, switching: { phase: 'loading', targetId: GEMMA.id, error: null } }));
+    const state = retrievalOfferState(input({ session, switching: { phase: 'loading', targetId: GEMMA.id, error: null } }));
     expect(state).toEqual({ show: 'loading', model: GEMMA });
   });
 

@@ -24,6 +24,16 @@ export interface DraftRankConfig {
   feedbackWeight: number;
   /** Weight of a term found in the passage's heading rather than in the sentence. */
   headingWeight: number;
+  /**
+   * A restatement's candidate (not under an objective found by the objective search) is listed only when
+   * it states at least this share of what the best restatement candidate states of the description
+   * (descriptionShare), as the quotes of an answer keep a unit at half the best one's probability
+   * (QuotesConfig.relativeFloor 0.5): for "loss of command and control link" it keeps "in the event of a
+   * loss of the command-and-control link, the UAS must …" and leaves out "the remote pilot must maintain
+   * control of the UA" and the serial-number, remote-ID and night-light conditions printed beside it (the
+   * curated PDRA passages, issue 35 item 3).
+   */
+  restatementShare: number;
 }
 
 export const DEFAULT_DRAFT_RANK_CONFIG: DraftRankConfig = {
@@ -34,6 +44,7 @@ export const DEFAULT_DRAFT_RANK_CONFIG: DraftRankConfig = {
   feedbackPassages: 5,
   feedbackWeight: 0.5,
   headingWeight: 0.5,
+  restatementShare: 0.5,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -52,6 +63,7 @@ export const DEFAULT_DRAFT_RANK_CONFIG: DraftRankConfig = {
  * - a note to the reader or a definition ("It should be noted that …", "should be understood as",
  *   "should be interpreted as");
  * - something stated as not required ("no evidence is required", "is not required");
+ * - a permission ("the UAS designer should be allowed to experiment new solutions");
  * - an exhortation with nothing to check: a state of mind as the subject and no object or purpose
  *   ("sound judgement must be exercised by …", "caution should be used").
  */
@@ -70,9 +82,45 @@ export function nonRequirementReason(sentence: string): string | null {
     return 'the modal is inside an embedded question or a relative clause';
   if (/\b(?:shall|must|should)\s+(?:also\s+)?be\s+(?:noted|understood|interpreted|read|recalled|remembered)\b/i.test(s))
     return 'a note to the reader or a definition';
-  if (/\b(?:is|are)\s+not\s+required\b|\bno\s+[\w\s-]{1,40}?\b(?:is|are)\s+required\b/i.test(s)) return 'says what is not required';
+  if (/\b(?:shall|must|should)\s+(?:also\s+)?be\s+(?:allowed|permitted|free)\s+to\b/i.test(s)) return 'a permission, not an obligation';
+  if (/\b(?:is|are)\s+not\s+required\b|\bno\s+[\w\s-]{1,60}?\b(?:is|are)\s+required\b/i.test(s)) return 'says what is not required';
   if (/\b(?:judge?ment|care|caution|attention|common sense|vigilance)\s+(?:shall|must|should)\s+(?:always\s+)?be\s+\w+(?:\s+by\b[^.]*)?\.?\s*$/i.test(s))
     return 'an exhortation with nothing to check';
+  return null;
+}
+
+/** Column headers of the SORA tables printed over their cells ("LEVEL of ASSURANCE", "Medium (SAIL IV)"). */
+const HEADER_LEAK = /\b(?:LEVEL of (?:ASSURANCE|INTEGRITY)|Level of (?:assurance|integrity)|ASSURANCE|INTEGRITY)\b|\(SAIL [IVX]+(?:\s*(?:&|and)\s*[IVX]+)?\)/;
+
+/**
+ * Why a unit, as the segmentation read it (core/text/units.ts), cannot be quoted as printed, or null
+ * when it can: where the printed columns of a table could not be told apart, a unit's words come from
+ * its neighbours. The signs, read off the Annex E tables:
+ * - a sentence or list item printed on lines that hold another column beside it (a gap of six or more
+ *   spaces inside the line: the passage was not read as a table there);
+ * - a lower-case word followed by "The" and a lower-case word: a sentence of the next column runs into it;
+ * - the column headers printed above the cells are read into it ("LEVEL of ASSURANCE Medium (SAIL IV) The …");
+ * - a row label's number stands alone inside it ("… achieved. #06 If the operation …");
+ * - it starts, or a sentence in it goes on, with a lower-case word cut from a neighbouring cell
+ *   ("required achieved.", "… 25 kg. penetration OR hazard) …");
+ * - two modal verbs a few words apart: struck-through and inserted phrases merged by the amendment
+ *   ("should request the applicant UAS operator should to use").
+ */
+export function unreadableUnitReason(unit: { text: string; kind?: string; start?: number; end?: number }, passageText?: string): string | null {
+  const t = collapseWhitespace(unit.text);
+  // a sentence runs on into another's capitalised start ("… inspection, design The competent authority should review …")
+  if (/\b(?!(?:and|or)\b)\p{Ll}{3,} The \p{Ll}/u.test(t)) return 'words of a neighbouring column run into it';
+  if (unit.kind !== 'cell') {
+    if (passageText === undefined || unit.start === undefined || unit.end === undefined) return null;
+    const lines = passageText.slice(unit.start, unit.end).split('\n');
+    return lines.some((l) => /\S {6,}\S/.test(l.trim())) ? 'it is printed beside another column' : null;
+  }
+  if (HEADER_LEAK.test(t)) return 'the column headers are read into it';
+  if (/(?:^|[\s.])#\d{1,2}\b(?!\/)/.test(t) && !/\b(?:Step|OSO|Criterion|principle)\s?#\d/i.test(t)) return 'a row label is read into it';
+  const body = t.replace(/^\(?(?:[a-z]{1,2}|\d{1,2}|[ivxl]{1,6})[.)]\s+/, '');
+  if (/^\p{Ll}/u.test(body)) return 'it starts with words cut from a neighbouring cell';
+  if (/(?<!\b(?:e\.g|i\.e|etc|No|cf|vs|approx))\.\s+\p{Ll}/u.test(t)) return 'words of a neighbouring cell run into it';
+  if (/\b(?:shall|must|should)\b(?:\s+[^\s.;:,]+){0,6}\s+(?:shall|must|should)\b/i.test(t)) return 'struck-through and inserted phrases are merged in it';
   return null;
 }
 
@@ -177,6 +225,20 @@ export function sentenceMatch(
     else if (inHeading.has(t)) s += cfg.headingWeight * w * col.idf(t);
   }
   return s;
+}
+
+/**
+ * The share of the description's own weight (idf of its content words, and of the long / short forms
+ * the documents print for them: the terms of weight 1) that a sentence states, between 0 and 1.
+ */
+export function descriptionShare(sentence: string, description: string, terms: ReadonlyMap<string, number>, col: Collection): number {
+  const own = [...new Set(contentTokens(description))];
+  const total = own.reduce((a, t) => a + col.idf(t), 0);
+  if (total <= 0) return 1;
+  const inSentence = new Set(contentTokens(sentence));
+  let s = 0;
+  for (const [t, w] of terms) if (w >= 1 && inSentence.has(t)) s += col.idf(t);
+  return Math.min(1, s / total);
 }
 
 export interface RankedObjective {

@@ -16,12 +16,13 @@ import {
   collectionOfIndex,
   currencyOf,
   DEFAULT_DRAFT_RANK_CONFIG,
+  descriptionShare,
+  unreadableUnitReason,
   hazardTerms,
   lexiconOf,
   nonRequirementReason,
   objectiveOf,
   rankObjectives,
-  readAcrossColumns,
   sentenceMatch,
   soraEdition,
   type Collection,
@@ -32,28 +33,71 @@ import {
 import { contentTokens } from '../text/tokenize.js';
 import { shortEdition } from '../text/edition.js';
 import { formatPages } from '../retrieval/context.js';
-import { collapseWhitespace, splitSentences } from '../text/sentences.js';
+import { collapseWhitespace } from '../text/sentences.js';
 import { csvCell, csvRow } from '../text/csv.js';
+import { quotableUnits, segmentUnits, unitQuote, type GridLike, type UnitKind, type UnitSource } from '../text/units.js';
+import { gridForChunk } from '../sora/tables/grid.js';
 
 export type Modal = 'shall' | 'must' | 'should' | 'is required';
 
 const NORMATIVE = /\b(shall|must|should|(?:is|are) required)\b/i;
 
 export interface NormativeStatement {
+  /** The unit as a reader quotes it (core/text/units.ts): one sentence, list item, table cell or footnote, never text spliced across table columns. */
   text: string;
   modal: Modal;
+  /** Table cells: the row and column headers the cell sits under, as printed ("Criterion #1 (Technical design) · Medium"). */
+  header?: string;
+  /** The words as printed, when the reading differs (merged amendment mark-up read, a footnote number separated). */
+  printed?: string;
+  /** The printed text merges struck-through and inserted words here; `text` reads them as amended. */
+  amendment?: 'read';
+  /** The unit's kind (a sentence, list item, table cell or footnote). */
+  kind: UnitKind;
+  /** Offsets into the passage text of the lines the unit is printed on. */
+  start: number;
+  end: number;
 }
 
-/** The sentences of a text that state an obligation or a recommendation, verbatim (whitespace collapsed). */
-export function normativeStatements(text: string): NormativeStatement[] {
+/**
+ * The quotable units of a passage that state an obligation or a recommendation: the passage is read
+ * by THE segmentation (core/text/units.ts — sentences, list items, table cells under their row and
+ * column headers, footnotes; the passage's own heading left out), so a table row is never read across
+ * its columns; then each unit with a modal verb ("shall", "must", "should", "is / are required").
+ */
+export function normativeStatements(source: string | UnitSource, grid: GridLike | null = null): NormativeStatement[] {
   const out: NormativeStatement[] = [];
-  for (const s of splitSentences(collapseWhitespace(text))) {
-    const m = NORMATIVE.exec(s);
+  for (const u of quotableUnits(segmentUnits(headingOnItsLine(typeof source === 'string' ? { text: source } : source), grid))) {
+    const m = NORMATIVE.exec(u.text);
     if (!m) continue;
     const word = m[1]!.toLowerCase();
-    out.push({ text: s.trim(), modal: word.endsWith('required') ? 'is required' : (word as Modal) });
+    out.push({
+      text: u.text,
+      modal: word.endsWith('required') ? 'is required' : (word as Modal),
+      ...(u.header ? { header: u.header } : {}),
+      ...(u.printed ? { printed: u.printed } : {}),
+      ...(u.amendment ? { amendment: u.amendment } : {}),
+      kind: u.kind,
+      start: u.start,
+      end: u.end,
+    });
   }
   return out;
+}
+
+/**
+ * The passage with its printed heading on a line of its own when the text runs on after it on the same
+ * line ("GM1 Article 11 Definitions The following …"): the space after the heading becomes a line break,
+ * so the heading is not read into the first statement (offsets into the text are unchanged).
+ */
+function headingOnItsLine(source: UnitSource): UnitSource {
+  const title = collapseWhitespace(source.title ?? '');
+  const lead = source.text.length - source.text.trimStart().length;
+  if (!title || !source.text.startsWith(`${title} `, lead)) return source;
+  const at = lead + title.length;
+  const firstLineEnd = source.text.indexOf('\n', lead);
+  if (firstLineEnd !== -1 && firstLineEnd <= at) return source;
+  return { ...source, text: `${source.text.slice(0, at)}\n${source.text.slice(at + 1)}` };
 }
 
 export interface DraftSource {
@@ -66,8 +110,15 @@ export interface DraftSource {
 
 export interface CandidateRequirement {
   id: string;
+  /** The unit as quoted (a sentence, list item or table cell; see `header` for a cell's headers). */
   statement: string;
   modal: Modal;
+  /** A table cell's row and column headers, as printed. */
+  header?: string;
+  /** The words as printed, when the statement reads them otherwise (merged amendment mark-up, a footnote number). */
+  printed?: string;
+  /** The printed text merges struck-through and inserted words in this statement; it is read as amended. */
+  amendment?: 'read';
   /** "OSO #05", "Mitigation M2", "Step #9" (from the printed headings), or the document's title when the passage is under none. */
   group: string;
   /** The group's heading as printed ("OSO #06 — C3 link characteristics … are appropriate for the UAS operation"), or the document's title. */
@@ -82,7 +133,7 @@ export interface CandidateRequirement {
   verbatim: true;
   /** False when the source is a restatement (the curated set), not the regulation's own wording. */
   sourceVerbatim: boolean;
-  /** True when the sentence was read across the columns of a table printed side by side: its words may come from neighbouring cells (check the printed page). */
+  /** Drafts recorded before issue 35 (statements read as units since): the sentence was read across the columns of a printed table. Never set now. */
   acrossColumns?: boolean;
 }
 
@@ -109,6 +160,13 @@ export interface RequirementDraft {
   requirements: CandidateRequirement[];
   /** Sentences with a modal verb left out because they are not requirements, with the reason. */
   excluded?: { statement: string; reason: string; chunkId: string }[];
+  /** Restatement candidates left out because they do not state what the description names (DraftRankConfig.restatementShare). */
+  unrelated?: number;
+  /**
+   * Passages with requirements printed in a table whose columns could not be read apart (unreadableUnitReason):
+   * not listed as candidates (their words may come from neighbouring cells), but named so that they are read in the table.
+   */
+  inTables?: { chunkId: string; title: string; pages: string; count: number }[];
   /** Set when nothing passed the evidence gate. */
   noEvidence: boolean;
 }
@@ -125,9 +183,20 @@ export interface DraftPassage {
   sourceVerbatim: boolean;
 }
 
-/** The SORA objective or mitigation a passage belongs to, from its printed title and section path, else the document. */
-export function groupOf(chunk: Pick<Chunk, 'title' | 'sectionPath'>, documentTitle: string): string {
-  return objectiveOf(chunk).key ?? documentTitle;
+/**
+ * The group a passage's candidates are listed under: the SORA objective, mitigation or step printed
+ * above it; else its document — or, for a restatement (one curated document restating many
+ * sections), the passage's own heading, so that its candidates are grouped as the regulation's are.
+ */
+export function groupOf(chunk: Pick<Chunk, 'title' | 'sectionPath'>, documentTitle: string, restatement = false): string {
+  return groupFor(chunk, documentTitle, restatement).key;
+}
+
+function groupFor(chunk: Pick<Chunk, 'title' | 'sectionPath'>, documentTitle: string, restatement: boolean): { key: string; title: string } {
+  const objective = objectiveOf(chunk);
+  if (objective.key) return { key: objective.key, title: objective.title };
+  const own = collapseWhitespace(chunk.title);
+  return restatement && own ? { key: own, title: own } : { key: documentTitle, title: documentTitle };
 }
 
 /** How the candidates are ranked: the hazard's weighted terms, the collection's idf, the latest SORA edition in the index. */
@@ -141,11 +210,16 @@ export interface DraftRanking {
 const CURRENCY_ORDER: Currency[] = ['current', 'earlier-edition', 'restatement'];
 
 /**
- * Candidate requirements from the selected passages: every sentence that passes the normative test
- * (`normativeStatements`, then `nonRequirementReason`), once, ranked by fused relevance (reciprocal
- * rank of the passage in the retrieval, of its objective in the objective search, and of the
- * sentence's own match with the description's words), the current text first, then an earlier
- * SORA edition, then restatements; within each, grouped by objective (groups by their best candidate).
+ * Candidate requirements from the selected passages: every quotable unit that passes the normative
+ * test (`normativeStatements`, then `nonRequirementReason`), once, ranked by fused relevance
+ * (reciprocal rank of the passage in the retrieval, of its objective in the objective search, and of
+ * the unit's own match with the description's words), the current text first, then an earlier SORA
+ * edition, then restatements; within each, grouped by objective (groups by the same fusion over the group's
+ * passages and candidates).
+ * A restatement's candidate is listed only when it states what the description names about as fully as
+ * the best of them does (the share of the description's weight it states, at least `restatementShare`
+ * of the best one's), or its objective was found by the objective search: the curated passages are
+ * long lists of conditions, most of them about something else.
  */
 export function draftFromPassages(
   query: string,
@@ -160,50 +234,83 @@ export function draftFromPassages(
   const latest = ranking ? ranking.latestEdition : Math.max(-1, ...passages.map((p) => soraEdition(p.documentEdition) ?? -1));
   const seen = new Set<string>();
   const excluded: NonNullable<RequirementDraft['excluded']> = [];
-  const flat: (Omit<CandidateRequirement, 'id' | 'relevance'> & { match: number; passageRank: number | null; objectiveRank?: number; order: number })[] = [];
+  const inTables: NonNullable<RequirementDraft['inTables']> = [];
+  const groupEvidence = new Map<string, { passageRank: number | null; objectiveRank: number | null }>();
+  const hidden: { tier: Currency; group: string; match: number }[] = [];
+  type Flat = Omit<CandidateRequirement, 'id' | 'relevance'> & {
+    match: number;
+    share: number;
+    passageRank: number | null;
+    objectiveRank?: number;
+    order: number;
+  };
+  const found: Flat[] = [];
   for (const p of passages) {
     const c = p.chunk;
+    const currency = currencyOf(p.documentEdition, p.sourceVerbatim, latest !== null && latest > 0 ? latest : null);
+    const { key: group, title: groupTitle } = groupFor(c, p.documentTitle, currency === 'restatement');
+    // what the retrieval and the objective search say of the group, whether or not this passage gives a candidate
+    const ge = groupEvidence.get(`${currency}\u0000${group}`) ?? { passageRank: null, objectiveRank: null };
+    if (p.rank !== null && (ge.passageRank === null || p.rank < ge.passageRank)) ge.passageRank = p.rank;
+    if (p.objectiveRank !== undefined && (ge.objectiveRank === null || p.objectiveRank < ge.objectiveRank)) ge.objectiveRank = p.objectiveRank;
+    groupEvidence.set(`${currency}\u0000${group}`, ge);
     const objective = objectiveOf(c);
-    const group = objective.key ?? p.documentTitle;
-    const groupTitle = objective.key ? objective.title : p.documentTitle;
-    // the heading printed at the top of the passage is not part of its first sentence
-    const body = collapseWhitespace(c.text);
-    const title = collapseWhitespace(c.title);
-    for (const st of normativeStatements(body.startsWith(title) ? body.slice(title.length) : body)) {
-      const key = st.text.toLowerCase();
+    // the passage's units (its printed heading is a unit of its own, not part of the first sentence)
+    for (const st of normativeStatements(c, gridForChunk(c))) {
+      const quoted = unitQuote(st);
+      const key = quoted.toLowerCase();
       if (seen.has(key)) continue;
       seen.add(key);
       const why = nonRequirementReason(st.text);
       if (why) {
-        excluded.push({ statement: st.text, reason: why, chunkId: c.id });
+        excluded.push({ statement: quoted, reason: why, chunkId: c.id });
+        continue;
+      }
+      if (unreadableUnitReason(st, c.text)) {
+        // not a candidate, but what it says still tells how much its group is about the description
+        hidden.push({ tier: currency, group, match: sentenceMatch(quoted, `${groupTitle} ${c.title}`, terms, col, cfg) });
+        const at = inTables.find((x) => x.chunkId === c.id);
+        if (at) at.count++;
+        else inTables.push({ chunkId: c.id, title: c.title, pages: formatPages(c), count: 1 });
         continue;
       }
       const section = c.sectionPath.length ? c.sectionPath.join(' › ') : c.title;
-      const found =
+      const via =
         p.rank !== null ? `passage ${p.rank} the document agents selected` : `a passage of ${objective.key} found by searching the objectives' own text`;
-      flat.push({
+      found.push({
         statement: st.text,
         modal: st.modal,
+        ...(st.header ? { header: st.header } : {}),
+        ...(st.printed ? { printed: st.printed } : {}),
+        ...(st.amendment ? { amendment: st.amendment } : {}),
         group,
         groupTitle,
-        currency: currencyOf(p.documentEdition, p.sourceVerbatim, latest !== null && latest > 0 ? latest : null),
-        rationale: `Printed as a "${st.modal}" statement in ${c.title} (${formatPages(c)}); from ${found} for “${query}”.`,
+        currency,
+        rationale: `Printed as a "${st.modal}" statement in ${c.title} (${formatPages(c)}); from ${via} for “${query}”.`,
         source: { chunkId: c.id, document: p.documentTitle, edition: p.documentEdition, section, pages: formatPages(c) },
         verbatim: true,
         sourceVerbatim: p.sourceVerbatim,
-        ...(readAcrossColumns(c.text, st.text) ? { acrossColumns: true } : {}),
-        match: sentenceMatch(st.text, `${groupTitle} ${c.title}`, terms, col, cfg),
+        match: sentenceMatch(quoted, `${groupTitle} ${c.title}`, terms, col, cfg),
+        share: descriptionShare(quoted, query, terms, col),
         passageRank: p.rank,
         ...(p.objectiveRank !== undefined ? { objectiveRank: p.objectiveRank } : {}),
-        order: flat.length,
+        order: found.length,
       });
     }
   }
+  // a restatement's candidate (not under an objective the objective search found) states what the description names,
+  // as much as its best one does, or it is left out (counted)
+  const loose = (r: Flat) => r.currency === 'restatement' && r.objectiveRank === undefined;
+  const best = Math.max(0, ...found.filter(loose).map((r) => r.share));
+  const flat = found.filter((r) => !loose(r) || (r.share > 0 && r.share >= cfg.restatementShare * best));
+  const unrelated = found.length - flat.length;
+  // the own-match ranks of the candidates, and of the statements read in the table (keyed -1, -2, …: they rank groups only)
+  const pool = [...flat.map((r) => ({ key: r.order, match: r.match })), ...hidden.map((h, i) => ({ key: -(i + 1), match: h.match }))];
   const lexRank = new Map(
-    [...flat]
+    pool
       .filter((r) => r.match > 0)
-      .sort((a, b) => b.match - a.match || a.order - b.order)
-      .map((r, i) => [r.order, i + 1] as const),
+      .sort((a, b) => b.match - a.match || Math.abs(a.key) - Math.abs(b.key))
+      .map((r, i) => [r.key, i + 1] as const),
   );
   const rr = (rank: number | null | undefined) => (rank ? 1 / (cfg.k + rank) : 0);
   const scored = flat.map((r) => ({ ...r, relevance: rr(r.passageRank) + rr(r.objectiveRank) + rr(lexRank.get(r.order)) }));
@@ -211,11 +318,23 @@ export function draftFromPassages(
   const sorted: typeof scored = [];
   for (const tier of CURRENCY_ORDER) {
     const inTier = scored.filter((r) => r.currency === tier).sort(byScore);
-    // within a group, the sentences read cleanly before those read across table columns (labelled), each by relevance
-    for (const g of [...new Set(inTier.map((r) => r.group))])
-      sorted.push(...inTier.filter((r) => r.group === g).sort((a, b) => Number(a.acrossColumns ?? false) - Number(b.acrossColumns ?? false)));
+    // groups by the same fusion over the group: its best passage in the retrieval, its objective's rank in the objective
+    // search and its best statement's own match (a passage or a statement read in the table counts too); each group's
+    // candidates by relevance
+    const groupScore = (g: string): number => {
+      const ge = groupEvidence.get(`${tier}\u0000${g}`);
+      const lex = Math.min(
+        ...inTier.filter((r) => r.group === g).map((r) => lexRank.get(r.order) ?? Infinity),
+        ...hidden.flatMap((h, i) => (h.tier === tier && h.group === g ? [lexRank.get(-(i + 1)) ?? Infinity] : [])),
+      );
+      return rr(ge?.passageRank) + rr(ge?.objectiveRank) + (Number.isFinite(lex) ? rr(lex) : 0);
+    };
+    const groups = [...new Set(inTier.map((r) => r.group))];
+    const scores = new Map(groups.map((g) => [g, groupScore(g)] as const));
+    groups.sort((a, b) => scores.get(b)! - scores.get(a)! || groups.indexOf(a) - groups.indexOf(b));
+    for (const g of groups) sorted.push(...inTier.filter((r) => r.group === g));
   }
-  const requirements = sorted.map(({ match: _m, passageRank: _p, objectiveRank: _o, order: _r, ...r }, i) => ({
+  const requirements = sorted.map(({ match: _m, share: _s, passageRank: _p, objectiveRank: _o, order: _r, ...r }, i) => ({
     id: `REQ-${String(i + 1).padStart(3, '0')}`,
     ...r,
     relevance: Number(r.relevance.toFixed(5)),
@@ -231,10 +350,12 @@ export function draftFromPassages(
     query,
     mode: 'evidence-only',
     createdAt: now().toISOString(),
-    summary: draftSummary(requirements, docs, excluded.length),
+    summary: draftSummary(requirements, docs, excluded.length, unrelated, inTables),
     documents: docs,
     requirements,
     excluded,
+    ...(unrelated ? { unrelated } : {}),
+    ...(inTables.length ? { inTables } : {}),
     noEvidence: passages.length === 0,
   };
 }
@@ -252,7 +373,13 @@ export function tierHeading(tier: Currency, editions: readonly string[]): string
   return tier === 'restatement' ? TIER_HEADINGS.restatement : `${TIER_HEADINGS[tier]}${named}`;
 }
 
-function draftSummary(reqs: readonly CandidateRequirement[], docs: readonly DraftDocument[], excluded: number): string {
+function draftSummary(
+  reqs: readonly CandidateRequirement[],
+  docs: readonly DraftDocument[],
+  excluded: number,
+  unrelated: number,
+  inTables: NonNullable<RequirementDraft['inTables']>,
+): string {
   const n = reqs.length;
   const from = docs.filter((d) => (d.contributed ?? 0) > 0).length;
   const tiers = CURRENCY_ORDER.filter((t) => reqs.some((r) => r.currency === t));
@@ -266,7 +393,13 @@ function draftSummary(reqs: readonly CandidateRequirement[], docs: readonly Draf
   const left = excluded
     ? ` ${excluded} sentence${excluded === 1 ? '' : 's'} with “shall / should / must” ${excluded === 1 ? 'was' : 'were'} left out because ${excluded === 1 ? 'it is' : 'they are'} not requirements (questions, notes to the reader, descriptions of the text).`
     : '';
-  return `${n} candidate requirement${n === 1 ? '' : 's'} from ${from} of the ${docs.length} documents consulted, most relevant to your description first, grouped by the safety objective (OSO), mitigation or SORA step they are printed under.${order}${left}`;
+  const off = unrelated
+    ? ` ${unrelated} requirement${unrelated === 1 ? '' : 's'} of the restatements ${unrelated === 1 ? 'was' : 'were'} left out because ${unrelated === 1 ? 'it does' : 'they do'} not state what you describe.`
+    : '';
+  const tables = inTables.length
+    ? ` ${inTables.length === 1 ? 'One passage prints' : `${inTables.length} passages print`} further requirements in a table whose columns could not be read apart: read ${inTables.length === 1 ? 'it' : 'them'} in the table (listed below).`
+    : '';
+  return `${n} candidate requirement${n === 1 ? '' : 's'} from ${from} of the ${docs.length} documents consulted, most relevant to your description first, grouped by the safety objective (OSO), mitigation, SORA step or section they are printed under.${order}${left}${off}${tables}`;
 }
 
 /** Plain-language reason a consulted document was read, from what the retrieval found in it. */
@@ -333,8 +466,13 @@ export function draftFromAgents(
     const c = chunks[o.rows[0]!]!;
     return currencyOf(c.edition, verbatimOf(c.docId), latestEdition);
   };
-  // the current text's objectives only: restatements and earlier editions come in through the agents' passages, after it
-  const objectives = ranked.filter((o) => tierOf(o) === 'current').slice(0, config.objectives);
+  // the current text's objectives; a restatement's too when the agents kept its document (its candidates are then grouped
+  // and ranked as the current text's are); earlier editions come in through the agents' passages only
+  const restating = passages.some((p) => currencyOf(p.documentEdition, p.sourceVerbatim, latestEdition) === 'restatement');
+  const objectives = [
+    ...ranked.filter((o) => tierOf(o) === 'current').slice(0, config.objectives),
+    ...(restating ? ranked.filter((o) => tierOf(o) === 'restatement').slice(0, config.objectives) : []),
+  ];
   const have = new Map(passages.map((p) => [p.chunk.id, p] as const));
   const extraDocs = new Map<string, DraftDocument>();
   for (const o of objectives) {
@@ -404,7 +542,7 @@ export function draftToMarkdown(d: RequirementDraft): string {
     lines.push(`- ${doc.title} (${shortEdition(doc.edition)})${doc.kept ? '' : ' — not used'}: ${doc.reason}.${gave}`);
   }
   lines.push('');
-  if (d.noEvidence || !d.requirements.length) {
+  if (d.noEvidence || (!d.requirements.length && !d.inTables?.length)) {
     lines.push(
       d.noEvidence
         ? 'No evidence: no passage passed the evidence gate.'
@@ -418,13 +556,23 @@ export function draftToMarkdown(d: RequirementDraft): string {
       lines.push(`### ${g.title}`, '');
       for (const r of g.requirements) {
         lines.push(
-          `- **${r.id}** (${r.modal}) “${r.statement}”${r.sourceVerbatim ? '' : ' — from a restatement, not the regulation’s wording: check the official text'}${r.acrossColumns ? ` — ${ACROSS_COLUMNS_NOTE}` : ''}`,
+          `- **${r.id}** (${r.modal}) ${r.header ? `${r.header}: ` : ''}“${r.statement}”${r.sourceVerbatim ? '' : ' — from a restatement, not the regulation’s wording: check the official text'}${r.amendment ? ` — ${amendmentNote(r)}` : ''}`,
           `  - Source: ${r.source.document}, ${r.source.section}, ${r.source.pages} [${r.source.chunkId}] — ${r.source.edition}`,
           `  - Rationale: ${r.rationale}`,
         );
       }
       lines.push('');
     }
+  }
+  if (d.inTables?.length) {
+    lines.push('## Requirements to read in the printed table', '');
+    lines.push(
+      'These passages print requirements in a table whose columns could not be read apart; they are not listed above (their words may come from neighbouring cells).',
+      '',
+    );
+    for (const t of d.inTables)
+      lines.push(`- ${t.title}, ${t.pages} [${t.chunkId}]: ${t.count} statement${t.count === 1 ? '' : 's'} with “shall / should / must”`);
+    lines.push('');
   }
   if (d.excluded?.length) {
     lines.push('## Left out: sentences with “shall / should / must” that are not requirements', '');
@@ -434,7 +582,9 @@ export function draftToMarkdown(d: RequirementDraft): string {
   return `${lines.join('\n')}`;
 }
 
-export const ACROSS_COLUMNS_NOTE = 'read across the columns of a printed table: its words may come from neighbouring cells; check the printed page';
+/** What a candidate read as amended says about its printed words. */
+export const amendmentNote = (r: Pick<CandidateRequirement, 'printed'>): string =>
+  `read as amended: the printed text merges struck-through and inserted words${r.printed ? ` (“${r.printed}”)` : ''}; the consolidated text is the reference`;
 
 export interface DraftTier {
   tier: Currency;
@@ -480,7 +630,8 @@ export function draftToCsv(d: RequirementDraft): string {
       r.id,
       r.group,
       r.modal,
-      r.statement,
+      // a table cell with the headers it sits under, as quoted
+      unitQuote({ text: r.statement, ...(r.header ? { header: r.header } : {}) }),
       r.source.document,
       r.source.edition,
       r.source.section,

@@ -117,6 +117,26 @@ const AMENDMENT_RULES: { re: RegExp; read: (m: RegExpExecArray) => string | null
   { re: /\b(\p{Ll}{3,})(\p{Lu}{2,}\p{Ll}*|\p{Lu}\p{Ll}{2,})\b/gu, read: (m) => m[2]! },
 ];
 
+/**
+ * Where a printed text merges struck-through and inserted words in a way its case marks ("wWhen",
+ * "applicantUAS"): each merge's span in the text, the words as printed and as read (the rules the
+ * units read them with). Merges the case does not mark ("receiveundergo") are not found.
+ */
+export function amendmentMerges(text: string): { start: number; end: number; printed: string; read: string }[] {
+  const out: { start: number; end: number; printed: string; read: string }[] = [];
+  for (const rule of AMENDMENT_RULES) {
+    for (const m of text.matchAll(rule.re)) {
+      const read = rule.read(m as RegExpExecArray);
+      if (read === null) continue;
+      const start = m.index;
+      const end = start + m[0].length;
+      if (out.some((o) => start < o.end && o.start < end)) continue;
+      out.push({ start, end, printed: m[0], read });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
 /** The unit text with footnote numbers separated and case-marked amendment merges read. */
 function readUnit(raw: string, markers: ReadonlySet<string>): { text: string; footnotes: string[]; amended: boolean } {
   const footnotes: string[] = [];
@@ -418,6 +438,114 @@ function tableUnits(lines: Line[]): Raw[] {
     });
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// a layout table as a grid of its printed cells (the answer cards show it so)
+
+/** A printed cell: its lines' text in the column (line breaks kept where a list item or a sentence ends), and its printed width in characters. */
+export interface PrintedCell {
+  readonly text: string;
+  readonly width: number;
+}
+
+/**
+ * A row of a layout table: its printed cells (`header`: the column headers printed above the first row),
+ * or its lines as printed where its columns could not be told apart (a run of text crosses a column edge).
+ */
+export type PrintedRow =
+  { readonly kind: 'cells'; readonly header?: true; readonly cells: readonly PrintedCell[] } | { readonly kind: 'printed'; readonly text: string };
+
+/** A cell's lines as one text: a line break kept before an enumerator and after a line that ends a sentence or a list entry. */
+function cellText(lines: readonly string[]): string {
+  let out = '';
+  for (const raw of lines) {
+    const l = collapse(raw);
+    if (!l) continue;
+    if (!out) out = l;
+    else if (ENUMERATOR.test(l) || /[.;:]$/.test(out)) out += `\n${l}`;
+    else out += ` ${l}`;
+  }
+  return out;
+}
+
+/** Leading lines of a table's first row block that are its column headers: short runs set over the data columns, right of the row labels. */
+function headerLines(block: Line[]): number {
+  const indentOf = (l: Line) => l.text.length - l.text.trimStart().length;
+  let peel = 0;
+  while (peel < Math.min(4, block.length - 1)) {
+    const segs = segments(block[peel]!);
+    const restMin = Math.min(...block.slice(peel + 1).map(indentOf));
+    if (!(indentOf(block[peel]!) > restMin + 4 && segs.every((x) => x.text.length <= 30))) break;
+    peel++;
+  }
+  return peel;
+}
+
+/**
+ * A layout table (a passage of kind 'table') as rows of printed cells, by the reading the units use:
+ * row blocks at the blank lines, columns at the gutters of each block, the header lines above the first
+ * row under the columns they stand over. No cell takes a word from another column: where a printed run
+ * crosses a column edge, or a column holds a gap as wide as a gutter (two printed columns read as one),
+ * that row is kept as printed. Null when no row has two columns.
+ */
+export function printedTableRows(source: UnitSource): PrintedRow[] | null {
+  const markers = new Set(source.footnoteMarkers ?? []);
+  const rows: PrintedRow[] = [];
+  const widest = (ls: readonly Line[]) => Math.max(1, ...ls.map((l) => l.text.trim().length));
+  let first = true;
+  for (const b of blocksOf(linesOf(source.text), markers, source.kind === 'table')) {
+    if (b.kind !== 'table') {
+      const text = cellText(b.lines.map((l) => l.text));
+      if (text) rows.push({ kind: 'cells', cells: [{ text, width: widest(b.lines) }] });
+      continue;
+    }
+    const blocks: Line[][] = [[]];
+    for (const l of b.lines) {
+      if (!l.text.trim()) {
+        if (blocks[blocks.length - 1]!.length) blocks.push([]);
+      } else blocks[blocks.length - 1]!.push(l);
+    }
+    for (const whole of blocks.filter((x) => x.length)) {
+      const peel = first ? headerLines(whole) : 0;
+      first = false;
+      const block = whole.slice(peel);
+      const cols = columnsOf(block);
+      const edges = cols.map((c, k) => ({ from: c.from, to: cols[k + 1]?.from ?? Infinity }));
+      // a run across a column edge, or a wide gap inside a column (two printed columns read as one): not told apart
+      const crosses = (l: Line) =>
+        segments(l).some((run) => edges.filter((e) => overlap(run, e) > 0).length > 1) ||
+        edges.some((e) => /\S {6,}\S/.test(l.text.slice(e.from, e.to === Infinity ? undefined : e.to).trim()));
+      if (cols.length < 2) {
+        rows.push({ kind: 'cells', cells: [{ text: cellText(whole.map((l) => l.text)), width: widest(whole) }] });
+        continue;
+      }
+      if (block.some(crosses)) {
+        rows.push({ kind: 'printed', text: whole.map((l) => l.text.trimEnd()).join('\n') });
+        continue;
+      }
+      const width = (k: number) => (cols[k + 1]?.from ?? cols[k]!.to) - cols[k]!.from;
+      if (peel) {
+        // each header run under the column it stands over most
+        const head = cols.map(() => [] as string[]);
+        for (const l of whole.slice(0, peel))
+          for (const run of segments(l)) {
+            let best = 0;
+            edges.forEach((e, k) => {
+              if (overlap(run, e) > overlap(run, edges[best]!)) best = k;
+            });
+            head[best]!.push(run.text);
+          }
+        rows.push({ kind: 'cells', header: true, cells: head.map((h, k) => ({ text: h.join(' '), width: width(k) })) });
+      }
+      const slice = (l: Line, k: number) => l.text.slice(cols[k]!.from, edges[k]!.to === Infinity ? undefined : edges[k]!.to);
+      // a line that fills every column is a row of its own (a matrix: "Low integrity   Low robustness   Low robustness")
+      const lineRows = block.length > 1 && block.every((l) => cols.every((_, k) => slice(l, k).trim()));
+      for (const ls of lineRows ? block.map((l) => [l]) : [block])
+        rows.push({ kind: 'cells', cells: cols.map((_, k) => ({ text: cellText(ls.map((l) => slice(l, k))), width: width(k) })) });
+    }
+  }
+  return rows.some((r) => r.kind === 'cells' && r.cells.length > 1) ? rows : null;
 }
 
 function gridUnits(grid: GridLike, text: string): Raw[] {

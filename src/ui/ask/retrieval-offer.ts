@@ -1,10 +1,13 @@
 /**
  * Whether (and as what) the Ask view offers the downloadable retrieval model
  * (RetrievalModelOffer.svelte): a pure decision over the app's state, so that it is tested
- * without a browser. The offer comes only after an answer with evidence, only while the
- * built-in model is in use and no choice is stored or being made, and never after "Don't ask
- * again"; once the user starts the download from the card, the card follows that switch
- * (progress, error, then "now searching with …" once).
+ * without a browser. On a first visit — nothing chosen yet, the built-in model in use, a second
+ * model served by this deployment — the card offers the choice between the full offline package
+ * (recommended) and the light built-in model; on Save-Data or a metered / cellular connection the
+ * full package is neither recommended nor preselected, and the card says why. The choice is stored
+ * (settings.retrievalChoice); "Not now" hides the card for the page's lifetime. Once the user starts
+ * the download from the card, the card follows that switch (progress, error, then "now searching
+ * with …" once); the built-in model answers meanwhile.
  */
 import type { RetrievalModelInfo, RetrievalModelStatus } from '../../runtime/types';
 import type { Settings } from '../../storage/settings-store';
@@ -24,6 +27,26 @@ export const NEW_OFFER_SESSION: Readonly<RetrievalOfferSession> = Object.freeze(
 
 export type OfferedModel = Pick<RetrievalModelInfo, 'id' | 'label' | 'builtIn' | 'downloadBytes' | 'licence'>;
 
+/** What the browser says of the connection (navigator.connection, where it has one). */
+export interface ConnectionInfo {
+  /** The user asked the browser to save data (Save-Data). */
+  saveData: boolean;
+  /** A metered connection, or a cellular one. */
+  metered: boolean;
+}
+
+/** Why the full package is not recommended now: the user saves data, or pays for it. */
+export type DownloadConstraint = 'save-data' | 'metered';
+
+/** navigator.connection (Network Information API; absent in Safari and Firefox: nothing known, nothing held back). */
+export function readConnection(nav: { connection?: { saveData?: unknown; type?: unknown; metered?: unknown } | undefined } | undefined): ConnectionInfo {
+  const c = nav?.connection;
+  return { saveData: c?.saveData === true, metered: c?.metered === true || c?.type === 'cellular' };
+}
+
+/** Why a large download should wait, or null when nothing says so. */
+export const downloadConstraint = (c: ConnectionInfo | null): DownloadConstraint | null => (c?.saveData ? 'save-data' : c?.metered ? 'metered' : null);
+
 export interface RetrievalOfferInput {
   /** The models on offer (app.retrieval.models). */
   models: readonly OfferedModel[];
@@ -31,15 +54,18 @@ export interface RetrievalOfferInput {
   active: Pick<RetrievalModelStatus, 'id' | 'label' | 'state'> | null;
   /** The state of a switch (app.retrieval.switching). */
   switching: { phase: 'idle' | 'loading' | 'error'; targetId: string | null; error: string | null };
-  settings: Pick<Settings, 'retrievalOfferDismissed' | 'retrievalModel'>;
-  /** A turn of this conversation has shown evidence (see turnShowedEvidence). */
-  answered: boolean;
+  settings: Pick<Settings, 'retrievalOfferDismissed' | 'retrievalModel' | 'retrievalChoice'>;
+  /** The connection now (readConnection); null when unknown. */
+  connection: ConnectionInfo | null;
   session: RetrievalOfferSession;
 }
 
 export type RetrievalOfferState =
   | { show: 'none' }
-  | { show: 'offer'; model: OfferedModel }
+  /** The first visit's choice: `recommended` (and preselected) the full package unless `constraint` says why not. */
+  | { show: 'choice'; model: OfferedModel; recommended: boolean; preselect: 'full' | 'light'; constraint: DownloadConstraint | null }
+  /** The full package was chosen, but is not downloaded yet (the download was interrupted, or left for later). */
+  | { show: 'pending'; model: OfferedModel; constraint: DownloadConstraint | null }
   | { show: 'loading'; model: OfferedModel }
   | { show: 'error'; model: OfferedModel; message: string }
   | { show: 'ready'; label: string };
@@ -47,7 +73,7 @@ export type RetrievalOfferState =
 const NONE: RetrievalOfferState = Object.freeze({ show: 'none' });
 
 export function retrievalOfferState(input: RetrievalOfferInput): RetrievalOfferState {
-  const { models, active, switching, settings, answered, session } = input;
+  const { models, active, switching, settings, session } = input;
   if (session.startedId !== null) {
     // the card started this download: it follows it to the end
     const model = models.find((m) => m.id === session.startedId);
@@ -61,12 +87,22 @@ export function retrievalOfferState(input: RetrievalOfferInput): RetrievalOfferS
     // switched elsewhere since (Settings): nothing more to say here
     return NONE;
   }
-  if (!answered || session.notNow || settings.retrievalOfferDismissed) return NONE;
-  // a stored choice (being restored at start, or failed to) is Settings' business
+  if (session.notNow || settings.retrievalOfferDismissed || settings.retrievalChoice === 'light') return NONE;
+  // a stored model (being restored at start, or failed to) is Settings' business
   if (settings.retrievalModel !== null) return NONE;
   if (!active || active.state !== 'default' || switching.phase === 'loading') return NONE;
   const model = models.find((m) => !m.builtIn);
-  return model ? { show: 'offer', model } : NONE;
+  if (!model) return NONE;
+  const constraint = downloadConstraint(input.connection);
+  if (settings.retrievalChoice === 'full') return { show: 'pending', model, constraint };
+  return { show: 'choice', model, recommended: constraint === null, preselect: constraint === null ? 'full' : 'light', constraint };
+}
+
+/** The card's plain words for why the full package waits. */
+export function constraintLine(c: DownloadConstraint): string {
+  return c === 'save-data'
+    ? 'Save-Data is on in this browser: download it later on Wi-Fi (Settings → Retrieval model).'
+    : 'You are on a metered connection: download it later on Wi-Fi (Settings → Retrieval model).';
 }
 
 /** What turnShowedEvidence reads of a turn's state (core/ask/turn-state.ts). */
