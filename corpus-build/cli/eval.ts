@@ -45,7 +45,8 @@ const USAGE = `Usage: npm run eval -- --questions <file.jsonl> [--corpus <id>] [
                    formulations (replies cached in .cache/assist/)
   ablation flags   --dense-only --bm25-only --mmr --post --rerank --no-rerank --elbow --no-threshold
                    --no-windows --no-questions (synthetic-question vectors) --no-question-bm25
-                   (BM25 without the synthetic questions) --expansion --voy --decompose;
+                   (BM25 without the synthetic questions) --expansion --voy --decompose
+                   --rrf-k60 (the fusion constant before the bank's CV chose 10);
                    --rerank and --no-rerank, --dense-only and --bm25-only exclude each other
   --agents         document agents (the agent-based RAG paper): top-3 documents from the summary index
                    and the flat hits they own, retrieval inside each, per-document evidence gate, merged
@@ -78,6 +79,7 @@ try {
       'no-rerank': { type: 'boolean', default: false },
       'no-threshold': { type: 'boolean', default: false },
       voy: { type: 'boolean', default: false },
+      'rrf-k60': { type: 'boolean', default: false },
       mmr: { type: 'boolean', default: false },
       elbow: { type: 'boolean', default: false },
       'no-windows': { type: 'boolean', default: false },

@@ -20,6 +20,8 @@ export const ABLATION_FLAGS = {
   'no-questions': { questions: { enabled: false } },
   expansion: { expansion: { enabled: true } },
   voy: { dense: { pool: 50, backend: 'voy' } },
+  // the fusion constant before the bank's CV picked k = 10 (60: Cormack et al.'s value), for comparing on held-out questions
+  'rrf-k60': { rrf: { k: 60 } },
 } as const satisfies Record<string, RetrievalConfigOverrides>;
 
 export type AblationFlag = keyof typeof ABLATION_FLAGS;
