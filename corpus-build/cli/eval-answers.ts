@@ -236,7 +236,8 @@ if (todo.length) {
         removeGold: Boolean(values['remove-gold']),
       });
       kept.set(q.id, r);
-      appendFileSync(outFile, `${JSON.stringify(r)}\n`);
+      // the model's file name travels with each reply (label:claims names the model by it)
+      appendFileSync(outFile, `${JSON.stringify({ ...r, model: modelLabel })}\n`);
       n++;
       const u = r.usage;
       console.error(

@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ANSWER_CONFIG } from '../../src/core/answer/config.js';
 import { stripCitations } from '../../src/core/answer/citations.js';
@@ -38,6 +38,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     replies: { type: 'string' },
+    model: { type: 'string' },
     sheet: { type: 'string' },
     labels: { type: 'string' },
     out: { type: 'string' },
@@ -64,6 +65,13 @@ const readJsonl = <T>(path: string): T[] => {
       }
     });
 };
+/** The answering model's short name, from the reply's GGUF file name (or --model for replies kept before it was recorded). */
+const modelName = (gguf: string | undefined, file: string): string => {
+  if (!gguf) return fail(`${file}: its replies do not say which model wrote them (kept before 2026-11-28); name it with --model <gguf file name>.`);
+  return basename(gguf)
+    .replace(/\.gguf$/, '')
+    .replace(/-instruct-q\w+$/i, '');
+};
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
 
 interface SheetRow {
@@ -86,7 +94,7 @@ interface SheetRow {
 const command = positionals[0];
 if (values.help || !command) {
   console.log(
-    'Usage: npm run label:claims -- sheet --replies a.jsonl,b.jsonl --out sheet.jsonl\n       npm run label:claims -- merge --sheet sheet.jsonl --labels labels.jsonl [--out file]\n       npm run label:claims -- agreement [--labels file] [--json]',
+    'Usage: npm run label:claims -- sheet --replies a.jsonl,b.jsonl --out sheet.jsonl [--model <gguf> for replies that do not name it]\n       npm run label:claims -- merge --sheet sheet.jsonl --labels labels.jsonl [--out file]\n       npm run label:claims -- agreement [--labels file] [--json]',
   );
   process.exit(command ? 0 : 2);
 }
@@ -101,7 +109,7 @@ if (command === 'sheet') {
   for (const file of (values.replies as string).split(',')) {
     for (const r of readJsonl<AnswerRecord & { model?: string }>(resolve(cwd, file))) {
       if (!r.modelCalled) continue;
-      const model = file.includes('15') ? 'qwen2.5-coder-1.5b' : 'qwen2.5-coder-0.5b';
+      const model = modelName(r.model ?? (values.model as string | undefined), file);
       // a quoted answer's generated text is its lead: each sentence against the quoted units (the quotes themselves are verbatim)
       const q = r.quoted;
       const context: { id: string; title: string; text: string }[] = q
@@ -189,6 +197,8 @@ if (command === 'sheet') {
       overlap: r!.overlap,
       missingNumbers: r!.missingNumbers.length,
       ...(l.note ? { note: l.note } : {}),
+      // every label merged from 2026-11-28 on is read by the strict rules (docs/labelling-guide.md)
+      reading: 'strict',
     });
   }
   const target = resolve(cwd, values.out ?? DEFAULT_LABELS);
@@ -206,8 +216,15 @@ if (command === 'sheet') {
     ['structured claims', labels.filter((l) => l.form === 'structured')],
     ['free-form sentences', labels.filter((l) => l.form === 'free')],
   ];
+  const strict = labels.filter((l) => l.reading === 'strict');
+  subsets.push(
+    ['strict reading: generated', strict.filter((l) => l.role !== 'quoted')],
+    ['strict reading: quotations', strict.filter((l) => l.role === 'quoted')],
+  );
   const report = Object.fromEntries(subsets.filter(([, ls]) => ls.length).map(([name, ls]) => [name, judgeAgreement(ls, t)]));
-  const generated = report['generated (leads, structured and free claims)'] ?? report.all!;
+  // the app's figure: generated claims read strictly, when there are any (the earlier labels were read less strictly)
+  const generated = report['strict reading: generated'] ?? report['generated (leads, structured and free claims)'] ?? report.all!;
+  const leads = strict.filter((l) => l.form === 'quoted' && l.role !== 'quoted');
   const picked = calibrate(
     labels.map((l) => ({ similarity: l.similarity, overlap: l.overlap, numbersOk: l.missingNumbers === 0, supported: l.label === 'supported' })),
   );
@@ -224,11 +241,15 @@ if (command === 'sheet') {
           strictPrecision: generated.strict.precision ?? 0,
           strictRecall: generated.strict.recall ?? 0,
           pairs: generated.pairs,
+          // what a strict reader made of the leads (the model's summaries above quotations): the app says it
+          leads: { pairs: leads.length, supported: leads.filter((l) => l.label === 'supported').length },
           provenance: {
             command: 'npm run label:claims -- agreement --write',
             labels: values.labels ?? DEFAULT_LABELS,
             sha256: labelsSha,
-            subset: 'generated claims (quotations left out)',
+            subset: report['strict reading: generated']
+              ? 'generated claims read strictly (quotations and earlier labels left out)'
+              : 'generated claims (quotations left out)',
             date: new Date().toISOString().slice(0, 10),
           },
         },

@@ -31,6 +31,8 @@ export const CLAIM_LABELS = 'corpus-build/calibration/claim-labels.jsonl';
 
 export interface AnswerRecord {
   id: string;
+  /** The GGUF file that answered (written by eval:answers since 2026-11-28; older replies lack it). */
+  model?: string;
   corpus: string;
   variant: string;
   answerable: boolean;

@@ -180,7 +180,8 @@ describe('a second retrieval model (production build)', () => {
     await again.waitFor({ timeout: 60_000 });
     await again.getByTestId('retrieval-choice-light').click();
     await again.getByTestId('retrieval-offer-confirm').click();
-    await expect(p2.getByTestId('retrieval-offer').count()).resolves.toBe(0);
+    // the card closes once the choice is saved (IndexedDB, asynchronous)
+    await expect.poll(() => p2.getByTestId('retrieval-offer').count(), { timeout: 10_000 }).toBe(0);
     // the choice is written to IndexedDB asynchronously: reload only once it is stored
     await expect.poll(() => p2.evaluate(storedChoice), { timeout: 30_000 }).toBe('light');
 

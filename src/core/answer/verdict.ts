@@ -16,6 +16,8 @@ export interface JudgeAgreement {
   strictPrecision: number;
   strictRecall: number;
   pairs: number;
+  /** A strict reader's labels of the model's leads (sentences above quotations): how many, how many supported. */
+  leads?: { pairs: number; supported: number };
   /** Where the figures come from (command, label file and its SHA-256, date). */
   provenance: Record<string, unknown>;
 }
@@ -44,4 +46,11 @@ export function verdictLine(v: ShownVerdict, judge: Pick<JudgeAgreement, 'strict
     case 'Unsupported':
       return 'Some of this text is not supported by the passages it cites (marked); rely on the quoted passages.';
   }
+}
+
+/** The line on a lead the app cannot vouch for: what a strict reader made of such leads, when measured. */
+export function leadWarning(judge: Pick<JudgeAgreement, 'leads'> = JUDGE_AGREEMENT): string {
+  const l = judge.leads;
+  if (!l || !l.pairs) return 'not verified, read the quotes';
+  return `not verified: a strict reader accepted ${l.supported} of ${l.pairs} such sentences as stated by the quotes they cite; read the quotes`;
 }

@@ -23,6 +23,8 @@ export interface ClaimLabel {
   overlap: number;
   missingNumbers: number;
   note?: string;
+  /** 'strict': read by the strict rules of docs/labelling-guide.md (2026-11-28 on); absent: the earlier reading. */
+  reading?: 'strict';
 }
 
 export interface Agreement {
