@@ -16,6 +16,30 @@ describe('prose', () => {
     expect(text.slice(units[1]!.start, units[1]!.end).replace(/\s+/g, ' ')).toBe('The log is kept for two years.');
   });
 
+  it('reads a sentence that points back ("These records …", "In other cases …") with the one before it, but not after a question or for an expletive "It is … that"', () => {
+    expect(texts('The operator keeps crew records. These records are kept for three years. The drone is inspected.')).toEqual([
+      'The operator keeps crew records. These records are kept for three years.',
+      'The drone is inspected.',
+    ]);
+    expect(texts('A log is kept for each flight. In other cases a summary suffices.')).toEqual([
+      'A log is kept for each flight. In other cases a summary suffices.',
+    ]);
+    expect(texts('Who keeps the log? It should be noted that the pilot does. This Annex lists the logs.')).toEqual([
+      'Who keeps the log?',
+      'It should be noted that the pilot does.',
+      'This Annex lists the logs.',
+    ]);
+  });
+
+  it('quotes the first sentence of a short numbered entry under the term it defines', () => {
+    const units = segmentUnits({ title: 'Z.7. Flight log', text: 'Z.7. Flight log\nThe record of each flight kept by the operator.' });
+    const q = quotableUnits(units);
+    expect(q.map((u) => unitQuote(u))).toEqual(['Flight log: The record of each flight kept by the operator.']);
+    // a long section under a numbered heading is no definition
+    const long = segmentUnits({ title: 'Z.8 Logs', text: `Z.8 Logs\nThe operator keeps logs. ${'Each log lists the flights of the day. '.repeat(30)}` });
+    expect(quotableUnits(long)[0]!.header).toBeUndefined();
+  });
+
   it('takes each enumerated item as a unit, with its enumerator, and joins an enumerator printed alone on its line', () => {
     const text = '(a)      the crew is trained; and\n(b)\n         the drone is inspected before each flight.';
     expect(texts(text)).toEqual(['(a) the crew is trained; and', '(b) the drone is inspected before each flight.']);

@@ -261,10 +261,53 @@ function sentencesOf(lines: Line[], kind: UnitKind, header?: string): Raw[] {
       at.push(l.end);
     }
   }
-  return splitSentenceSpans(flow)
-    .map((s) => ({ kind, start: at[s.start]!, end: (at[s.end - 1] ?? at[s.start]!) + 1, text: collapse(s.text), ...(header ? { header } : {}) }))
+  const spans = splitSentenceSpans(flow);
+  // a sentence that opens by pointing back ("These records …", "In other cases …") is read with the one before it:
+  // quoted alone it loses its subject (found by the strict reading of quotations, docs/labelling-guide.md)
+  const joined: { start: number; end: number }[] = [];
+  for (const sp of spans) {
+    const prev = joined[joined.length - 1];
+    if (
+      !header &&
+      prev &&
+      REFERS_BACK.test(flow.slice(sp.start, sp.end).trimStart()) &&
+      !META_SENTENCE.test(flow.slice(prev.start, prev.end).trimStart()) &&
+      !/\?\s*$/.test(flow.slice(prev.start, prev.end)) &&
+      sp.end - prev.start <= JOIN_CHARS
+    )
+      prev.end = sp.end;
+    else joined.push({ start: sp.start, end: sp.end });
+  }
+  return joined
+    .map((s) => ({
+      kind,
+      start: at[s.start]!,
+      end: (at[s.end - 1] ?? at[s.start]!) + 1,
+      text: collapse(flow.slice(s.start, s.end)),
+      ...(header ? { header } : {}),
+    }))
     .filter((s) => s.text);
 }
+
+/**
+ * Openings that refer to the sentence before: a demonstrative or pronoun subject, or a connective that
+ * continues its argument. English function words, not terms of the documents.
+ */
+const REFERS_BACK = new RegExp(
+  '^(?:' +
+    [
+      // "it", except the expletive "It is / should be … that / to / whether"
+      'it\\b(?!\\s+(?:is|was|should be|must be|may be|can be|will be)\\s+\\w+\\s+(?:that|to|whether)\\b)',
+      // a demonstrative or pronoun, except one naming a part of the text ("This Annex …")
+      '(?:this|these|those|that|such|its|their|they|both|either|neither)\\b(?!\\s+(?:annex|appendix|document|section|chapter|part|amc|gm|regulation|table|figure)\\b)',
+      'the (?:latter|former|same|above)\\b',
+      '(?:in (?:this|that|such|other|these) cases?|in addition|additionally|however|therefore|thus|hence|moreover|furthermore|otherwise|consequently|accordingly|also|then|for (?:this|that) (?:reason|purpose))\\b',
+    ].join('|') +
+    ')',
+  'i',
+);
+/** A sentence and the one it points back to are one unit up to this length; longer, each stays on its own. */
+const JOIN_CHARS = 600;
 
 function proseUnits(lines: Line[]): Raw[] {
   // items start at an enumerator; paragraphs at a blank line
@@ -594,6 +637,10 @@ export function segmentUnits(source: UnitSource, grid?: GridLike | null): TextUn
       } else if (b.kind === 'table') raws.push(...tableUnits(b.lines));
       else raws.push(...proseUnits(b.lines));
     }
+  // a short numbered entry ("I.17. Assurance") defines its heading: its first sentence is quoted under the term it defines
+  const term = definedTerm(raws[0]?.kind === 'heading' ? raws[0].text : '', source.text.length);
+  const first = raws.findIndex((x) => x.kind !== 'heading');
+  if (term && first > 0 && raws[first]!.kind === 'sentence' && !raws[first]!.header) raws[first] = { ...raws[first]!, header: term };
   return raws.map((r, n) => {
     const read = r.kind === 'heading' ? { text: r.text, footnotes: [], amended: false } : readUnit(r.text, r.kind === 'footnote' ? new Set<string>() : markers);
     // a table read across interleaved columns, or a restatement's sentence about itself, is no quotation of a rule
@@ -604,6 +651,16 @@ export function segmentUnits(source: UnitSource, grid?: GridLike | null): TextUn
     return unit(r, n, read, r.kind !== 'heading' && !continuation && isStatement(read.text, r.kind));
   });
 }
+
+/** The term a numbered glossary-style entry defines: its heading without the number, when short, over a short passage. */
+function definedTerm(heading: string, passageChars: number): string | null {
+  const m = /^(?:[A-Z]{1,2}\.)?\d+(?:\.\d+)*\.?\s+(.+)$/.exec(heading);
+  if (!m || passageChars > DEFINITION_CHARS) return null;
+  const t = m[1]!.trim();
+  return words(t) >= 1 && words(t) <= 5 && !/[.:;]$/.test(t) ? t : null;
+}
+/** Glossary entries are a few lines; a longer passage under a numbered heading is a section, not a definition. */
+const DEFINITION_CHARS = 1000;
 
 function unit(r: Raw, n: number, read: { text: string; footnotes: string[]; amended: boolean }, quotable: boolean): TextUnit {
   return {
