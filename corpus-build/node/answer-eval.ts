@@ -317,11 +317,19 @@ async function quotedOutcome(
         incomplete: record.status !== 'complete',
       })
     : null;
-  const leadKept = lead.filter((_, i) => leadReport?.sentences[i]?.supported === true);
+  // what the turn shows of the lead: the one attribution (attribution.ts), as in the app
+  const shown = leadReport
+    ? attributeResult(
+        { answer: record.answer, status: record.status, citations: [], structured: null, quoted: { lead: quoted.lead, unitIds: quoted.unitIds } },
+        leadReport,
+      )
+    : null;
+  if (shown?.problem) console.error(`eval:answers: ${record.id}: ${shown.problem}`);
+  const leadKept = lead.filter((_, i) => shown !== null && !shown.problem && leadReport!.sentences[i]!.supported === true);
   const refused = quoted.gap || record.noEvidence || !quoted.quotes.length;
   let correct: boolean | null = null;
   if (q.answerable) {
-    const texts = [...quoteClaims.map((c) => c.text), ...leadKept.map((c) => stripCitations(c.text))];
+    const texts = [...quoteClaims.map((c) => c.text), ...(shown?.lead?.text ? [stripCitations(shown.lead.text)] : [])];
     if (refused || !texts.length || !gold.length) correct = refused || !texts.length ? false : null;
     else {
       const g = await checkGrounding({ answer: texts.map((text) => ({ text, sources: [] })), chunks: gold, embedder, config: config.grounding });
