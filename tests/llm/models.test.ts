@@ -85,7 +85,7 @@ describe('recommendModel', () => {
     expect(r.model?.id).toBe('Llama-3.2-3B-Instruct-q4f16_1-MLC');
     expect(r.budgetMB).toBe(4096);
     expect(r.fitting.every((m) => m.quantization === 'q4f16_1')).toBe(true);
-    expect(r.reason).toMatch(/largest/);
+    expect(r.reason).toMatch(/largest model that fits \(not measured by SkyCite\)/);
   });
 
   it('without shader-f16: only q4f32_1 models', () => {
@@ -136,13 +136,15 @@ describe('recommendModel', () => {
     expect(recommendModel(adapter(), 1).reason).toMatch(/512 MB/);
   });
 
-  it('prefers a fitting self-hosted (verified) model over larger remote ones, the largest self-hosted first', () => {
+  it('prefers a fitting self-hosted (verified) model over larger remote ones, the smallest self-hosted first (the larger one measured no better)', () => {
     const [tiny] = parseModelsManifest(FIXTURE_MANIFEST);
     const bigger = { ...tiny!, id: 'Tiny-1B-Instruct-q4f32_1-SkyCite', label: 'Tiny 1B Instruct', paramsB: 1 };
-    const r = recommendModel(adapter({ features: [] }), 8, [tiny!, ...CURATED_MODELS, bigger]);
+    const r = recommendModel(adapter({ features: [] }), 8, [bigger, ...CURATED_MODELS, tiny!]);
     expect(r.fitting[0]?.source).toBe('remote'); // a larger remote model fits too
-    expect(r.model?.id).toBe('Tiny-1B-Instruct-q4f32_1-SkyCite');
-    expect(r.reason).toMatch(/is the largest self-hosted model that fits/);
+    expect(r.model?.id).toBe(tiny!.id);
+    expect(r.reason).toMatch(/self-hosted model measured best/);
+    // only the larger one fits the budget: it is the one recommended
+    expect(recommendModel(adapter({ features: [] }), 8, [{ ...bigger }, { ...tiny!, vramMB: 1e9 }]).model?.id).toBe(bigger.id);
   });
 });
 
