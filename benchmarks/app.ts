@@ -203,7 +203,11 @@ for (const [w, h] of [
   await page.screenshot({ path: `docs/screenshots/ask-table-${w}x${h}.png` });
   await open('#/ask');
   await askOn(page, BENCH_QUESTIONS[0]!);
-  await page.getByTestId('turn').last().getByTestId('open-passage').first().click();
+  const last = page.getByTestId('turn').last();
+  // a quoted answer folds its passages under the quotes: unfold them to open one
+  const folded = last.getByTestId('quoted-passages');
+  if (await folded.count()) await folded.locator('summary').click();
+  await last.getByTestId('open-passage').first().click();
   await page.getByTestId('chunk-viewer').waitFor();
   await page.waitForTimeout(300);
   await page.screenshot({ path: `docs/screenshots/ask-${w}x${h}.png` });
