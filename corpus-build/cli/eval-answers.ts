@@ -256,7 +256,7 @@ for (const q of questions) {
   const r = kept.get(q.id)!;
   const o = await outcomeOf(r, q, index, baseEmbedder, config);
   outcomes.push(o);
-  if (values.records) records.push({ ...r, citationHits: o.citationHits, goldInContext: o.goldInContext, grounding: o.report });
+  if (values.records) records.push({ ...r, citationHits: o.citationHits, goldInContext: o.goldInContext, grounding: o.report, correct: o.correct ?? null });
 }
 const summary = summariseAnswers(outcomes, modelLabel);
 if (values.records) writeFileSync(resolve(cwd, values.records as string), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
