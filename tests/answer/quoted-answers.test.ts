@@ -92,6 +92,26 @@ describe('the lead', () => {
     expect(r.quoted!.leadTrimmed).toBe(1);
   });
 
+  it('drops a sentence that copies one sentence of a longer quotation, and a sentence the token limit cut', async () => {
+    const D = makeChunk('doc/d', 'Records', 'The operator keeps crew records. These records are kept for three years after the crew member leaves.');
+    const quoted = quotedOf([D]);
+    expect(quoted.quotes[0]!.text).toMatch(/^The operator keeps crew records\. These records/); // one unit: the second sentence points back
+    const engine = engineDouble({
+      streams: [
+        [
+          delta(
+            'These records are kept for three years after the crew member leaves [1]. Keep the records for three years [1]. They are checked by the',
+            'length',
+          ),
+        ],
+      ],
+    });
+    const r = await answerQuestion({ question: 'How long are records kept?', retrieval: retrievalOf([D]), engine, config: CONFIG, quotes: quoted });
+    expect(r.status).toBe('truncated');
+    expect(r.quoted!.lead).toBe(`Keep the records for three years [${unitId('doc/d', 0)}].`);
+    expect(r.quoted!.leadTrimmed).toBe(2);
+  });
+
   it('is not written when the quotations do not answer (no model call), and is dropped when the model says they do not', async () => {
     const engine = engineDouble();
     const gap = await answerQuestion({ question: 'Insurance?', retrieval: retrievalOf([C]), engine, config: CONFIG, quotes: quotedOf([C], true) });

@@ -50,7 +50,7 @@ import { answerSchema, ClaimStream, draftClaim, NOT_IN_PASSAGES_LABEL, renderCla
 import { type ChatMessage } from '../llm/engine.js';
 import { hasNoContext } from './no-context.js';
 import { LEAD_DECLINED, LEAD_SYSTEM_PROMPT, leadUserMessage, MINIMAL_LEAD_PROMPT, NO_ANSWER_TEXT } from './prompts.js';
-import { sameWords, shownLead, unitId, type Quote, type QuotedAnswer } from './quotes.js';
+import { copiedFrom, sameWords, shownLead, unitId, type Quote, type QuotedAnswer } from './quotes.js';
 import { splitSentences } from '../text/sentences.js';
 import { splitReasoning, ThinkSplitter } from './reasoning.js';
 import { findApprovalWording } from './wording.js';
@@ -452,10 +452,17 @@ function quotedResult(
   let trimmed = 0;
   // a sentence that copies a quotation says what the quotation below already says, one that echoes the question
   // answers nothing: neither is a lead
+  // (a quotation is often two sentences now: a lead copying one of them is a copy too)
   const copies = (s: string) =>
-    quotes.quotes.some((q) => sameWords(stripCitations(s), q.text, config.lead.copyJaccard)) ||
+    quotes.quotes.some((q) => sameWords(stripCitations(s), q.text, config.lead.copyJaccard) || copiedFrom(stripCitations(s), q.text)) ||
     sameWords(stripCitations(s), input.question, config.lead.copyJaccard);
-  for (const s of declined ? [] : splitSentences(filtered.text)) {
+  const all = declined ? [] : splitSentences(filtered.text);
+  // a reply cut by the token limit (or Stop) ends in a cut sentence: it is no statement, so it is not shown
+  if (status !== 'complete' && all.length && !/[.!?]["')\]]*(?:\s*\[[^\]]+\])*\s*$/.test(all[all.length - 1]!)) {
+    all.pop();
+    trimmed++;
+  }
+  for (const s of all) {
     const key = stripCitations(s).toLowerCase().replace(/\W+/g, ' ').trim();
     const repeat = sentences.some((k) => stripCitations(k).toLowerCase().replace(/\W+/g, ' ').trim() === key);
     if (!key || repeat || copies(s) || sentences.length >= config.lead.maxSentences) trimmed++;

@@ -170,6 +170,17 @@ function jaccard(a: Set<string>, b: Set<string>): number {
 /** Two texts that share this share of their words (Jaccard) or more say the same thing. */
 export const sameWords = (a: string, b: string, share: number): boolean => jaccard(wordSet(a), wordSet(b)) >= share;
 
+/** `part` (eight words or more) is printed word for word inside `whole`: a verbatim copy of a piece of it. */
+export function copiedFrom(part: string, whole: string): boolean {
+  const norm = (t: string) =>
+    ` ${t
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()} `;
+  const p = norm(part);
+  return p.trim().split(' ').length >= 8 && norm(whole).includes(p);
+}
+
 /** The quotes of an answer: the best units, no two alike; a gap when the best is below the threshold. */
 export function selectQuotes(
   ranked: readonly RankedUnit[],
