@@ -1,5 +1,5 @@
 /**
- * `npm run bench:app [-- --json]`: the production build in Debian Chromium with WebGPU enabled
+ * `npm run bench:app [-- --json | --shots-only]`: the production build in Debian Chromium with WebGPU enabled
  * (headless Chromium then offers its SwiftShader software adapter), on the app's default device
  * choice (no ?device=):
  *  - first load: bytes of every file the page and the service worker's precache fetched, each
@@ -29,6 +29,7 @@ import { serveDist } from '../tests/e2e/static-server.js';
 import { askOn, BENCH_QUESTIONS } from './questions.js';
 
 const json = process.argv.includes('--json');
+const shotsOnly = process.argv.includes('--shots-only');
 const isolation = !process.argv.includes('--no-isolation');
 const threadsArg = process.argv.indexOf('--threads');
 const threadsN = threadsArg >= 0 ? Number(process.argv[threadsArg + 1]) : null;
@@ -121,72 +122,75 @@ if (json) {
   process.exit(0);
 }
 
-const cdp = await context.newCDPSession(page);
-await cdp.send('HeapProfiler.collectGarbage');
-const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
+// --shots-only: the screenshots alone (the README's), without the slower measurements below
+if (!shotsOnly) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
 
-// a returning user: the same profile, the app now served by its service worker (3 reloads, median)
-const repeat: number[] = [];
-for (let i = 0; i < 3; i++) {
-  const t = Date.now();
-  await page.reload();
-  await verified(page);
-  repeat.push(Date.now() - t);
+  // a returning user: the same profile, the app now served by its service worker (3 reloads, median)
+  const repeat: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = Date.now();
+    await page.reload();
+    await verified(page);
+    repeat.push(Date.now() - t);
+  }
+  repeat.sort((a, b) => a - b);
+  const controlled = await page.evaluate(() => navigator.serviceWorker.controller !== null);
+
+  // the same with the exact scan, in a fresh context (nothing cached)
+  const exactContext = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+  const exactPage = await exactContext.newPage();
+  const t1 = Date.now();
+  await exactPage.goto(`${server.url}?${['dense=exact', ...appParams].join('&')}`);
+  await verified(exactPage);
+  const ttiExact = Date.now() - t1;
+  const exactStatus = await denseStatus(exactPage);
+  const timesExact = await twenty(exactPage);
+  await exactContext.close();
+
+  // the other device, forced, in a fresh context: WebGPU on the SwiftShader adapter when the default
+  // chose WASM (a few questions only: each takes seconds there), WASM otherwise
+  const other = device === 'wasm' ? 'webgpu' : 'wasm';
+  const otherContext = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+  const otherPage = await otherContext.newPage();
+  const t2 = Date.now();
+  await otherPage.goto(`${server.url}?${[`device=${other}`, ...appParams].join('&')}`);
+  await verified(otherPage);
+  const ttiOther = Date.now() - t2;
+  // on the software adapter one question takes minutes: two, each allowed ten minutes
+  const OTHER_N = other === 'webgpu' ? 2 : 20;
+  const OTHER_TIMEOUT = other === 'webgpu' ? 600_000 : 120_000;
+  await askOn(otherPage, BENCH_QUESTIONS[0]!, OTHER_TIMEOUT); // warm-up
+  const timesOther: number[] = [];
+  for (let i = 0; i < OTHER_N; i++) timesOther.push(await askOn(otherPage, BENCH_QUESTIONS[i % BENCH_QUESTIONS.length]!, OTHER_TIMEOUT));
+  timesOther.sort((a, b) => a - b);
+  await otherContext.close();
+  const median = (xs: number[]) => xs[Math.floor(xs.length / 2)]!;
+
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Chromium headless with WebGPU enabled (SwiftShader adapter)`);
+  console.log(`device chosen by default: ${device} — "${deviceText}"`);
+  const threadsReport = await threadsLine(page);
+  console.log(
+    `cross-origin isolation headers: ${isolation ? 'sent' : 'not sent (--no-isolation)'}; page isolated: ${isolated}; retrieval models: ${threadsReport.line}`,
+  );
+  console.log('first load (each path once: the page and the service worker precache):');
+  for (const [g, b] of [...groups].sort((a, b) => b[1] - a[1])) console.log(`  ${g.padEnd(44)} ${(b / 1e6).toFixed(2)} MB`);
+  console.log(`  ${'unique total'.padEnd(44)} ${(unique / 1e6).toFixed(2)} MB (served: ${(servedTotal / 1e6).toFixed(2)} MB, the test server sends no-cache)`);
+  console.log(`dense backend: "${voyStatus.text}" (voy load + build ${voyStatus.buildMs ?? '?'} ms in the worker)`);
+  console.log(
+    `time to interactive (index verified, model loaded): ${(tti / 1000).toFixed(2)} s first visit; ${(repeat[1]! / 1000).toFixed(2)} s on a return visit (median of 3 reloads, ${controlled ? 'served by the service worker' : 'NOT served by the service worker'}: ${repeat.map((r) => (r / 1000).toFixed(2)).join(', ')} s)`,
+  );
+  console.log(`submit → evidence shown (warm, 20 questions): p50 ${p50} ms, p95 ${p95} ms`);
+  console.log(
+    `with ?dense=exact ("${exactStatus.text}"), fresh context: time to interactive ${(ttiExact / 1000).toFixed(2)} s; submit → evidence p50 ${timesExact[10]} ms, p95 ${timesExact[18]} ms`,
+  );
+  console.log(
+    `forced ?device=${other}, fresh context: time to interactive ${(ttiOther / 1000).toFixed(2)} s; submit → evidence (warm, ${OTHER_N} questions) median ${median(timesOther)} ms, max ${timesOther[timesOther.length - 1]} ms`,
+  );
+  console.log(`JS heap after 20 questions (main thread, after GC): ${(heap.usedSize / 1e6).toFixed(1)} MB used of ${(heap.totalSize / 1e6).toFixed(1)} MB`);
 }
-repeat.sort((a, b) => a - b);
-const controlled = await page.evaluate(() => navigator.serviceWorker.controller !== null);
-
-// the same with the exact scan, in a fresh context (nothing cached)
-const exactContext = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-const exactPage = await exactContext.newPage();
-const t1 = Date.now();
-await exactPage.goto(`${server.url}?${['dense=exact', ...appParams].join('&')}`);
-await verified(exactPage);
-const ttiExact = Date.now() - t1;
-const exactStatus = await denseStatus(exactPage);
-const timesExact = await twenty(exactPage);
-await exactContext.close();
-
-// the other device, forced, in a fresh context: WebGPU on the SwiftShader adapter when the default
-// chose WASM (a few questions only: each takes seconds there), WASM otherwise
-const other = device === 'wasm' ? 'webgpu' : 'wasm';
-const otherContext = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-const otherPage = await otherContext.newPage();
-const t2 = Date.now();
-await otherPage.goto(`${server.url}?${[`device=${other}`, ...appParams].join('&')}`);
-await verified(otherPage);
-const ttiOther = Date.now() - t2;
-// on the software adapter one question takes minutes: two, each allowed ten minutes
-const OTHER_N = other === 'webgpu' ? 2 : 20;
-const OTHER_TIMEOUT = other === 'webgpu' ? 600_000 : 120_000;
-await askOn(otherPage, BENCH_QUESTIONS[0]!, OTHER_TIMEOUT); // warm-up
-const timesOther: number[] = [];
-for (let i = 0; i < OTHER_N; i++) timesOther.push(await askOn(otherPage, BENCH_QUESTIONS[i % BENCH_QUESTIONS.length]!, OTHER_TIMEOUT));
-timesOther.sort((a, b) => a - b);
-await otherContext.close();
-const median = (xs: number[]) => xs[Math.floor(xs.length / 2)]!;
-
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Chromium headless with WebGPU enabled (SwiftShader adapter)`);
-console.log(`device chosen by default: ${device} — "${deviceText}"`);
-const threadsReport = await threadsLine(page);
-console.log(
-  `cross-origin isolation headers: ${isolation ? 'sent' : 'not sent (--no-isolation)'}; page isolated: ${isolated}; retrieval models: ${threadsReport.line}`,
-);
-console.log('first load (each path once: the page and the service worker precache):');
-for (const [g, b] of [...groups].sort((a, b) => b[1] - a[1])) console.log(`  ${g.padEnd(44)} ${(b / 1e6).toFixed(2)} MB`);
-console.log(`  ${'unique total'.padEnd(44)} ${(unique / 1e6).toFixed(2)} MB (served: ${(servedTotal / 1e6).toFixed(2)} MB, the test server sends no-cache)`);
-console.log(`dense backend: "${voyStatus.text}" (voy load + build ${voyStatus.buildMs ?? '?'} ms in the worker)`);
-console.log(
-  `time to interactive (index verified, model loaded): ${(tti / 1000).toFixed(2)} s first visit; ${(repeat[1]! / 1000).toFixed(2)} s on a return visit (median of 3 reloads, ${controlled ? 'served by the service worker' : 'NOT served by the service worker'}: ${repeat.map((r) => (r / 1000).toFixed(2)).join(', ')} s)`,
-);
-console.log(`submit → evidence shown (warm, 20 questions): p50 ${p50} ms, p95 ${p95} ms`);
-console.log(
-  `with ?dense=exact ("${exactStatus.text}"), fresh context: time to interactive ${(ttiExact / 1000).toFixed(2)} s; submit → evidence p50 ${timesExact[10]} ms, p95 ${timesExact[18]} ms`,
-);
-console.log(
-  `forced ?device=${other}, fresh context: time to interactive ${(ttiOther / 1000).toFixed(2)} s; submit → evidence (warm, ${OTHER_N} questions) median ${median(timesOther)} ms, max ${timesOther[timesOther.length - 1]} ms`,
-);
-console.log(`JS heap after 20 questions (main thread, after GC): ${(heap.usedSize / 1e6).toFixed(1)} MB used of ${(heap.totalSize / 1e6).toFixed(1)} MB`);
 
 // screenshots
 mkdirSync('docs/screenshots', { recursive: true });
