@@ -106,6 +106,15 @@ if (command === 'sheet') {
   const chunkOf = (id: string): Chunk | undefined => loaded.index.chunks[loaded.index.rowOf.get(id) ?? -1];
   const cfg = DEFAULT_ANSWER_CONFIG.grounding;
   const rows: SheetRow[] = [];
+  // the passage and the judge's measures of one pair, as the sheet shows them
+  const measured = (chunk: Pick<Chunk, 'title' | 'text'>, m: Awaited<ReturnType<typeof measureSupport>>) => ({
+    passageTitle: chunk.title,
+    passageText: chunk.text,
+    similarity: Math.round(m.similarity * 1e4) / 1e4,
+    overlap: Math.round(m.overlap * 1e4) / 1e4,
+    missingNumbers: m.missingNumbers,
+    judge: judgeSays({ ...m, missingNumbers: m.missingNumbers.length }, cfg),
+  });
   for (const file of (values.replies as string).split(',')) {
     for (const r of readJsonl<AnswerRecord & { model?: string }>(resolve(cwd, file))) {
       if (!r.modelCalled) continue;
@@ -130,12 +139,7 @@ if (command === 'sheet') {
           passage: x.chunkId,
           role: 'quoted',
           form: 'quoted',
-          passageTitle: chunk.title,
-          passageText: chunk.text,
-          similarity: Math.round(m.similarity * 1e4) / 1e4,
-          overlap: Math.round(m.overlap * 1e4) / 1e4,
-          missingNumbers: m.missingNumbers,
-          judge: judgeSays({ ...m, missingNumbers: m.missingNumbers.length }, cfg),
+          ...measured(chunk, m),
         });
       }
       if (q && !q.lead) continue;
@@ -159,12 +163,7 @@ if (command === 'sheet') {
             passage: t.id,
             role: t.role,
             form: q ? 'quoted' : r.structured ? 'structured' : 'free',
-            passageTitle: chunk.title,
-            passageText: chunk.text,
-            similarity: Math.round(m.similarity * 1e4) / 1e4,
-            overlap: Math.round(m.overlap * 1e4) / 1e4,
-            missingNumbers: m.missingNumbers,
-            judge: judgeSays({ ...m, missingNumbers: m.missingNumbers.length }, cfg),
+            ...measured(chunk, m),
           });
         }
       }
