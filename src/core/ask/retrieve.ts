@@ -140,7 +140,8 @@ export function createLocalRetrieval(current: () => LocalRetrievalDeps): AskRetr
     },
     async evidenceOnly(question, result) {
       const { embedder, index, unitRanker } = current();
-      const quoted = unitRanker && !hasNoContext(result.retrieval) ? await quoteUnits(question, result, index, embedder, unitRanker) : null;
+      const known = last?.query === question && last.embedder === embedder ? last.vector : null;
+      const quoted = unitRanker && !hasNoContext(result.retrieval) ? await quoteUnits(question, result, index, embedder, unitRanker, known) : null;
       // a quote from the next part of a retrieved passage brings that part along
       const continuing = (quoted?.quotes ?? [])
         .filter((q) => !result.chunks.some((c) => c.id === q.chunkId))
@@ -206,10 +207,12 @@ export async function quoteUnits(
   index: LoadedIndex,
   embedder: Pick<Embedder, 'embed'>,
   model: UnitRankerModel,
+  known: Float32Array | null = null,
 ): Promise<QuotedAnswer> {
   let freq = frequencies.get(index);
   if (!freq) frequencies.set(index, (freq = documentFrequencies(index.chunks.map((c) => c.text))));
-  const [queryVector] = await embedder.embed([question], 'query');
+  // the retrieval's own vector of the question when the same model made it (the built-in model's search)
+  const queryVector = known ?? (await embedder.embed([question], 'query'))[0]!;
   const candidates = await candidateUnits({
     queryVector: queryVector!,
     chunks: result.chunks,
