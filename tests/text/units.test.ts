@@ -35,6 +35,10 @@ describe('prose', () => {
     const units = segmentUnits({ title: 'Z.7. Flight log', text: 'Z.7. Flight log\nThe record of each flight kept by the operator.' });
     const q = quotableUnits(units);
     expect(q.map((u) => unitQuote(u))).toEqual(['Flight log: The record of each flight kept by the operator.']);
+    // a section's numbered heading is no term (found quoting "Instructions: …")
+    expect(
+      quotableUnits(segmentUnits({ title: 'Z.4.5.4 Instructions', text: 'Z.4.5.4 Instructions\nThe operator applies the mitigation.' }))[0]!.header,
+    ).toBeUndefined();
     // a long section under a numbered heading is no definition
     const long = segmentUnits({ title: 'Z.8 Logs', text: `Z.8 Logs\nThe operator keeps logs. ${'Each log lists the flights of the day. '.repeat(30)}` });
     expect(quotableUnits(long)[0]!.header).toBeUndefined();

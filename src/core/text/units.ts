@@ -654,7 +654,8 @@ export function segmentUnits(source: UnitSource, grid?: GridLike | null): TextUn
 
 /** The term a numbered glossary-style entry defines: its heading without the number, when short, over a short passage. */
 function definedTerm(heading: string, passageChars: number): string | null {
-  const m = /^(?:[A-Z]{1,2}\.)?\d+(?:\.\d+)*\.?\s+(.+)$/.exec(heading);
+  // one level and a closing dot ("I.84. Involved person"): a glossary entry, not a section ("S.4.5.4 Instructions")
+  const m = /^(?:[A-Z]{1,2}\.)?\d+\.\s+(.+)$/.exec(heading);
   if (!m || passageChars > DEFINITION_CHARS) return null;
   const t = m[1]!.trim();
   return words(t) >= 1 && words(t) <= 5 && !/[.:;]$/.test(t) ? t : null;
