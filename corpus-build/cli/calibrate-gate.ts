@@ -50,7 +50,7 @@ if (!pairs.length) {
 }
 const unitOf = (id: string) => id.replace(/\/(?:part-\d+|table-[^/]+)$/, '');
 
-const { engine, index, reranker } = await nodeEngine(values.embedder ? { embedder: values.embedder, uncalibratedGate: true } : {});
+const { engine, index, reranker } = await nodeEngine(values.embedder ? { embedder: values.embedder, uncalibratedGate: true } : { uncalibratedGate: true });
 const ids = index.chunks.map((c) => c.id);
 const embedderFile = modelFile(index.manifest.model.dtype as 'fp32' | 'q8', index.manifest.model.id);
 const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
@@ -66,7 +66,10 @@ async function scores(qs: { q: string; exclude?: string[] }[]): Promise<Scores> 
     const d = await engine.retrieve(q, { filters, config: { gate: { enabled: true, minDense: -1, minRerank: -1 }, rerank: { enabled: false } } });
     out.dense.push(d.gate?.score ?? -1);
     if (reranker) {
-      const r = await engine.retrieve(q, { filters, config: { gate: { enabled: true, minDense: -1, minRerank: -1 }, rerank: { enabled: true } } });
+      const r = await engine.retrieve(q, {
+        filters,
+        config: { gate: { enabled: true, by: 'rerank', minDense: -1, minRerank: -1 }, rerank: { enabled: true } },
+      });
       out.rerank.push(r.gate?.source === 'rerank' ? r.gate.score : NaN);
     }
   }

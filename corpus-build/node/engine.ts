@@ -1,6 +1,6 @@
 /** Building the retrieval engine in Node (CLI, eval, bench). */
 import { createRetrievalEngine, type RetrievalEngine } from '../../src/core/retrieval/engine.js';
-import { configForEmbedder, DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig, withConfig } from '../../src/core/retrieval/config.js';
+import { configForEmbedder, DEFAULT_RETRIEVAL_CONFIG, gateForIndexModel, type RetrievalConfig, withConfig } from '../../src/core/retrieval/config.js';
 import { voyBackend, type DenseBackend } from '../../src/core/retrieval/dense.js';
 import type { Reranker } from '../../src/core/retrieval/rerank.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../../src/core/retrieval/cross-encoder.js';
@@ -106,7 +106,7 @@ export async function nodeEngine(
     voy?: boolean;
     reranker?: boolean;
     embedder?: string;
-    /** calibrate:gate only: the other embedder's gate is what is being calibrated (every call overrides it). */
+    /** calibrate:gate only: the gate is what is being calibrated (every call overrides it), so no calibration is checked or applied. */
     uncalibratedGate?: boolean;
   } = {},
 ): Promise<NodeEngine> {
@@ -123,10 +123,12 @@ export async function nodeEngine(
     index,
     embedder,
     // another embedder's vectors come with their own calibrated gate and cross-validated choices
-    config:
-      other && !opts.uncalibratedGate
+    config: opts.uncalibratedGate
+      ? (opts.config ?? DEFAULT_RETRIEVAL_CONFIG)
+      : other
         ? withConfig(opts.config ?? DEFAULT_RETRIEVAL_CONFIG, configForEmbedder(other))
-        : (opts.config ?? DEFAULT_RETRIEVAL_CONFIG),
+        : // the built-in model's gate, checked against the build the index names (throws on another build); a given config keeps its own
+          (opts.config ?? withConfig(DEFAULT_RETRIEVAL_CONFIG, { gate: gateForIndexModel(index.manifest.model) })),
     backends: voy ? { voy } : {},
     ...(reranker ? { reranker } : {}),
   });

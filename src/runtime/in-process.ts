@@ -18,7 +18,7 @@ import { embedderSpec } from '../core/embedding/models.js';
 import { createTransformersEmbedder } from '../core/embedding/transformers-embedder.js';
 import { loadIndexFromBytes, type LoadedIndex } from '../core/index/load.js';
 import { IndexIntegrityError, parseManifest, sha256Hex, type IndexManifest } from '../core/index/manifest.js';
-import { configForEmbedder, DEFAULT_RETRIEVAL_CONFIG, gateForEmbedder, withConfig, type RetrievalConfig } from '../core/retrieval/config.js';
+import { configForEmbedder, DEFAULT_RETRIEVAL_CONFIG, gateForEmbedder, gateForIndexModel, withConfig, type RetrievalConfig } from '../core/retrieval/config.js';
 import { createCrossEncoderReranker, RERANKER_ID } from '../core/retrieval/cross-encoder.js';
 import { voyBackend, type DenseBackend, type VoyConstructor } from '../core/retrieval/dense.js';
 import { createRetrievalEngine } from '../core/retrieval/engine.js';
@@ -292,7 +292,8 @@ function makeEngine(ctx: InitContext, idx: LoadedIndex, emb: Embedder, voy: Dens
     config: withConfig(DEFAULT_RETRIEVAL_CONFIG, {
       dense: { backend: voy ? 'voy' : 'exact' },
       rerank: { enabled: ctx.opts.rerank },
-      ...(gateOf ? configForEmbedder(gateOf, ctx.deps.gateFor ?? gateForEmbedder) : {}),
+      // (the built-in model's gate is checked against the build the index names)
+      ...(gateOf ? configForEmbedder(gateOf, ctx.deps.gateFor ?? gateForEmbedder) : { gate: gateForIndexModel(idx.manifest.model) }),
     }),
     backends: voy ? { voy } : {},
     ...(reranker ? { reranker } : {}),

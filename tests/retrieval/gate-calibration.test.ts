@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import GATE_CALIBRATION from '../../src/core/retrieval/gate-calibration.json';
-import { DEFAULT_RETRIEVAL_CONFIG, preferredGateScore } from '../../src/core/retrieval/config.js';
+import { DEFAULT_RETRIEVAL_CONFIG, gateForEmbedder, gateForIndexModel, preferredGateScore } from '../../src/core/retrieval/config.js';
 import { DEFAULT_EMBEDDER_ID } from '../../src/core/embedding/embedder.js';
 import { RERANKER_ID } from '../../src/core/retrieval/reranker-id.js';
 import { repoRoot } from '../support/paths.js';
@@ -33,5 +33,20 @@ describe('gate calibration', () => {
     expect(preferredGateScore({ dense: side(0.3, 0.05), rerank: side(0.02, 0.04) })).toBe('dense');
     expect(preferredGateScore({ dense: side(0.1, 0.05), rerank: side(0.4, 0.1) })).toBe('rerank');
     expect(preferredGateScore({ dense: side(0.1, 0.05), rerank: null })).toBe('dense');
+  });
+
+  it('refuses the threshold of another build of a calibrated model, naming the file, both SHA-256s and the command', () => {
+    const other = 'f'.repeat(64);
+    expect(() => gateForIndexModel({ id: DEFAULT_EMBEDDER_ID, sha256: other })).toThrow(
+      new RegExp(`${GATE_CALIBRATION.embedder.file}.*${GATE_CALIBRATION.embedder.sha256}.*${other}.*npm run calibrate:gate -- --data`),
+    );
+    expect(() => gateForEmbedder('test/uncalibrated')).toThrow(
+      /No calibrated evidence gate for test\/uncalibrated: run `npm run calibrate:gate -- --embedder test\/uncalibrated/,
+    );
+  });
+
+  it('gives the build it was calibrated on its own thresholds, and a model no calibration names the default', () => {
+    expect(gateForIndexModel({ id: DEFAULT_EMBEDDER_ID, sha256: GATE_CALIBRATION.embedder.sha256 })).toEqual(DEFAULT_RETRIEVAL_CONFIG.gate);
+    expect(gateForIndexModel({ id: 'test/fake-embedder', sha256: 'x' })).toEqual(DEFAULT_RETRIEVAL_CONFIG.gate);
   });
 });

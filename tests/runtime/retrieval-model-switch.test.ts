@@ -131,7 +131,13 @@ describe('vector sets of another embedder', () => {
     writeFileSync(setManifest, JSON.stringify(m));
     const err = await loadVectorSetFromDir(await loadIndexFromDir(out), OTHER, out).catch((e) => e);
     expect(err).toBeInstanceOf(IndexIntegrityError);
-    expect(err.message).toMatch(/built for another index .*npm run index:vectors -- --model test\/other-embedder/);
+    const loaded = (await loadIndexFromDir(out)).manifest.artifacts['chunks.json']!.sha256;
+    // the file, both SHA-256s and the command
+    expect(err.message).toMatch(
+      new RegExp(
+        `built for another index: it names chunks\\.json SHA-256 0{64}, the index loaded has ${loaded}\\. .*npm run index:vectors -- --model test/other-embedder`,
+      ),
+    );
   });
 
   it('refuses a corrupted vector file with its name and the command that rebuilds it', async () => {

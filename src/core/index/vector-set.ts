@@ -217,7 +217,9 @@ export async function applyVectorSet(index: LoadedIndex, manifestJson: string, f
   const set = parseVectorSetManifest(manifestJson, modelId);
   for (const name of BOUND_ARTIFACTS) {
     if (set.boundTo[name] !== index.manifest.artifacts[name]?.sha256) {
-      throw new IndexIntegrityError(`The vector set of ${modelId} was built for another index (its ${name} differs from the one loaded). ${rebuild(modelId)}`);
+      throw new IndexIntegrityError(
+        `The vector set of ${modelId} was built for another index: it names ${name} SHA-256 ${set.boundTo[name] ?? '(none)'}, the index loaded has ${index.manifest.artifacts[name]?.sha256 ?? '(none)'}. ${rebuild(modelId)}`,
+      );
     }
   }
   try {
