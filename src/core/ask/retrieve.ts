@@ -126,22 +126,31 @@ export async function decideCoverage(
 
 /** The AskRetrieval port over a loaded index (the runtime's current engine is read on every call). */
 export function createLocalRetrieval(current: () => LocalRetrievalDeps): AskRetrieval {
-  // the last query's vector and the embedder that made it: the coverage door reuses it instead of embedding again
-  let last: { query: string; vector: Float32Array; embedder: Pick<Embedder, 'embed'> } | null = null;
+  // the built-in model's vector of the last question: the retrieval's own when that model searched; with another
+  // retrieval model it is made once and shared by the coverage door and the quotations (it was made twice)
+  let builtIn: { query: string; embedder: Pick<Embedder, 'embed'>; vector: Promise<Float32Array> } | null = null;
+  const builtInVector = (query: string, embedder: Pick<Embedder, 'embed'>): Promise<Float32Array> => {
+    if (builtIn?.query !== query || builtIn.embedder !== embedder) builtIn = { query, embedder, vector: embedder.embed([query], 'query').then((v) => v[0]!) };
+    return builtIn.vector;
+  };
   return {
     async retrieve(query, request) {
       const deps = current();
       const { agentResult: _agents, queryVector, ...result } = await retrieveLocal(deps, query, request ?? {});
-      last = { query, vector: queryVector, embedder: deps.queryEmbedder };
+      if (deps.queryEmbedder === deps.embedder) builtIn = { query, embedder: deps.embedder, vector: Promise.resolve(queryVector) };
       return result; // plain data: it crosses the worker boundary
     },
     async coverage(query, result) {
-      return decideCoverage(current().scope, query, result.retrieval, last?.query === query ? last : null);
+      const { scope } = current();
+      const known = scope && scope.binding !== 'stale' ? { vector: await builtInVector(query, scope.embedder), embedder: scope.embedder } : null;
+      return decideCoverage(scope, query, result.retrieval, known);
     },
     async evidenceOnly(question, result) {
       const { embedder, index, unitRanker } = current();
-      const known = last?.query === question && last.embedder === embedder ? last.vector : null;
-      const quoted = unitRanker && !hasNoContext(result.retrieval) ? await quoteUnits(question, result, index, embedder, unitRanker, known) : null;
+      const quoted =
+        unitRanker && !hasNoContext(result.retrieval)
+          ? await quoteUnits(question, result, index, embedder, unitRanker, await builtInVector(question, embedder))
+          : null;
       // a quote from the next part of a retrieved passage brings that part along
       const continuing = (quoted?.quotes ?? [])
         .filter((q) => !result.chunks.some((c) => c.id === q.chunkId))
