@@ -59,6 +59,9 @@ interface Example {
   y: number[];
   /** Features with the answering passages left out (the honest-gap simulation). */
   xRemoved: number[][];
+  /** Each candidate's passage, and the passage retrieval put first. */
+  chunkIds: string[];
+  retrievedFirst: string;
 }
 
 /** Answer texts of a bank question (whitespace collapsed). */
@@ -101,7 +104,14 @@ async function examplesOf(questions: BankQuestion[]): Promise<Example[]> {
           config: QUOTES,
         })
       : [];
-    out.push({ q, x: unitFeatures(q.q, cands, freq), y, xRemoved: removed.length ? unitFeatures(q.q, removed, freq) : [] });
+    out.push({
+      q,
+      x: unitFeatures(q.q, cands, freq),
+      y,
+      xRemoved: removed.length ? unitFeatures(q.q, removed, freq) : [],
+      chunkIds: cands.map((c) => c.chunkId),
+      retrievedFirst: chunks[0]!.id,
+    });
     if (++k % 100 === 0) console.error(`  ${k}/${questions.length} questions`);
   }
   return out;
@@ -169,6 +179,26 @@ function rankMetrics(examples: Example[], score: (e: Example) => number[]): { n:
 }
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** A passage's section unit (part and table suffixes dropped), as the retrieval evaluation counts a hit. */
+const sectionOf = (id: string) => id.replace(/\/(?:part-\d+|table-[^/]+)$/, '');
+
+/**
+ * Which passage a reader meets first: the retrieval's first passage, or the passage of the top-scored
+ * unit (the first quotation). Share of the questions whose first passage is their own passage's section.
+ */
+function firstPassage(examples: Example[], score: (e: Example) => number[]): { retrieval: number; firstQuote: number } {
+  let byRetrieval = 0;
+  let byQuote = 0;
+  for (const e of examples) {
+    const s = score(e);
+    const top = s.indexOf(Math.max(...s));
+    if (sectionOf(e.retrievedFirst) === sectionOf(e.q.chunk)) byRetrieval++;
+    if (sectionOf(e.chunkIds[top]!) === sectionOf(e.q.chunk)) byQuote++;
+  }
+  const n = examples.length || 1;
+  return { retrieval: r3(byRetrieval / n), firstQuote: r3(byQuote / n) };
+}
 const col = (k: (typeof UNIT_FEATURES)[number]) => UNIT_FEATURES.indexOf(k);
 
 // ---------------------------------------------------------------------------------------------
@@ -229,6 +259,7 @@ const report = {
   baselines: Object.fromEntries(Object.entries(baselines).map(([k, m]) => [k, { hit1: r3(m.hit1), hit3: r3(m.hit3), mrr: r3(m.mrr) }])),
   threshold,
   honestGap: gapAt(threshold),
+  firstPassageHit: firstPassage(examples, (e) => cvScores.get(e)!.all),
 };
 console.log(JSON.stringify(report, null, 2));
 
@@ -246,6 +277,7 @@ if (values.heldout) {
           hit3: r3(m.hit3),
           mrr: r3(m.mrr),
           removedSaidGap: r3(hb.filter((s) => s < threshold).length / Math.max(1, hb.length)),
+          firstPassageHit: firstPassage(held, (e) => scoreFeatures(e.x, final)),
         },
       },
       null,
