@@ -4,7 +4,7 @@
  *  - download + load: Settings → "Download … and use it" → the status says retrieval uses it;
  *    the bytes served for it (model files and its vector set) and the time;
  *  - submit → evidence shown with it: N questions after one warm-up, p50 and p95 (the same
- *    questions as bench:app);
+ *    questions as bench:app), and each retrieval stage's median (the turns' audit records);
  *  - a reload: the model comes back from the browser's cache (bytes served again, time until
  *    retrieval uses it), and the same reload offline.
  * The server sends the cross-origin isolation headers (as `npm start` does: the models run on
@@ -102,6 +102,22 @@ const times: number[] = [];
 for (let i = 0; i < n; i++) times.push(await askOn(page, BENCH_QUESTIONS[i % BENCH_QUESTIONS.length]!));
 times.sort((a, b) => a - b);
 const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!;
+// where the time goes: each retrieval stage's median over the timed questions, from the audit records the turns wrote
+const stageMedians = await page.evaluate(async (last: number) => {
+  const db = await new Promise<IDBDatabase>((ok, ko) => {
+    const r = indexedDB.open('skycite-user');
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => ko(r.error);
+  });
+  const all = await new Promise<{ time?: string; trace?: { stage: string; ms: number }[] }[]>((ok, ko) => {
+    const r = db.transaction('audit').objectStore('audit').getAll();
+    r.onsuccess = () => ok(r.result as never);
+    r.onerror = () => ko(r.error);
+  });
+  const by = new Map<string, number[]>();
+  for (const rec of all.slice(-last)) for (const t of rec.trace ?? []) by.set(t.stage, [...(by.get(t.stage) ?? []), t.ms]);
+  return Object.fromEntries([...by].map(([k, v]) => [k, Math.round(v.sort((a, b) => a - b)[v.length >> 1]!)]));
+}, n);
 
 // offline reload: everything from the caches
 await context.setOffline(true);
@@ -127,6 +143,7 @@ const result = {
   offlineReloadUntilInUseMs: offlineRestore,
   submitToEvidenceP50Ms: pct(50),
   submitToEvidenceP95Ms: pct(95),
+  retrievalStageMedianMs: stageMedians,
   questions: n,
   isolated: await page.evaluate(() => globalThis.crossOriginIsolated === true),
   threads: threadsN ?? 'auto',
