@@ -1,11 +1,12 @@
 /**
  * One question, as few embeddings as the turn needs: the coverage door and the quotations share the
- * built-in model's vector of the question, whichever model the retrieval searched with.
+ * built-in model's vector of the question, whichever model the retrieval searched with. On the
+ * static index the e2e setup builds, with the real MiniLM.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine, nodeScope, nodeUnitRanker } from '../../corpus-build/node/engine';
-import { createLocalRetrieval } from '../../src/core/ask/retrieve';
-import type { Embedder } from '../../src/core/embedding/embedder';
+import { nodeEngine, nodeScope, nodeUnitRanker } from '../../corpus-build/node/engine.js';
+import { createLocalRetrieval } from '../../src/core/ask/retrieve.js';
+import type { Embedder } from '../../src/core/embedding/embedder.js';
 
 const QUESTION = 'Which mitigations reduce the ground risk of a drone flight over people?';
 

@@ -38,7 +38,7 @@ describe('gate calibration', () => {
   it('refuses the threshold of another build of a calibrated model, naming the file, both SHA-256s and the command', () => {
     const other = 'f'.repeat(64);
     expect(() => gateForIndexModel({ id: DEFAULT_EMBEDDER_ID, sha256: other })).toThrow(
-      new RegExp(`${GATE_CALIBRATION.embedder.file}.*${GATE_CALIBRATION.embedder.sha256}.*${other}.*npm run calibrate:gate -- --data`),
+      new RegExp(`${GATE_CALIBRATION.embedder.file}.*${GATE_CALIBRATION.embedder.sha256}.*${other}.*npm run calibrate:gate -- --all-offtopic`),
     );
     expect(() => gateForEmbedder('test/uncalibrated')).toThrow(
       /No calibrated evidence gate for test\/uncalibrated: run `npm run calibrate:gate -- --embedder test\/uncalibrated/,

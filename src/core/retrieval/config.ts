@@ -190,15 +190,13 @@ type GateCalibration = {
 
 /**
  * Every calibrated gate, each naming the model build it was calibrated on: the built-in model's
- * (`npm run calibrate:gate -- --data .cache/train-bank --all-offtopic`) and those of the embedders
+ * (`npm run calibrate:gate -- --all-offtopic`, on the held-back questions of its training data) and those of the embedders
  * that have a vector set (`npm run calibrate:gate -- --embedder <id> --all-offtopic`).
  */
 const CALIBRATIONS: readonly GateCalibration[] = [GATE_CALIBRATION, GEMMA_GATE, BASE_MINILM_GATE];
 const calibratedModel = (cal: GateCalibration) => cal.embedder.file.replace(/^public\/models\//, '').replace(/\/onnx\/[^/]+$/, '');
 const calibrateCommand = (modelId: string) =>
-  calibratedModel(GATE_CALIBRATION) === modelId
-    ? 'npm run calibrate:gate -- --data .cache/train-bank --all-offtopic'
-    : `npm run calibrate:gate -- --embedder ${modelId} --all-offtopic`;
+  calibratedModel(GATE_CALIBRATION) === modelId ? 'npm run calibrate:gate -- --all-offtopic' : `npm run calibrate:gate -- --embedder ${modelId} --all-offtopic`;
 
 /**
  * The evidence gate of another embedder's vector set: a cosine threshold does not carry over
