@@ -30,6 +30,7 @@ import { gridForChunk } from '../../src/core/sora/tables/grid.js';
 import { collapseWhitespace } from '../../src/core/text/sentences.js';
 import { checkBank, readBank } from '../bank/store.js';
 import { spanText, type BankQuestion } from '../bank/bank.js';
+import { fitLogistic, type LogisticFit } from '../calibration/logistic.js';
 import { nodeEngine, nodeRetrieval } from '../node/engine.js';
 
 const { values } = parseArgs({
@@ -118,14 +119,10 @@ async function examplesOf(questions: BankQuestion[]): Promise<Example[]> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// logistic regression, standardised features, L2, full-batch gradient descent
+// logistic regression (corpus-build/calibration/logistic.ts)
 
-interface Fitted {
+interface Fitted extends LogisticFit {
   features: readonly string[];
-  mean: number[];
-  std: number[];
-  weights: number[];
-  bias: number;
 }
 
 function fit(examples: Example[], l2 = 1e-3, steps = 400, rate = 0.5): Fitted {
@@ -133,31 +130,7 @@ function fit(examples: Example[], l2 = 1e-3, steps = 400, rate = 0.5): Fitted {
   // a top unit of passages that do not answer scores low (the honest gap), not merely lower than its neighbours
   const rows = [...examples.flatMap((e) => e.x), ...(WITH_REMOVED ? examples.flatMap((e) => e.xRemoved) : [])];
   const ys = [...examples.flatMap((e) => e.y), ...(WITH_REMOVED ? examples.flatMap((e) => e.xRemoved.map(() => 0)) : [])];
-  const d = UNIT_FEATURES.length;
-  const mean = Array.from({ length: d }, (_, k) => rows.reduce((s, r) => s + r[k]!, 0) / rows.length);
-  const std = Array.from({ length: d }, (_, k) => Math.sqrt(rows.reduce((s, r) => s + (r[k]! - mean[k]!) ** 2, 0) / rows.length) || 1);
-  const z = rows.map((r) => r.map((v, k) => (v - mean[k]!) / std[k]!));
-  // positives are rare: weight them to half the loss
-  const pos = ys.filter((v) => v === 1).length;
-  const wPos = pos ? (ys.length - pos) / pos : 1;
-  const w = new Array<number>(d).fill(0);
-  let b = 0;
-  for (let step = 0; step < steps; step++) {
-    const g = new Array<number>(d).fill(0);
-    let gb = 0;
-    let norm = 0;
-    for (let i = 0; i < z.length; i++) {
-      const p = 1 / (1 + Math.exp(-(b + z[i]!.reduce((s, v, k) => s + w[k]! * v, 0))));
-      const weight = ys[i] === 1 ? wPos : 1;
-      const err = (p - ys[i]!) * weight;
-      norm += weight;
-      for (let k = 0; k < d; k++) g[k]! += err * z[i]![k]!;
-      gb += err;
-    }
-    for (let k = 0; k < d; k++) w[k]! -= rate * (g[k]! / norm + l2 * w[k]!);
-    b -= rate * (gb / norm);
-  }
-  return { features: UNIT_FEATURES, mean, std, weights: w, bias: b };
+  return { features: UNIT_FEATURES, ...fitLogistic(rows, ys, { l2, steps, rate }) };
 }
 
 /** Hit@1 and MRR of a scoring over questions with an answering unit among the candidates. */

@@ -12,6 +12,7 @@
  * Prints Hit@1, Hit@5 and MRR of the fused order and of the learned order, fold by fold.
  */
 import { parseArgs } from 'node:util';
+import { fitLogistic, logOdds } from '../../corpus-build/calibration/logistic.js';
 import { nodeEngine } from '../../corpus-build/node/engine.js';
 import { checkBank, readBank } from '../../corpus-build/bank/store.js';
 import { eraOf } from '../../src/core/retrieval/engine.js';
@@ -88,34 +89,13 @@ for (const q of bank) {
   if (examples.length % 200 === 0) console.error(`  ${examples.length}/${bank.length} questions, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
-function fit(train: Example[], l2 = 1e-3, steps = 300, rate = 0.5) {
-  const rows = train.flatMap((e) => e.x);
-  const ys = train.flatMap((e) => e.y);
-  const d = FEATURES.length;
-  const mean = Array.from({ length: d }, (_, k) => rows.reduce((s, r) => s + r[k]!, 0) / rows.length);
-  const std = Array.from({ length: d }, (_, k) => Math.sqrt(rows.reduce((s, r) => s + (r[k]! - mean[k]!) ** 2, 0) / rows.length) || 1);
-  const z = rows.map((r) => r.map((v, k) => (v - mean[k]!) / std[k]!));
-  const pos = ys.filter((v) => v === 1).length;
-  const wPos = pos ? (ys.length - pos) / pos : 1;
-  const w = new Array<number>(d).fill(0);
-  let b = 0;
-  for (let step = 0; step < steps; step++) {
-    const g = new Array<number>(d).fill(0);
-    let gb = 0;
-    let norm = 0;
-    for (let i = 0; i < z.length; i++) {
-      const p = 1 / (1 + Math.exp(-(b + z[i]!.reduce((s, v, k) => s + w[k]! * v, 0))));
-      const weight = ys[i] === 1 ? wPos : 1;
-      const err = (p - ys[i]!) * weight;
-      norm += weight;
-      for (let k = 0; k < d; k++) g[k]! += err * z[i]![k]!;
-      gb += err;
-    }
-    for (let k = 0; k < d; k++) w[k]! -= rate * (g[k]! / norm + l2 * w[k]!);
-    b -= rate * (gb / norm);
-  }
-  const score = (x: number[]) => b + x.reduce((s, v, k) => s + (w[k]! * (v - mean[k]!)) / std[k]!, 0);
-  return Object.assign(score, { weights: Object.fromEntries(FEATURES.map((f, k) => [f, +w[k]!.toFixed(3)])) });
+function fit(train: Example[]) {
+  const m = fitLogistic(
+    train.flatMap((e) => e.x),
+    train.flatMap((e) => e.y),
+    { steps: 300 },
+  );
+  return Object.assign((x: number[]) => logOdds(m, x), { weights: Object.fromEntries(FEATURES.map((f, k) => [f, +m.weights[k]!.toFixed(3)])) });
 }
 
 function metrics(es: Example[], score: (e: Example) => number[]) {
