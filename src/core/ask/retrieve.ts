@@ -216,14 +216,13 @@ export async function quoteUnits(
   index: LoadedIndex,
   embedder: Pick<Embedder, 'embed'>,
   model: UnitRankerModel,
-  known: Float32Array | null = null,
+  /** The built-in model's vector of the question (the caller shares it with the coverage door). */
+  queryVector: Float32Array,
 ): Promise<QuotedAnswer> {
   let freq = frequencies.get(index);
   if (!freq) frequencies.set(index, (freq = documentFrequencies(index.chunks.map((c) => c.text))));
-  // the retrieval's own vector of the question when the same model made it (the built-in model's search)
-  const queryVector = known ?? (await embedder.embed([question], 'query'))[0]!;
   const candidates = await candidateUnits({
-    queryVector: queryVector!,
+    queryVector,
     chunks: result.chunks,
     evidence: result.retrieval.evidence,
     index,

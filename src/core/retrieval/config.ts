@@ -157,6 +157,20 @@ export interface RetrievalConfig {
   broadenPoolFactor: number;
 }
 
+type GateCalibration = {
+  embedder: { file: string; sha256: string };
+  dense: GateSide & { threshold: number };
+  rerank: (GateSide & { threshold: number }) | null;
+};
+
+/** A calibration's gate: its thresholds, and the score that refuses more unanswerable questions. */
+const gateOf = (cal: GateCalibration): RetrievalConfig['gate'] => ({
+  enabled: true,
+  by: preferredGateScore(cal),
+  minDense: cal.dense.threshold,
+  minRerank: cal.rerank?.threshold ?? 0.5,
+});
+
 export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   dense: { pool: 50, backend: 'exact' },
   dense_enabled: true,
@@ -170,22 +184,11 @@ export const DEFAULT_RETRIEVAL_CONFIG: RetrievalConfig = {
   postScore: { enabled: false, fused: 0.5, summary: 0.3, dense: 0.7, window: 0.7, keyword: 0.02, keywordCap: 5 },
   rerank: { enabled: false, weight: 0.3, top: 20, input: 'window' },
   elbow: { enabled: false, threshold: 0.25 },
-  gate: {
-    enabled: true,
-    by: preferredGateScore(GATE_CALIBRATION),
-    minDense: GATE_CALIBRATION.dense.threshold,
-    minRerank: GATE_CALIBRATION.rerank?.threshold ?? 0.5,
-  },
+  gate: gateOf(GATE_CALIBRATION),
   editionOrder: { enabled: false, ratio: 0.75 },
   keep: 10,
   contextChars: 12_000,
   broadenPoolFactor: 2,
-};
-
-type GateCalibration = {
-  embedder: { file: string; sha256: string };
-  dense: GateSide & { threshold: number };
-  rerank: (GateSide & { threshold: number }) | null;
 };
 
 /**
@@ -211,13 +214,6 @@ export function gateForEmbedder(modelId: string): RetrievalConfig['gate'] {
   return gateOf(cal);
 }
 
-const gateOf = (cal: GateCalibration): RetrievalConfig['gate'] => ({
-  enabled: true,
-  by: preferredGateScore(cal),
-  minDense: cal.dense.threshold,
-  minRerank: cal.rerank?.threshold ?? 0.5,
-});
-
 /**
  * The gate of the model a static index was built with. The built-in model ships in the repository,
  * so its calibration must be of that very build: an index made with another build of it is refused
@@ -233,7 +229,8 @@ export function gateForIndexModel(model: { id: string; sha256: string }): Retrie
       );
     return gateOf(GATE_CALIBRATION);
   }
-  return CALIBRATIONS.some((c) => calibratedModel(c) === model.id) ? gateForEmbedder(model.id) : DEFAULT_RETRIEVAL_CONFIG.gate;
+  const cal = CALIBRATIONS.find((c) => calibratedModel(c) === model.id);
+  return cal ? gateOf(cal) : DEFAULT_RETRIEVAL_CONFIG.gate;
 }
 
 /**
